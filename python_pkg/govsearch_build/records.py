@@ -55,6 +55,7 @@ class LoadResult:
     rejected: list[Rejection] = field(default_factory=list)
     # Files that produced rejections, so counts are per input not per problem.
     rejected_files: set[str] = field(default_factory=set)
+    imports: list[dict[str, Any]] = field(default_factory=list)  # one report per imported source
 
     def reject(self, problems: Iterable[Rejection]) -> None:
         for problem in problems:

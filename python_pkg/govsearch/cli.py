@@ -1,0 +1,118 @@
+"""Command line: answer tool calls from a built site, print schemas, search for people.
+
+    python -m govsearch call TOOL --site DIR < arguments.json
+    python -m govsearch schema TOOL
+    python -m govsearch search "terms" --site DIR [--collection ID ...]
+
+`call` exits 0 whenever it prints a tool result (an error result included)
+and 2 for usage errors or a missing or broken site.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .catalogue import Catalogue, SiteUnavailable
+from .loaders import DirectoryLoader
+from .schemas import TOOL_NAMES, schema_text
+from .tools import error_result, to_json
+
+USAGE_ERROR = 2
+MAX_ARGUMENT_BYTES = 1 << 20
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        options = parser.parse_args(argv)
+    except SystemExit as stop:
+        return USAGE_ERROR if stop.code else 0
+    return options.run(options)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m govsearch", description="Search a built govsearch site.")
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    call = commands.add_parser("call", help="answer one tool call; arguments JSON on stdin")
+    call.add_argument("tool", choices=TOOL_NAMES)
+    call.add_argument("--site", required=True, help="the built site folder (for example _site)")
+    call.set_defaults(run=_call)
+
+    schema = commands.add_parser("schema", help="print a tool's input schema")
+    schema.add_argument("tool", choices=TOOL_NAMES)
+    schema.set_defaults(run=lambda options: _print(schema_text(options.tool, "input").rstrip("\n")))
+
+    search = commands.add_parser("search", help="search for people, printing readable results")
+    search.add_argument("terms")
+    search.add_argument("--site", required=True)
+    search.add_argument("--collection", action="append", dest="collections")
+    search.add_argument("--type", action="append", dest="resourceTypes")
+    search.add_argument("--publisher", action="append", dest="publishers")
+    search.add_argument("--access", action="append", dest="accessStatuses")
+    search.add_argument("--limit", type=int)
+    search.set_defaults(run=_search)
+    return parser
+
+
+def _print(text: str) -> int:
+    sys.stdout.write(text + "\n")
+    return 0
+
+
+def _open(site: str) -> Catalogue | None:
+    try:
+        return Catalogue.open(DirectoryLoader(site))
+    except SiteUnavailable as error:
+        print(f"govsearch: the site at {site} cannot be used: {error}", file=sys.stderr)
+        return None
+
+
+def _read_arguments() -> tuple[Any, str | None]:
+    raw = sys.stdin.buffer.read(MAX_ARGUMENT_BYTES + 1)
+    if len(raw) > MAX_ARGUMENT_BYTES:
+        return None, f"The arguments are larger than {MAX_ARGUMENT_BYTES} bytes."
+    try:
+        return json.loads(raw.decode("utf-8")), None
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        return None, f"The arguments are not valid JSON: {str(error)[:120]}"
+
+
+def _call(options: argparse.Namespace) -> int:
+    catalogue = _open(options.site)
+    if catalogue is None:
+        return USAGE_ERROR
+    arguments, problem = _read_arguments()
+    if problem:
+        return _print(to_json(error_result("invalid_arguments", problem + " Send one JSON object.")))
+    return _print(to_json(catalogue.call(options.tool, arguments)))
+
+
+def _search(options: argparse.Namespace) -> int:
+    catalogue = _open(options.site)
+    if catalogue is None:
+        return USAGE_ERROR
+    arguments: dict[str, Any] = {"query": options.terms}
+    for name in ("collections", "resourceTypes", "publishers", "accessStatuses", "limit"):
+        if getattr(options, name) is not None:
+            arguments[name] = getattr(options, name)
+    result = catalogue.call("search_government_knowledge", arguments)
+    if not result["ok"]:
+        for problem in result["error"].get("problems", []):
+            print(problem["message"], file=sys.stderr)
+        return USAGE_ERROR
+    lines = [f"{result['total']} matching records ({result['match_mode'].replace('_', ' ')})"]
+    for notice in result["notices"]:
+        lines.append(f"note: {notice['message']}")
+    for number, item in enumerate(result["results"], start=1):
+        lines += [
+            "",
+            f"{number}. {item['title']}",
+            f"   {item['publisher']} · {item['resourceType']} · {item['accessStatus']} · {item['collection']}",
+            f"   {item['url']}",
+            f"   {item['summary']}",
+        ]
+    return _print("\n".join(lines))

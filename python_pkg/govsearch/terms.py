@@ -1,0 +1,109 @@
+"""Plain-text queries to lunr query clauses, never through lunr's query syntax.
+
+Characters that mean something to lunr's parser (`: + - * ~ ^` and quotes)
+are just text here: the query is tokenised with lunr's tokenizer, each token
+goes through the same pipeline the index was built with (trimmer, stop words,
+English stemmer), and the clauses are built programmatically.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lunr.pipeline import Pipeline
+from lunr.query import Query, QueryPresence
+from lunr.stemmer import stemmer
+from lunr.stop_word_filter import stop_word_filter
+from lunr.tokenizer import Tokenizer
+from lunr.trimmer import trimmer
+
+MATCH_MODES = ("all_terms", "any_term", "fuzzy")
+FUZZY_MIN_LENGTH = 5
+_WORDLIKE = re.compile(r"[^\W_]")
+
+_PIPELINE = Pipeline()
+_PIPELINE.add(trimmer, stop_word_filter, stemmer)
+_TRIM_ONLY = Pipeline()
+_TRIM_ONLY.add(trimmer)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One searchable word: what the user typed and what the index holds."""
+
+    typed: str  # lower-cased, trimmed token as typed
+    indexed: str  # after the build pipeline: the form stored in the index
+    prefix: bool = False  # match any index term starting with `typed`
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A lunr clause in a form both lunr.py and lunr.js accept unchanged."""
+
+    term: str
+    presence: str  # "required" | "optional"
+    edit_distance: int = 0
+    wildcard: bool = False
+
+    def as_dict(self) -> dict[str, object]:
+        return {"term": self.term, "presence": self.presence, "editDistance": self.edit_distance, "wildcard": self.wildcard}
+
+
+def query_terms(text: str, *, prefix_last: bool = False) -> list[Term]:
+    """The searchable terms of a query, in order, without duplicates.
+
+    With prefix_last (the human search box, typing), the last token also
+    matches as a prefix, so results appear before a word is finished.
+    """
+    tokens = Tokenizer(text)
+    terms: list[Term] = []
+    seen: set[tuple[str, bool]] = set()
+    for position, token in enumerate(tokens):
+        is_last = position == len(tokens) - 1
+        # lunr.py pipelines update tokens in place: give each run its own copy.
+        typed = _TRIM_ONLY.run([token.clone()])
+        indexed = _PIPELINE.run([token.clone()])
+        typed_text = str(typed[0]) if typed else ""
+        if not _WORDLIKE.search(typed_text):
+            continue  # punctuation only: nothing a person could be searching for
+        if prefix_last and is_last:
+            # A partial word is not stemmed: "hous" must find "housing".
+            term = Term(typed=typed_text, indexed=typed_text, prefix=True)
+        elif indexed and str(indexed[0]):
+            term = Term(typed=typed_text, indexed=str(indexed[0]))
+        else:
+            continue  # a stop word
+        key = (term.indexed, term.prefix)
+        if key not in seen:
+            seen.add(key)
+            terms.append(term)
+    return terms
+
+
+def clauses_for(terms: list[Term], mode: str) -> list[Clause]:
+    """The clauses that search `terms` in one match mode."""
+    if mode not in MATCH_MODES:
+        raise ValueError(f"unknown match mode {mode!r}")
+    clauses = []
+    for term in terms:
+        presence = "required" if mode == "all_terms" else "optional"
+        if term.prefix:
+            clauses.append(Clause(term.indexed, presence, wildcard=True))
+            continue
+        fuzzy = mode == "fuzzy" and len(term.typed) >= FUZZY_MIN_LENGTH
+        clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0))
+    return clauses
+
+
+def to_lunr_query(query: Query, clauses: list[Clause]) -> Query:
+    """Add clauses to a lunr.py Query, bypassing its pipeline (terms are final)."""
+    for clause in clauses:
+        query.term(
+            clause.term,
+            use_pipeline=False,
+            presence=QueryPresence.REQUIRED if clause.presence == "required" else QueryPresence.OPTIONAL,
+            edit_distance=clause.edit_distance,
+            wildcard=Query.WILDCARD_TRAILING if clause.wildcard else Query.WILDCARD_NONE,
+        )
+    return query

@@ -1,0 +1,188 @@
+"""The two tools agents and the search page call, and the JSON they answer with.
+
+`call_tool` is the single entry point: validation first (nothing heavy runs
+on arguments the schema rejects), then the tool. Results are plain dicts
+that `to_json` serialises identically in CPython and in Pyodide.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import unicodedata
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from .engine import DIMENSIONS, Hit
+from .schemas import RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
+from .terms import FUZZY_MIN_LENGTH, clauses_for, query_terms
+from .validation import Problem, ToolValidator, echo
+
+if TYPE_CHECKING:
+    from .catalogue import Catalogue
+
+DEFAULT_LIMIT = 8
+OGL_ATTRIBUTION = "Contains public sector information licensed under the Open Government Licence v3.0."
+RESULT_OPTIONAL = ("updated", "licence")
+RESULT_FIELDS = ("id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection")
+
+TOOL_DESCRIPTIONS = {
+    SEARCH_TOOL: None,  # the seed schema's own description, verbatim
+    RECORD_TOOL: "Fetch one catalogue record by id, with its access note, licence and provenance.",
+}
+
+
+def tool_definitions() -> list[dict[str, Any]]:
+    """What a page registers with WebMCP: name, description, schema, hints."""
+    definitions = []
+    for name in TOOL_NAMES:
+        schema = load_schema(name, "input")
+        definitions.append(
+            {
+                "name": name,
+                "description": TOOL_DESCRIPTIONS[name] or schema["description"],
+                "inputSchema": schema,
+                "annotations": {"readOnlyHint": True, "untrustedContentHint": True},
+            }
+        )
+    return definitions
+
+
+@lru_cache(maxsize=None)
+def validator(tool: str) -> ToolValidator:
+    return ToolValidator(tool)
+
+
+def to_json(result: dict[str, Any]) -> str:
+    """The one serialisation of a result, shared by the CLI and the browser worker."""
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+
+
+def error_result(code: str, message: str, problems: list[Problem] | None = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if problems:
+        error["problems"] = [problem.as_dict() for problem in problems]
+    return {"ok": False, "error": error}
+
+
+def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last: bool = False) -> dict[str, Any]:
+    if tool not in TOOL_NAMES:
+        return error_result("unknown_tool", f"There is no tool {echo(tool)}. The tools are: {', '.join(TOOL_NAMES)}.")
+    try:
+        problems = validator(tool).problems(arguments)
+    except RecursionError:
+        problems = [Problem("", "type", "The arguments are nested too deeply to read. Send a flat JSON object.")]
+    if problems:
+        summary = "; ".join(problem.path or "(arguments)" for problem in problems[:5])
+        return error_result("invalid_arguments", f"The arguments do not match the {tool} input schema ({summary}). Each problem says what to send instead.", problems)
+    if tool == SEARCH_TOOL:
+        return search(catalogue, arguments, prefix_last=prefix_last)
+    return get_record(catalogue, arguments["recordId"])
+
+
+def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bool = False) -> dict[str, Any]:
+    """Answer an already validated search call."""
+    engine = catalogue.engine
+    notices: list[dict[str, Any]] = []
+    filters: dict[str, frozenset[str]] = {}
+    applied: dict[str, Any] = {}
+    for name in DIMENSIONS:
+        if name not in arguments:
+            continue
+        values = list(arguments[name])
+        if not values:
+            notices.append(_notice("empty_filter", f"{name} was an empty list, so it was not used as a filter. Omit the property next time.", path=f"/{name}"))
+            continue
+        if name == "publishers":
+            values = _normalise_publishers(values, notices, engine.values("publisher"))
+        filters[name] = frozenset(values)
+        applied[name] = values
+    limit = int(arguments.get("limit", DEFAULT_LIMIT))
+    applied["limit"] = limit
+
+    terms = query_terms(arguments["query"], prefix_last=prefix_last)
+    mode, matches, filtered = "all_terms", [], []
+    if not terms:
+        notices.append(_notice("no_searchable_terms", "The query has no searchable terms (only common words or punctuation). Add a more specific word."))
+    else:
+        for mode in _modes(terms):
+            matches = engine.match(clauses_for(terms, mode))
+            filtered = engine.filter(matches, filters)
+            if filtered:
+                break
+    shown = filtered[:limit]
+    return {
+        "ok": True,
+        "query": arguments["query"],
+        "filters": applied,
+        "total": len(filtered),
+        "returned": len(shown),
+        "match_mode": mode,
+        "results": [_result(catalogue, hit) for hit in shown],
+        "facets": engine.facet_counts(matches, filters),
+        "notices": notices,
+    }
+
+
+def _modes(terms: list) -> list[str]:
+    """Strict first, then looser: any term (when there are several), then typo-tolerant."""
+    modes = ["all_terms"]
+    if len(terms) > 1:
+        modes.append("any_term")
+    if any(len(term.typed) >= FUZZY_MIN_LENGTH and not term.prefix for term in terms):
+        modes.append("fuzzy")
+    return modes
+
+
+def _normalise_publishers(values: list[str], notices: list[dict[str, Any]], known: set[str]) -> list[str]:
+    normalised = []
+    for index, value in enumerate(values):
+        name = unicodedata.normalize("NFC", value).strip()
+        if name != value:
+            notices.append(_notice("publisher_normalised", f"publishers[{index}] {echo(value)} was read as {echo(name)} (Unicode NFC, surrounding spaces removed).", path=f"/publishers/{index}"))
+        if name not in known:
+            close = _closest(name, known)
+            hint = f" Closest exact names: {'; '.join(close)}." if close else ""
+            notices.append(_notice("unknown_publisher", f"No record has the publisher {echo(name)}; publisher names are matched exactly.{hint}", path=f"/publishers/{index}", suggestions=close))
+        normalised.append(name)
+    return normalised
+
+
+def _closest(name: str, known: set[str]) -> list[str]:
+    folded = {candidate.casefold(): candidate for candidate in sorted(known)}
+    matches = difflib.get_close_matches(name.casefold(), list(folded), n=3, cutoff=0.5)
+    return [folded[match] for match in matches]
+
+
+def _notice(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"code": code, "message": message, **extra}
+
+
+def _result(catalogue: "Catalogue", hit: Hit) -> dict[str, Any]:
+    record = catalogue.records[hit.ref]
+    result = {field: record[field] for field in RESULT_FIELDS}
+    result["score"] = hit.score
+    result["recordUrl"] = catalogue.record_url(hit.ref)
+    result.update({field: record[field] for field in RESULT_OPTIONAL if field in record})
+    return result
+
+
+def get_record(catalogue: "Catalogue", record_id: str) -> dict[str, Any]:
+    record = catalogue.records.get(record_id)
+    if record is None:
+        return error_result("not_found", f"No record has the id {echo(record_id)}. Search with {SEARCH_TOOL} and use the id of one of its results.")
+    full = {key: value for key, value in record.items() if key != "source"}
+    full["recordUrl"] = catalogue.record_url(record_id)
+    provenance: dict[str, Any] = {"source": record.get("source", {"kind": "curated"})}
+    for field in ("observed", "licence", "accessNote"):
+        if field in record:
+            provenance[field] = record[field]
+    if _needs_attribution(record):
+        provenance["attribution"] = OGL_ATTRIBUTION
+    full["provenance"] = provenance
+    return {"ok": True, "record": full}
+
+
+def _needs_attribution(record: dict[str, Any]) -> bool:
+    imported = record.get("source", {}).get("kind", "curated") != "curated"
+    return imported or "open government licence" in record.get("licence", "").lower()

@@ -1,0 +1,128 @@
+"""`python build.py`: build the whole site, serve it, or import real exports.
+
+    python build.py [--config site/site.toml] [--out _site] [--keep-going] [--serve [--port 8000]]
+    python build.py import KIND PATH... [--collection ID] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+from .config import ConfigError, SiteConfig, load_config
+from .records import LoadResult, drop_duplicates, load_content
+from .report import build_report
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+REPORT_NAME = "build-report.json"
+console = Console(stderr=True, highlight=False)
+
+
+class BuildFailed(Exception):
+    pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["import"]:
+        from .importers.cli import main as import_main
+
+        return import_main(argv[1:])
+    options = _parser().parse_args(argv)
+    try:
+        config = load_config(Path(options.config))
+        out = Path(options.out)
+        build(config, out, keep_going=options.keep_going)
+    except (ConfigError, BuildFailed) as error:
+        console.print(f"[red]build failed:[/red] {error}")
+        return 1
+    if options.serve:
+        from .serve import serve
+
+        serve(out, port=options.port)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python build.py", description="Build the govsearch site.")
+    parser.add_argument("--config", default=str(PROJECT_ROOT / "site" / "site.toml"))
+    parser.add_argument("--out", default=str(PROJECT_ROOT / "_site"))
+    parser.add_argument("--keep-going", action="store_true", help="build the valid records even when some are rejected")
+    parser.add_argument("--serve", action="store_true", help="serve the built site on 127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    return parser
+
+
+def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
+    """Build the site into `out`; returns the build report."""
+    started = time.monotonic()
+    loaded = _step("Reading records", lambda: collect_records(config))
+    if loaded.rejected and not keep_going:
+        for problem in loaded.rejected[:20]:
+            console.print(f"  {problem.file}: {problem.field}: {problem.reason}")
+        more = len(loaded.rejected) - 20
+        raise BuildFailed(
+            f"{len(loaded.rejected_files)} input(s) rejected{f' (and {more} more problems)' if more > 0 else ''}; "
+            "fix them or pass --keep-going to build the rest"
+        )
+    if not loaded.records:
+        raise BuildFailed(f"no records found in {config.content_dir}")
+    _prepare(out)
+    from .assets import Assets
+    from .data_files import write_data
+    from .render import render_site
+    from .runtime import publish_runtime
+
+    records = loaded.records
+    _step(f"Indexing {len(records)} records", lambda: write_data(config, records, out / "data"))
+    _step("Publishing the Pyodide runtime", lambda: publish_runtime(out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels"))
+    assets = _step("Compiling assets", lambda: Assets.publish(static_dir=PROJECT_ROOT / "site" / "static", out_dir=out / "static", node_modules=PROJECT_ROOT / "node_modules", base_path=config.base_path))
+    pages = _step("Rendering pages", lambda: render_site(config, records, out, assets))
+    report = build_report(loaded)
+    (out / REPORT_NAME).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    console.print(
+        f"[green]Built[/green] {len(records)} records, {len(pages)} pages into {out} "
+        f"in {time.monotonic() - started:.1f} s; {report['records']['rejected']} rejected (see {REPORT_NAME})"
+    )
+    return report
+
+
+def collect_records(config: SiteConfig) -> LoadResult:
+    """Curated content plus every configured source, each input built or rejected."""
+    loaded = load_content(config.content_dir, http_allowed_hosts=config.http_allowed_hosts)
+    if config.sources:
+        from .importers import run_import
+
+        for source in config.sources:
+            console.print(f"  importing {source.kind} from {source.path}")
+            result = run_import(source.kind, [source.path], collection=source.collection)
+            loaded.records.extend(result.records)
+            loaded.reject(result.rejected)
+            loaded.imports.append(result.report)
+        kept, duplicates = drop_duplicates(loaded.records)
+        loaded.records = kept
+        loaded.reject(duplicates)
+    return loaded
+
+
+def _prepare(out: Path) -> None:
+    """Empty the output folder, refusing to wipe anything that is not a previous build."""
+    if out.exists() and any(out.iterdir()):
+        if not (out / REPORT_NAME).exists() and not (out / "data" / "manifest.json").exists():
+            raise BuildFailed(f"{out} is not empty and does not hold a previous build; choose another --out")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def _step(label: str, action):
+    started = time.monotonic()
+    with console.status(label):
+        result = action()
+    console.print(f"  {label}: {time.monotonic() - started:.1f} s")
+    return result

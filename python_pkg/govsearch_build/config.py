@@ -1,0 +1,98 @@
+"""The site configuration (`site/site.toml`), read once and checked."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+COLLECTION_IDS = ("deep-evidence", "uk-living", "ons", "government-apis", "land-registry")
+
+
+class ConfigError(Exception):
+    """The configuration file is missing or wrong; the message names file and key."""
+
+
+@dataclass(frozen=True)
+class Collection:
+    id: str
+    title: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str
+    path: Path
+    collection: str | None = None
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    file: Path
+    title: str
+    tagline: str
+    site_url: str
+    base_path: str
+    content_dir: Path
+    collections: tuple[Collection, ...]
+    sources: tuple[Source, ...] = ()
+    http_allowed_hosts: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def collection(self, collection_id: str) -> Collection:
+        return next(c for c in self.collections if c.id == collection_id)
+
+    def url_for(self, path: str) -> str:
+        """A site-relative link under the base path, for example 'records/x/'."""
+        return self.base_path + path.lstrip("/")
+
+
+def load_config(path: Path) -> SiteConfig:
+    try:
+        raw = tomllib.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: file not found") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: {error}") from None
+    where = path.parent
+
+    def need(key: str, kind: type = str) -> Any:
+        value = raw.get(key)
+        if not isinstance(value, kind):
+            raise ConfigError(f"{path}: '{key}' must be a {kind.__name__}")
+        return value
+
+    base_path = need("base_path")
+    if not (base_path.startswith("/") and base_path.endswith("/")):
+        raise ConfigError(f"{path}: 'base_path' must start and end with '/' (for example '/' or '/REPO/')")
+    collections = tuple(_collection(path, item) for item in raw.get("collections", []))
+    if tuple(c.id for c in collections) != COLLECTION_IDS:
+        raise ConfigError(f"{path}: [[collections]] must list exactly {', '.join(COLLECTION_IDS)} in that order")
+    sources = tuple(_source(path, where, item) for item in raw.get("sources", []))
+    return SiteConfig(
+        file=path,
+        title=need("title"),
+        tagline=raw.get("tagline", ""),
+        site_url=need("site_url").rstrip("/"),
+        base_path=base_path,
+        content_dir=where / raw.get("content_dir", "content"),
+        collections=collections,
+        sources=sources,
+        http_allowed_hosts=tuple(raw.get("http_allowed_hosts", [])),
+    )
+
+
+def _collection(path: Path, item: Any) -> Collection:
+    try:
+        return Collection(id=item["id"], title=item["title"], description=item["description"])
+    except (KeyError, TypeError):
+        raise ConfigError(f"{path}: each [[collections]] entry needs id, title and description") from None
+
+
+def _source(path: Path, where: Path, item: Any) -> Source:
+    try:
+        return Source(kind=item["kind"], path=(where / item["path"]).resolve(), collection=item.get("collection"))
+    except (KeyError, TypeError):
+        raise ConfigError(f"{path}: each [[sources]] entry needs kind and path") from None

@@ -1,0 +1,85 @@
+"""Publish the browser's Python: the pinned Pyodide runtime plus our wheels.
+
+The runtime comes from the npm `pyodide` package (installed by `npm ci`
+against package-lock.json); nothing is fetched from a CDN at run time. The
+site's `pyodide-lock.json` is the npm one narrowed to the packages the site
+ships (govsearch and its pure-Python dependencies), with their sha256, so
+`pyodide.loadPackage("govsearch")` resolves everything locally and checks
+integrity.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from pyodide_lock import PyodideLockSpec
+from pyodide_lock.utils import add_wheels_to_spec
+
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# Pure-Python dependencies of govsearch, pinned as in pyproject.toml.
+DEPENDENCY_WHEELS = ("lunr==0.8.0", "fastjsonschema==2.22.3")
+
+
+class PublishError(Exception):
+    """The runtime could not be published; the message says what to install."""
+
+
+def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path) -> list[Path]:
+    """Copy the runtime and wheels into out_dir and write its lock file."""
+    source = project_root / "node_modules" / "pyodide"
+    if not (source / "pyodide-lock.json").exists():
+        raise PublishError(f"{source} is missing: run `npm ci` in {project_root}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name in RUNTIME_FILES:
+        shutil.copy2(source / name, out_dir / name)
+    wheels = [*_dependency_wheels(wheel_cache), _build_own_wheel(project_root)]
+    published = []
+    for wheel in wheels:
+        target = out_dir / wheel.name
+        shutil.copy2(wheel, target)
+        published.append(target)
+    spec = add_wheels_to_spec(PyodideLockSpec.from_json(source / "pyodide-lock.json"), published, base_path=out_dir)
+    spec.packages = {name: package for name, package in spec.packages.items() if package.file_name in {w.name for w in published}}
+    spec.to_json(out_dir / "pyodide-lock.json")
+    return published
+
+
+def _dependency_wheels(cache: Path) -> list[Path]:
+    """The pinned dependency wheels, downloaded from PyPI once into the cache."""
+    cache.mkdir(parents=True, exist_ok=True)
+    missing = [requirement for requirement in DEPENDENCY_WHEELS if _cached(cache, requirement) is None]
+    if missing:
+        _pip("download", "--no-deps", "--only-binary=:all:", "--dest", str(cache), *missing)
+    wheels = [_cached(cache, requirement) for requirement in DEPENDENCY_WHEELS]
+    if None in wheels:
+        raise PublishError(f"pip did not provide pure-Python wheels for {', '.join(DEPENDENCY_WHEELS)}")
+    return wheels
+
+
+def _cached(cache: Path, requirement: str) -> Path | None:
+    name, version = requirement.split("==")
+    return next(iter(sorted(cache.glob(f"{name}-{version}-py3-none-any.whl"))), None)
+
+
+def _build_own_wheel(project_root: Path) -> Path:
+    """Build the govsearch wheel (py3-none-any) from the project file."""
+    target = Path(tempfile.mkdtemp(prefix="govsearch-wheel-"))
+    # A fixed timestamp keeps the wheel, and so its sha256, reproducible.
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600"}
+    _pip("wheel", "--no-deps", "--no-build-isolation", "--quiet", "--wheel-dir", str(target), str(project_root), env=env)
+    shutil.rmtree(project_root / "build", ignore_errors=True)
+    wheels = sorted(target.glob("govsearch-*-py3-none-any.whl"))
+    if not wheels:
+        raise PublishError("building the govsearch wheel produced no py3-none-any wheel")
+    return wheels[0]
+
+
+def _pip(*args: str, env: dict[str, str] | None = None) -> None:
+    done = subprocess.run([sys.executable, "-m", "pip", *args], capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise PublishError(f"pip {args[0]} failed: {done.stderr.strip()[-800:]}")
