@@ -1,0 +1,45 @@
+# Two commands do all set-up on a fresh machine:
+#   make serve   build the site from the embedded corpus and serve it on 127.0.0.1:8000
+#   make test    run every test (CPython, Pyodide under Node, real Chromium)
+# Both install what they need first: a Python >= 3.12 virtualenv in .venv
+# (pyodide-lock needs 3.12), `npm ci` into node_modules, and Debian's
+# Chromium through apt when it is missing and we run as root.
+
+PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.13*/bin/python3.13 $$HOME/.pyenv/versions/3.12*/bin/python3.12; do \
+	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { echo $$p; break; }; done)
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+.PHONY: setup serve build test bench-quick bench chromium clean
+
+setup: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (pyodide-lock requires it); install it or set PYTHON=/path/to/python3.12" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[build,test]"
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else echo "Debian's Chromium is needed for the browser tests: sudo apt-get install chromium" >&2; exit 1; fi; \
+	fi
+
+build: setup
+	$(PY) build.py
+
+serve: setup
+	$(PY) build.py --serve --port $(PORT)
+
+test: setup chromium
+	$(PY) -m pytest
+
+clean:
+	rm -rf _site build .cache test-artifacts

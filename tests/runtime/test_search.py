@@ -1,0 +1,127 @@
+"""What a searcher notices: which records come back, in what order, and why."""
+
+import pytest
+
+from govsearch.engine import SCORE_PLACES
+
+
+def ids(result):
+    return [item["id"] for item in result["results"]]
+
+
+def test_all_terms_are_required_first(search):
+    result = search({"query": "house prices"})
+    assert result["match_mode"] == "all_terms"
+    assert ids(result)[0] == "house-price-index"
+    # Price Paid Data mentions neither "house" in title nor summary: only all-term matches come back.
+    assert all("hous" in (item["title"] + item["summary"]).lower() for item in result["results"])
+
+
+def test_falls_back_to_any_term_when_nothing_has_all(search):
+    result = search({"query": "VAT census"})
+    assert result["match_mode"] == "any_term"
+    assert {"vat-api", "vat-guide", "census-2021"} <= set(ids(result))
+
+
+def test_falls_back_to_typo_tolerance(search):
+    result = search({"query": "ordnence mastermap"})
+    assert result["match_mode"] in ("any_term", "fuzzy")
+    typo_only = search({"query": "ordnence"})
+    assert typo_only["match_mode"] == "fuzzy"
+    assert ids(typo_only) == ["os-mastermap"]
+
+
+def test_short_typos_are_not_fuzzed(search):
+    result = search({"query": "vta"})
+    assert result["total"] == 0 and result["match_mode"] == "all_terms"
+
+
+def test_stemming_matches_word_forms(search):
+    assert "housing-benefit" in ids(search({"query": "housed"}))
+
+
+@pytest.mark.parametrize("query", [":", "+", "-", "*", "~", "^", '"', "title:vat", "vat~2", "+house -price", "price^10", '"house price"', "*land*", "a:b:c", "\\"])
+def test_lunr_syntax_is_plain_text(search, query):
+    result = search({"query": query})
+    assert result["ok"] is True
+
+
+def test_query_syntax_characters_do_not_change_results(search):
+    assert ids(search({"query": "+house ~prices^"})) == ids(search({"query": "house prices"}))
+
+
+def test_only_stop_words_gives_a_notice_not_a_failure(search):
+    result = search({"query": "the and of"})
+    assert result["ok"] and result["total"] == 0 and result["results"] == []
+    assert [notice["code"] for notice in result["notices"]] == ["no_searchable_terms"]
+
+
+def test_filters_apply_before_the_limit_and_total_is_exact(search):
+    everything = search({"query": "api", "limit": 20})
+    in_collection = [item for item in everything["results"] if item["collection"] == "government-apis"]
+    limited = search({"query": "api", "collections": ["government-apis"], "limit": 1})
+    assert limited["returned"] == 1
+    assert limited["total"] == len(in_collection) >= 2
+    assert limited["results"][0]["id"] == in_collection[0]["id"]
+
+
+def test_filters_combine_across_dimensions(search):
+    result = search({"query": "api", "resourceTypes": ["api"], "accessStatuses": ["authentication-required"], "limit": 20})
+    assert set(ids(result)) == {"vat-api", "companies-api"}
+    assert result["filters"] == {"resourceTypes": ["api"], "accessStatuses": ["authentication-required"], "limit": 20}
+
+
+def test_facets_count_each_dimension_with_the_other_filters(search):
+    result = search({"query": "api", "resourceTypes": ["api"], "limit": 20})
+    unfiltered = search({"query": "api", "limit": 20})
+    # The filtered dimension still shows every type, so a person can switch.
+    assert result["facets"]["resourceTypes"] == unfiltered["facets"]["resourceTypes"]
+    assert sum(result["facets"]["collections"].values()) == result["total"]
+    assert sum(unfiltered["facets"]["resourceTypes"].values()) == unfiltered["total"]
+
+
+def test_order_is_score_then_title_then_id(search):
+    result = search({"query": "data statistics office api price", "limit": 20})
+    keys = [(-item["score"], item["title"], item["id"]) for item in result["results"]]
+    assert keys == sorted(keys) and len(keys) > 3
+    assert all(round(item["score"], SCORE_PLACES) == item["score"] for item in result["results"])
+
+
+def test_default_limit_is_eight_and_integral_floats_count_as_integers(search):
+    default = search({"query": "api office data price statistics vat"})
+    assert default["returned"] == 8 < default["total"]
+    assert default["filters"]["limit"] == 8
+    explicit = search({"query": "api office data price statistics vat", "limit": 3.0})
+    assert explicit["returned"] == 3 and explicit["filters"]["limit"] == 3
+    assert isinstance(explicit["filters"]["limit"], int)
+
+
+def test_empty_filter_lists_are_ignored_with_a_notice(search):
+    result = search({"query": "vat", "resourceTypes": [], "publishers": [], "accessStatuses": []})
+    assert result["total"] == search({"query": "vat"})["total"]
+    assert sorted(notice["path"] for notice in result["notices"]) == ["/accessStatuses", "/publishers", "/resourceTypes"]
+    assert "resourceTypes" not in result["filters"]
+
+
+def test_publishers_match_exactly_after_trimming_and_nfc(search):
+    trimmed = search({"query": "land", "publishers": ["  HM Land Registry "]})
+    assert trimmed["total"] > 0 and trimmed["filters"]["publishers"] == ["HM Land Registry"]
+    assert [notice["code"] for notice in trimmed["notices"]] == ["publisher_normalised"]
+    wrong_case = search({"query": "land", "publishers": ["hm land registry"]})
+    assert wrong_case["total"] == 0
+    assert wrong_case["notices"][0]["code"] == "unknown_publisher"
+    assert wrong_case["notices"][0]["suggestions"][0] == "HM Land Registry"
+
+
+def test_prefix_matching_is_for_the_human_box_only(search):
+    assert search({"query": "hous"})["total"] == 0
+    typing = search({"query": "hous"}, prefix_last=True)
+    assert {"house-price-index", "housing-benefit"} <= set(ids(typing))
+
+
+def test_results_carry_record_page_and_optional_fields(search):
+    item = search({"query": "VAT MTD"})["results"][0]
+    assert item["id"] == "vat-api"
+    assert item["recordUrl"] == "https://chris-page-gov.github.io/records/vat-api/"
+    assert item["licence"] == "Open Government Licence v3.0"
+    assert "body" not in item and "source" not in item
