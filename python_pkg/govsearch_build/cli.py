@@ -21,7 +21,7 @@ from .report import build_report
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 REPORT_NAME = "build-report.json"
-console = Console(stderr=True, highlight=False)
+console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 class BuildFailed(Exception):

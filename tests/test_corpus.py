@@ -1,0 +1,225 @@
+"""Requirements on the curated default corpus in site/content.
+
+The counts, access notes and evidence checks run everywhere. The fact checks
+(publisher names, URLs and titles taken from the real exports, summaries in
+our own words) need the shared data folder next to the repository
+(../shared/data) and skip cleanly when it is absent.
+"""
+
+from __future__ import annotations
+
+import collections
+import csv
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from govsearch_build.records import load_content
+
+REPO = Path(__file__).resolve().parents[1]
+CONTENT = REPO / "site" / "content"
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+EXCEPTIONS_FILE = REPO / "python_pkg" / "govsearch_build" / "publisher_exceptions.txt"
+EXCEPTIONS_DOC = REPO / "docs" / "publisher-exceptions.md"
+
+COLLECTIONS = ("deep-evidence", "uk-living", "ons", "government-apis", "land-registry")
+RESOURCE_TYPES = ("govuk-content", "dataset", "api", "api-documentation", "catalogue-record", "organisation", "guidance")
+ACCESS_STATUSES = ("public", "restricted", "authentication-required", "access-not-established", "not-applicable")
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_content(CONTENT)
+
+
+@pytest.fixture(scope="module")
+def records(corpus):
+    return [record.data for record in corpus.records]
+
+
+def test_no_rejections(corpus):
+    assert corpus.rejected == [], [r.as_dict() for r in corpus.rejected[:10]]
+
+
+def test_total_count(records):
+    assert len(records) >= 400
+
+
+@pytest.mark.parametrize("collection", COLLECTIONS)
+def test_collection_counts(records, collection):
+    count = sum(1 for r in records if r["collection"] == collection)
+    assert count >= 50, f"{collection}: {count}"
+
+
+@pytest.mark.parametrize("resource_type", RESOURCE_TYPES)
+def test_resource_type_counts(records, resource_type):
+    count = sum(1 for r in records if r["resourceType"] == resource_type)
+    assert count >= 20, f"{resource_type}: {count}"
+
+
+@pytest.mark.parametrize("status", ACCESS_STATUSES)
+def test_access_status_counts(records, status):
+    count = sum(1 for r in records if r["accessStatus"] == status)
+    assert count >= 5, f"{status}: {count}"
+
+
+def test_every_non_public_record_explains_its_access(records):
+    missing = [r["id"] for r in records if r["accessStatus"] != "public" and not r.get("accessNote", "").strip()]
+    assert missing == []
+
+
+def test_record_files_are_named_by_collection_and_id(corpus):
+    wrong = [r.file for r in corpus.records if r.file != f"{r.data['collection']}/{r.data['id']}.md"]
+    assert wrong == []
+
+
+def test_curated_provenance(records):
+    assert all(r.get("source", {}).get("kind") == "curated" for r in records)
+
+
+def test_urls_are_https(records):
+    assert [r["id"] for r in records if not r["url"].startswith("https://")] == []
+
+
+def test_deep_evidence_is_reviewed(records):
+    deep = [r for r in records if r["collection"] == "deep-evidence"]
+    with_evidence = [r for r in deep if isinstance(r.get("evidence"), dict)]
+    assert len(with_evidence) >= 60
+    for r in with_evidence:
+        assert set(r["evidence"]) >= {"observed", "accessEvidenceUrl", "licenceStatus", "licenceTitle"}, r["id"]
+
+
+def test_publisher_count(records):
+    assert len({r["publisher"] for r in records}) >= 40
+
+
+def _exceptions() -> set[str]:
+    names = set()
+    for line in EXCEPTIONS_FILE.read_text("utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            names.add(line)
+    return names
+
+
+def test_exceptions_are_documented():
+    doc = EXCEPTIONS_DOC.read_text("utf-8")
+    for name in _exceptions():
+        assert f"| {name} |" in doc, name
+
+
+# ---- fact checks against the real exports ---------------------------------
+
+
+def _strings(value, out: set[str]) -> None:
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            _strings(item, out)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.replace("\\n", " ").split()).casefold()
+
+
+@pytest.fixture(scope="module")
+def exports():
+    """Every string value in the exports (read once), raw Markdown texts, GOV.UK
+    organisation titles, and each URL's descriptions in the exports."""
+    if not DATA.is_dir():
+        pytest.skip(f"real exports not present at {DATA}")
+    values: set[str] = set()
+    markdown: list[str] = []
+    descriptions: dict[str, set[str]] = collections.defaultdict(set)
+
+    for path in sorted((DATA / "api-catalogue").glob("*.csv")):
+        with path.open(encoding="utf-8", newline="") as handle:
+            for row in csv.DictReader(handle):
+                values.update(v for v in row.values() if v)
+                for key in ("url", "documentation"):
+                    if row.get(key) and row.get("description"):
+                        descriptions[row[key]].add(row["description"])
+
+    orgs = json.loads((DATA / "govuk-organisations" / "gov.uk_api_organisations.json").read_text("utf-8"))["results"]
+    org_titles = {o["title"] for o in orgs}
+    _strings(orgs, values)
+
+    with (DATA / "okf-land-registry" / "catalogue.csv").open(encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            values.update(v for v in row.values() if v)
+            if row.get("description"):
+                descriptions[row["url"]].add(row["description"])
+
+    for path in sorted((DATA / "okf-uk-government-apis").glob("results-*.json.gz")):
+        for row in json.loads(gzip.decompress(path.read_bytes())):
+            _strings(row, values)
+            if row.get("notes") and row.get("url"):
+                descriptions[row["url"]].add(row["notes"])
+
+    living = json.loads((DATA / "okf-uk-living" / "resources-0.json").read_text("utf-8"))
+    _strings(living, values)
+    for row in living:
+        if row.get("description"):
+            descriptions[row["url"]].add(row["description"])
+    for path in sorted((DATA / "okf-uk-living" / "services").glob("*.md")):
+        markdown.append(path.read_text("utf-8"))
+
+    return {
+        "values": values,
+        "folded": {_norm(v) for v in values},
+        "markdown": "\n".join(markdown),
+        "org_titles": org_titles,
+        "descriptions": descriptions,
+    }
+
+
+def test_publishers_are_govuk_organisations_or_exceptions(records, exports):
+    allowed = exports["org_titles"] | _exceptions()
+    unknown = sorted({r["publisher"] for r in records} - allowed)
+    assert unknown == [], f"publishers neither on GOV.UK nor in publisher_exceptions.txt: {unknown}"
+
+
+def test_exceptions_are_not_govuk_organisations(exports):
+    assert sorted(_exceptions() & exports["org_titles"]) == []
+
+
+def test_urls_appear_in_exports(records, exports):
+    values, markdown = exports["values"], exports["markdown"]
+    missing = [(r["id"], r["url"]) for r in records if r["url"] not in values and r["url"] not in markdown]
+    assert missing == []
+
+
+def test_other_urls_appear_in_exports(records, exports):
+    values, markdown = exports["values"], exports["markdown"]
+    urls = []
+    for r in records:
+        if r.get("documentationUrl"):
+            urls.append((r["id"], r["documentationUrl"]))
+        if isinstance(r.get("evidence"), dict):
+            urls.append((r["id"], r["evidence"]["accessEvidenceUrl"]))
+        if r.get("source", {}).get("url"):
+            urls.append((r["id"], r["source"]["url"]))
+    assert [(i, u) for i, u in urls if u not in values and u not in markdown] == []
+
+
+def test_titles_appear_in_exports(records, exports):
+    folded, markdown = exports["folded"], exports["markdown"].casefold()
+    missing = [(r["id"], r["title"]) for r in records if _norm(r["title"]) not in folded and r["title"].casefold() not in markdown]
+    assert missing == []
+
+
+def test_summaries_are_in_our_own_words(records, exports):
+    copied = []
+    for r in records:
+        summary = _norm(r["summary"])
+        for description in exports["descriptions"].get(r["url"], ()):
+            text = _norm(description)
+            if summary == text or (len(summary) > 40 and summary in text):
+                copied.append(r["id"])
+    assert copied == []
