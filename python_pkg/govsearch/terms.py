@@ -47,7 +47,12 @@ class Clause:
     wildcard: bool = False
 
     def as_dict(self) -> dict[str, object]:
-        return {"term": self.term, "presence": self.presence, "editDistance": self.edit_distance, "wildcard": self.wildcard}
+        # lunr.js turns on fuzzy matching (which reads "*" literally) whenever
+        # the key editDistance is present, even at 0: leave it out then.
+        clause: dict[str, object] = {"term": self.term, "presence": self.presence, "wildcard": self.wildcard}
+        if self.edit_distance:
+            clause["editDistance"] = self.edit_distance
+        return clause
 
 
 def query_terms(text: str, *, prefix_last: bool = False) -> list[Term]:
