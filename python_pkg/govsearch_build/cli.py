@@ -94,21 +94,43 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
 
 
 def collect_records(config: SiteConfig) -> LoadResult:
-    """Curated content plus every configured source, each input built or rejected."""
-    loaded = load_content(config.content_dir, http_allowed_hosts=config.http_allowed_hosts)
-    if config.sources:
-        from .importers import run_import
+    """Curated content plus every configured source, each input built or rejected.
 
-        for source in config.sources:
-            console.print(f"  importing {source.kind} from {source.path}")
-            result = run_import(source.kind, [source.path], collection=source.collection)
-            loaded.records.extend(result.records)
-            loaded.reject(result.rejected)
-            loaded.imports.append(result.report)
-        kept, duplicates = drop_duplicates(loaded.records)
-        loaded.records = kept
-        loaded.reject(duplicates)
+    Curated records come first, so where an import describes the same
+    resource (same URL in a collection) the curated record is kept and the
+    imported one is reported as a duplicate.
+    """
+    loaded = load_content(config.content_dir, http_allowed_hosts=config.http_allowed_hosts)
+    if not config.sources:
+        return loaded
+    from .importers import combine_results, run_import
+
+    authority = _publisher_authority(config)
+    results = []
+    for source in config.sources:
+        console.print(f"  importing {source.kind} from {source.path}")
+        result = run_import(source.kind, [source.path], collection=source.collection, authority=authority, revision=source.revision, observed=source.observed)
+        loaded.reject(result.rejected)
+        loaded.imports.append(result.report)
+        results.append(result)
+    imported, merged = combine_results(results)
+    loaded.imports.append(merged)
+    kept, duplicates = drop_duplicates(loaded.records + imported)
+    loaded.records = kept
+    loaded.reject(duplicates)
     return loaded
+
+
+def _publisher_authority(config: SiteConfig):
+    """The GOV.UK organisations list, when a source provides it, names publishers exactly."""
+    from .publishers import PublisherAuthority
+
+    for source in config.sources:
+        if source.kind == "govuk-organisations":
+            files = sorted(source.path.glob("*.json")) if source.path.is_dir() else [source.path]
+            if files:
+                return PublisherAuthority.from_govuk_json(files[0])
+    return None
 
 
 def _prepare(out: Path) -> None:

@@ -26,6 +26,8 @@ class Source:
     kind: str
     path: Path
     collection: str | None = None
+    revision: str | None = None  # upstream commit, kept in each record's provenance
+    observed: str | None = None  # YYYY-MM-DD the export was taken
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,12 @@ def _collection(path: Path, item: Any) -> Collection:
 
 def _source(path: Path, where: Path, item: Any) -> Source:
     try:
-        return Source(kind=item["kind"], path=(where / item["path"]).resolve(), collection=item.get("collection"))
+        return Source(
+            kind=item["kind"],
+            path=(where / item["path"]).resolve(),
+            collection=item.get("collection"),
+            revision=item.get("revision"),
+            observed=item.get("observed"),
+        )
     except (KeyError, TypeError):
         raise ConfigError(f"{path}: each [[sources]] entry needs kind and path") from None

@@ -72,7 +72,8 @@ def plain_text(value: Any) -> str:
     text = _MD_EMPHASIS.sub("", text)
     text = _MD_STAR.sub(r"\1", text)
     text = unicodedata.normalize("NFC", text)
-    return " ".join(text.split())
+    text = " ".join(text.split())
+    return re.sub(r" ([.,;:!?])(?=\s|$)", r"\1", text)
 
 
 def trim(text: str, limit: int) -> tuple[str, bool]:
@@ -173,6 +174,7 @@ class ImportBuilder:
         self.unmatched: Counter[str] = Counter()
         self.trimmed: Counter[str] = Counter()
         self.upgraded: Counter[str] = Counter()
+        self.http_only: Counter[str] = Counter()
         self.extra_merges: list[dict[str, str]] = []
         self.notes: dict[str, Any] = {}
         self.known_https_hosts: set[str] = set()
@@ -218,9 +220,11 @@ class ImportBuilder:
                 return resolved
         if not given:
             return None
+        # keep the source's own display name, not a slug, when nothing matched
+        shown_name = next((name for name in given if not re.fullmatch(r"[a-z0-9-]+", name)), given[0])
         if not self.aliases_only:
-            self.unmatched[given[0]] += 1
-        return self.text(given[0], "publisher")
+            self.unmatched[shown_name] += 1
+        return self.text(shown_name, "publisher")
 
     def route(self, publisher: str | None, default: str) -> str:
         if self.collection:
@@ -257,6 +261,7 @@ class ImportBuilder:
                 self.upgraded[host] += 1
                 text = "https://" + text[len("http://"):]
             else:
+                self.http_only[host] += 1
                 return None, f"http-only URL on {host}, which is not known to serve https"
         return text, None
 
@@ -343,6 +348,7 @@ class ImportBuilder:
             "left_out_examples": {k: v for k, v in sorted(self.left_out_examples.items())},
             "trimmed": dict(self.trimmed),
             "urls_upgraded_to_https": dict(self.upgraded.most_common()),
+            "http_only_hosts": dict(self.http_only.most_common()),
             "rejection_reasons": _reason_counts(self.rejected),
             "by_collection": dict(Counter(r.data["collection"] for r in kept).most_common()),
             "by_resource_type": dict(Counter(r.data["resourceType"] for r in kept).most_common()),
@@ -374,6 +380,13 @@ def merge_into(target: Record, other: Record) -> None:
     words = keywords(list(data.get("keywords", [])) + list(other.data.get("keywords", [])))
     if words:
         data["keywords"] = words
+    # an access status the kept record could not establish is taken from the duplicate
+    if data.get("accessStatus") == "access-not-established" and other.data.get("accessStatus") not in (None, "access-not-established"):
+        data["accessStatus"] = other.data["accessStatus"]
+        if other.data.get("accessNote"):
+            data["accessNote"] = other.data["accessNote"]
+        else:
+            data.pop("accessNote", None)
     for name in ("licence", "documentationUrl", "updated"):
         if name not in data and name in other.data and other.data[name] != data["url"]:
             data[name] = other.data[name]

@@ -1,0 +1,235 @@
+"""`okf-search-shards`: okf-uk-government-apis search shards `results-N.json(.gz)`.
+
+Each shard is a JSON list of flat search records. id `okf-<name>`.
+
+| source field | record field |
+|---|---|
+| name | id `okf-<name>`; `nativeId` |
+| title | title |
+| notes | summary (plain text, trimmed at 2,000 with "…"; a trailing "…" from the source is kept); when empty, "<record type> from <publisher>, listed in the okf-uk-government-apis catalogue." |
+| url | url (https; http upgraded only for hosts known to serve https). When empty, or shared by several API Products (e.g. https://api.service.hmrc.gov.uk), the record's own `documentation` page |
+| documentation | documentationUrl, when different from url |
+| record_type | resourceType (table below) |
+| publisher_title, publisher (slug) | publisher through the authority |
+| license_id / license_title | licence + accessStatus (table below) |
+| access_model, context_note | accessStatus / accessNote refinements (below) |
+| tags, topics, formats | keywords |
+| updated_at, else timestamp | updated |
+| (shard, index) | source.file `okf-uk-government-apis/results-3.json.gz#7` |
+
+Collection: `government-apis`; publisher Office for National Statistics ->
+`ons`, HM Land Registry -> `land-registry` (unless a collection is given).
+
+| record_type | resourceType |
+|---|---|
+| Data Product | dataset |
+| Data Access API Endpoint, API Product, API Operation | api |
+| Capability Document, Contract, Schema | api-documentation |
+| Provider API Portal | catalogue-record |
+| anything else | catalogue-record (reported under `unmapped`) |
+
+| license_id | licence | accessStatus | accessNote |
+|---|---|---|---|
+| open-government-licence-v3, open-government-license, data-under-open-government-license | Open Government Licence v3.0 | public | - |
+| cc-by, other-open, other-pd, other-at | license_title | public | - |
+| not-specified | - | access-not-established | no licence stated by the source catalogue |
+| ordnance-survey-licence-required, osdatahub-os-uk | license_title | authentication-required | OS Data Hub account/API key under an OS licence |
+| other-nc | Other (Non-Commercial) | restricted | non-commercial use only |
+| other-closed | Other (Not Open) | restricted | licence is not open |
+| subscription-required, subscription-required-see-https | license_title | restricted | subscription required |
+| isc, codebase-is-under-lgpl-v3-0 | license_title | access-not-established | a software licence, not access terms |
+| anything else | license_title | access-not-established | reported under `unmapped` |
+
+access_model then refines it: `api-key`/`oauth2` -> authentication-required
+(when the licence gave public or not-established); `approval-required` ->
+restricted; `unknown` turns a `public` into access-not-established (open
+licence, access route not stated). A `context_note` (e.g. "Prototype
+evidence only…") is added to the accessNote.
+
+Duplicates: contract-discovery records (Capability Document / Contract /
+Schema) carry the url of the record they describe (a data.gov.uk dataset
+page, an ONS dataset); they are merged into that record (their formats join
+its keywords) and reported. Records are ordered so the described record is
+kept.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from .common import ImportBuilder, expand, iso_date, keywords, make_id, shown
+
+DEFAULT_COLLECTION = "government-apis"
+OGL = "Open Government Licence v3.0"
+
+RESOURCE_TYPES = {
+    "Data Product": "dataset",
+    "Data Access API Endpoint": "api",
+    "API Product": "api",
+    "API Operation": "api",
+    "Capability Document": "api-documentation",
+    "Contract": "api-documentation",
+    "Schema": "api-documentation",
+    "Provider API Portal": "catalogue-record",
+}
+OS_NOTE = "Ordnance Survey licence required: OS Data Hub APIs are used with an OS Data Hub account and API key under an OS licence."
+LICENCES: dict[str, tuple[str | None, str, str | None]] = {
+    # license_id: (licence, accessStatus, accessNote); licence None = use license_title
+    "open-government-licence-v3": (OGL, "public", None),
+    "open-government-license": (OGL, "public", None),
+    "data-under-open-government-license": (OGL, "public", None),
+    "cc-by": (None, "public", None),
+    "other-open": (None, "public", None),
+    "other-pd": (None, "public", None),
+    "other-at": (None, "public", None),
+    "not-specified": ("", "access-not-established", "The source catalogue does not state a licence for this resource, so its terms of use are not established."),
+    "ordnance-survey-licence-required": (None, "authentication-required", OS_NOTE),
+    "osdatahub-os-uk": (None, "authentication-required", OS_NOTE),
+    "other-nc": (None, "restricted", "Licensed for non-commercial use only (Other (Non-Commercial))."),
+    "other-closed": (None, "restricted", "The licence is not an open licence (Other (Not Open)); reuse needs the publisher's permission."),
+    "subscription-required": (None, "restricted", "The publisher states that a subscription is required."),
+    "subscription-required-see-https": (None, "restricted", "The publisher states that a subscription is required."),
+    "isc": (None, "access-not-established", "The stated licence (ISC) is a software licence for the code, not the resource's access terms."),
+    "codebase-is-under-lgpl-v3-0": (None, "access-not-established", "The stated licence (LGPL v3.0) covers the code, not the resource's access terms."),
+}
+SOURCE_LABELS = {
+    "data_gov_uk_ckan": "data.gov.uk",
+    "contract_discovery": "the okf-uk-government-apis contract discovery",
+    "ons_beta_api": "the ONS beta API",
+    "api_gov_uk_catalogue": "the UK government API catalogue",
+    "ordnance_survey_api_os_uk": "the OS Data Hub API list",
+    "dfe_gias": "DfE Get Information about Schools",
+}
+STANDARD = ("Capability Document", "Contract", "Schema")
+
+
+def _load(path: Path) -> Any:
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _shard_number(path: Path) -> tuple[int, str]:
+    stem = path.name.split(".")[0]
+    tail = stem.rsplit("-", 1)[-1]
+    return (int(tail) if tail.isdigit() else 10**9, path.name)
+
+
+def import_paths(paths: list[Path], builder: ImportBuilder) -> None:
+    rows: list[tuple[str, dict[str, Any]]] = []
+    for path in sorted(expand(paths, ("results-*.json.gz", "results-*.json")), key=_shard_number):
+        try:
+            data = _load(path)
+        except (OSError, ValueError, EOFError) as error:
+            builder.input()
+            builder.reject(shown(path), "(file)", f"cannot read JSON: {error}")
+            continue
+        if not isinstance(data, list):
+            builder.input()
+            builder.reject(shown(path), "(file)", "expected a JSON list of search records")
+            continue
+        builder.input(len(data))
+        for index, item in enumerate(data):
+            file = f"{shown(path)}#{index}"
+            if not isinstance(item, dict):
+                builder.reject(file, "(record)", "not a JSON object")
+                continue
+            rows.append((file, item))
+    builder.learn_https_hosts(item.get(k, "") for _, item in rows for k in ("url", "documentation"))
+    product_urls = Counter(item.get("url") for _, item in rows if item.get("record_type") == "API Product" and item.get("url"))
+    docs = Counter(item.get("documentation") for _, item in rows if item.get("documentation"))
+    # the records described come before the contracts describing them
+    rows.sort(key=lambda pair: pair[1].get("record_type") in STANDARD)
+    for file, item in rows:
+        _one(file, item, product_urls, docs, builder)
+
+
+def _access(item: dict[str, Any], file: str, builder: ImportBuilder) -> tuple[str | None, str, str | None]:
+    license_id = str(item.get("license_id") or "not-specified")
+    title = str(item.get("license_title") or "").strip()
+    if license_id in LICENCES:
+        licence, status, note = LICENCES[license_id]
+        licence = title if licence is None else licence
+    else:
+        builder.note_unmapped("license_id", license_id, file)
+        licence, status = title, "access-not-established"
+        note = f"The stated licence ({title or license_id}) is not one we map, so the terms of use are not established."
+    model = str(item.get("access_model") or "unknown")
+    if model in ("api-key", "oauth2"):
+        if status in ("public", "access-not-established"):
+            status = "authentication-required"
+            note = f"The catalogue records {'an API key' if model == 'api-key' else 'OAuth 2.0'} as the access method." + (f" {note}" if note else "")
+    elif model == "approval-required":
+        if status != "restricted":
+            status = "restricted"
+            note = "The catalogue records that access needs the publisher's approval." + (f" {note}" if note else "")
+    elif model == "unknown":
+        if status == "public":
+            status = "access-not-established"
+            note = "Openly licensed, but the catalogue does not record how the resource is accessed."
+    elif model != "anonymous":
+        builder.note_unmapped("access_model", model, file)
+    context = builder.text(item.get("context_note"), "accessNote", 500)
+    if context:
+        note = f"{note} {context}" if note else context
+        if status == "public":
+            status = "access-not-established"
+    return (licence or None), status, (builder.text(note, "accessNote") if note else None)
+
+
+def _one(file: str, item: dict[str, Any], product_urls: Counter, docs: Counter, builder: ImportBuilder) -> None:
+    name = str(item.get("name") or "").strip()
+    title = builder.text(item.get("title"), "title")
+    if not name:
+        builder.reject(file, "name", "the record has no name (its identifier)")
+        return
+    if not title:
+        builder.reject(file, "title", "the record has no title")
+        return
+    record_type = str(item.get("record_type") or "")
+    resource_type = RESOURCE_TYPES.get(record_type)
+    if resource_type is None:
+        builder.note_unmapped("record_type", record_type, file)
+        resource_type = "catalogue-record"
+    raw_url = str(item.get("url") or "").strip()
+    raw_doc = str(item.get("documentation") or "").strip()
+    shared = record_type == "API Product" and product_urls.get(raw_url, 0) > 1
+    if raw_url and not shared:
+        url, problem = builder.url(raw_url)
+    elif raw_doc and docs[raw_doc] == 1:
+        url, problem = builder.url(raw_doc)
+    else:
+        url, problem = None, ("the url is shared by several API Products and the documentation page is not this API's own"
+                              if raw_url else "no url, and no documentation page of its own")
+    if url is None:
+        builder.reject(file, "url", problem or "no url")
+        return
+    doc_url = builder.url(raw_doc)[0] if raw_doc else None
+    publisher = builder.publisher(item.get("publisher_title"), item.get("publisher"))
+    if not publisher:
+        builder.reject(file, "publisher", "the record names no publisher")
+        return
+    licence, access, note = _access(item, file, builder)
+    label = SOURCE_LABELS.get(str(item.get("source_adapter")), "the okf-uk-government-apis catalogue")
+    summary = builder.text(item.get("notes"), "summary") or f"{record_type or 'Record'} from {publisher}, listed in {label}."
+    formats = item.get("formats") if isinstance(item.get("formats"), list) else []
+    builder.add({
+        "id": make_id("okf", name),
+        "title": title,
+        "summary": summary,
+        "url": url,
+        "resourceType": resource_type,
+        "publisher": publisher,
+        "accessStatus": access,
+        "accessNote": note,
+        "collection": builder.route(publisher, DEFAULT_COLLECTION),
+        "licence": builder.text(licence, "licence") if licence else None,
+        "updated": iso_date(item.get("updated_at")) or iso_date(item.get("timestamp")),
+        "keywords": keywords(list(item.get("topics") or []) + list(formats) + list(item.get("tags") or [])),
+        "documentationUrl": doc_url if doc_url and doc_url != url else None,
+        "source": builder.provenance(file, name),
+    }, file)

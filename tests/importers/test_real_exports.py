@@ -1,0 +1,82 @@
+"""The importers on the real exports in ../shared/data (skipped when absent)."""
+
+import json
+
+import pytest
+
+from govsearch_build.importers import run_import
+from govsearch_build.importers.cli import main
+from govsearch_build.records import load_content
+from helpers import assert_accounted, assert_all_valid
+
+pytestmark = pytest.mark.shared_data
+
+
+def _run(kind, path, authority, **kw):
+    result = run_import(kind, [path], authority=authority, **kw)
+    assert_accounted(result)
+    assert_all_valid(result)
+    json.dumps(result.report)
+    return result
+
+
+def test_land_registry_csv(shared, real_authority):
+    result = _run("okf-hmlr-csv", shared / "okf-land-registry", real_authority, revision="4580c9e4")
+    rep = result.report
+    assert rep["inputs"] == 2203
+    assert rep["left_out"] == {"software-repository": 290}
+    assert rep["built"] + rep["rejected"] + rep["duplicates_merged"] == 2203 - 290
+    assert rep["rejected"] == 0 and rep["built"] == 1913
+    assert {r.data["collection"] for r in result.records} == {"land-registry"}
+
+
+def test_govuk_organisations(shared):
+    result = _run("govuk-organisations", shared / "govuk-organisations", None)
+    rep = result.report
+    assert rep["inputs"] == 1254 and rep["built"] == 1254 and rep["rejected"] == 0
+    closed = [r for r in result.records if "closed" in r.data.get("keywords", [])]
+    assert len(closed) == 589
+
+
+def test_api_catalogue(shared, real_authority):
+    result = _run("api-catalogue", shared / "api-catalogue", real_authority)
+    rep = result.report
+    assert rep["inputs"] == 231 + 133 + 34
+    assert rep["duplicates_merged"] == 98            # names in both catalogue CSVs
+    assert rep["accounting"]["built_primary"] >= 240
+    assert rep["rejected"] <= 20
+    types = rep["by_resource_type"]
+    assert types["api"] >= 200 and types["api-documentation"] >= 50 and types["organisation"] >= 25
+
+
+def test_search_shards(shared, real_authority):
+    result = _run("okf-search-shards", shared / "okf-uk-government-apis", real_authority)
+    rep = result.report
+    assert rep["inputs"] == 41598
+    assert rep["built"] > 33000
+    # rejections are http-only hosts and records without a url, nothing else
+    assert rep["rejected"] < 0.05 * rep["inputs"]
+    assert sum(rep["http_only_hosts"].values()) >= rep["rejected"] - 30
+    assert rep["by_collection"]["ons"] > 20000
+    assert set(rep["by_resource_type"]) == {"api", "dataset", "api-documentation", "catalogue-record"}
+    assert rep["by_access_status"]["restricted"] > 0 and rep["by_access_status"]["authentication-required"] > 0
+    assert rep["unmapped"] == {}
+
+
+def test_uk_living(shared, real_authority):
+    result = _run("okf-uk-living", shared / "okf-uk-living" / "resources-0.json", real_authority)
+    rep = result.report
+    assert rep["inputs"] == 879 and rep["rejected"] == 0
+    assert rep["built"] + rep["duplicates_merged"] == 879
+    md = _run("okf-markdown", shared / "okf-uk-living" / "services", real_authority)
+    assert md.report["inputs"] == 312
+    assert md.report["left_out"] == {"not-a-record": 1}
+    assert md.report["rejected"] <= 10
+
+
+def test_cli_on_real_export_reads_back(shared, tmp_path):
+    out = tmp_path / "out"
+    assert main(["okf-uk-living", str(shared / "okf-uk-living" / "resources-0.json"), "--out", str(out),
+                 "--organisations", str(shared / "govuk-organisations" / "gov.uk_api_organisations.json")]) == 0
+    loaded = load_content(out)
+    assert loaded.rejected == [] and len(loaded.records) == json.loads((out / "import-report.json").read_text())["built"]
