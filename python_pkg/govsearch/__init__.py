@@ -5,7 +5,8 @@ Pyodide. Open a built site with `Catalogue.open(DirectoryLoader(site_dir))`
 and answer calls with `catalogue.call(tool, arguments)`.
 """
 
-from .catalogue import Catalogue, SiteUnavailable
+from .catalogue import Catalogue
+from .datafiles import SiteUnavailable
 from .loaders import DirectoryLoader, Loader, MemoryLoader
 from .schemas import RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .tools import error_result, to_json, tool_definitions

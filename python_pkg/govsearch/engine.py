@@ -1,18 +1,19 @@
-"""Ranked matching and exact filtering over the prebuilt index.
+"""Ranked matching and exact filtering, whatever the index layout.
 
-Scoring is lunr's own (BM25 with the field boosts the build chose); this
+Scoring is lunr's own (BM25 with the field boosts the build chose). This
 module adds only what lunr lacks: exact filters applied to every match before
 the limit, facet counts, and a deterministic order.
+
+Records are numbered by the build in (title, id) order, so "score, then
+title, then id" is simply "score, then record number", in every layout.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping, Protocol
 
-from lunr.index import Index
-
-from .terms import Clause, to_lunr_query
+from .terms import Clause
 
 # Tool filter property -> record field it filters on.
 DIMENSIONS = {
@@ -24,44 +25,56 @@ DIMENSIONS = {
 SCORE_PLACES = 6
 
 
+class Matcher(Protocol):
+    def match(self, clauses: list[Clause]) -> list[tuple[int, float]]:
+        """(record number, lunr score) for every record the clauses match."""
+
+
 @dataclass(frozen=True)
 class Hit:
-    ref: str
+    number: int  # the record's position in (title, id) order
     score: float  # rounded to SCORE_PLACES, so order is stable across platforms
 
 
-class SearchEngine:
-    """A lunr index plus a column of filter values for every record."""
+class FacetTable:
+    """One column per filter dimension: the value of every record, as a code."""
 
-    def __init__(self, index: Index, facets: Mapping[str, Mapping[str, str]], titles: Mapping[str, str]):
-        self.index = index
-        self.facets = facets  # ref -> {record field -> value}
-        self.titles = titles  # ref -> title, the first tie-breaker
+    def __init__(self, columns: Mapping[str, Mapping[str, Any]]):
+        self.names = {field: list(column["values"]) for field, column in columns.items()}
+        self.codes = {field: column["codes"] for field, column in columns.items()}
 
     @classmethod
-    def from_serialized(cls, serialized: dict[str, Any], records: Iterable[Mapping[str, Any]]) -> "SearchEngine":
-        facets: dict[str, dict[str, str]] = {}
-        titles: dict[str, str] = {}
-        for record in records:
-            facets[record["id"]] = {field: record[field] for field in DIMENSIONS.values()}
-            titles[record["id"]] = record["title"]
-        return cls(Index.load(serialized), facets, titles)
+    def from_json(cls, data: Mapping[str, Any]) -> "FacetTable":
+        missing = set(DIMENSIONS.values()) - set(data.get("columns", {}))
+        if missing:
+            raise ValueError(f"the facet table lacks {', '.join(sorted(missing))}")
+        return cls(data["columns"])
+
+    def value(self, number: int, field: str) -> str:
+        return self.names[field][self.codes[field][number]]
+
+    def values(self, field: str) -> set[str]:
+        return set(self.names[field])
+
+
+class SearchEngine:
+    def __init__(self, matcher: Matcher, facets: FacetTable):
+        self.matcher = matcher
+        self.facets = facets
 
     def match(self, clauses: list[Clause]) -> list[Hit]:
         """Every record the clauses match, best first: score, then title, then id."""
         if not clauses:
             return []
-        raw = self.index.query(to_lunr_query(self.index.create_query(), clauses))
-        hits = [Hit(item["ref"], round(item["score"], SCORE_PLACES)) for item in raw]
-        hits.sort(key=lambda hit: (-hit.score, self.titles.get(hit.ref, ""), hit.ref))
+        hits = [Hit(number, round(score, SCORE_PLACES)) for number, score in self.matcher.match(clauses)]
+        hits.sort(key=lambda hit: (-hit.score, hit.number))
         return hits
 
-    def passes(self, ref: str, filters: Mapping[str, frozenset[str]], skip: str | None = None) -> bool:
-        values = self.facets[ref]
-        return all(values[DIMENSIONS[name]] in wanted for name, wanted in filters.items() if name != skip)
+    def passes(self, number: int, filters: Mapping[str, frozenset[str]], skip: str | None = None) -> bool:
+        return all(self.facets.value(number, DIMENSIONS[name]) in wanted for name, wanted in filters.items() if name != skip)
 
     def filter(self, hits: list[Hit], filters: Mapping[str, frozenset[str]]) -> list[Hit]:
-        return [hit for hit in hits if self.passes(hit.ref, filters)] if filters else hits
+        return [hit for hit in hits if self.passes(hit.number, filters)] if filters else hits
 
     def facet_counts(self, hits: list[Hit], filters: Mapping[str, frozenset[str]]) -> dict[str, dict[str, int]]:
         """Counts per value of each dimension over the query's matches.
@@ -74,11 +87,11 @@ class SearchEngine:
         for name, field in DIMENSIONS.items():
             tally: dict[str, int] = {}
             for hit in hits:
-                if self.passes(hit.ref, filters, skip=name):
-                    value = self.facets[hit.ref][field]
+                if self.passes(hit.number, filters, skip=name):
+                    value = self.facets.value(hit.number, field)
                     tally[value] = tally.get(value, 0) + 1
             counts[name] = dict(sorted(tally.items(), key=lambda item: (-item[1], item[0])))
         return counts
 
     def values(self, field: str) -> set[str]:
-        return {values[field] for values in self.facets.values()}
+        return self.facets.values(field)

@@ -13,6 +13,7 @@ import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from .datafiles import SiteUnavailable
 from .engine import DIMENSIONS, Hit
 from .schemas import RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .terms import FUZZY_MIN_LENGTH, clauses_for, query_terms
@@ -75,9 +76,13 @@ def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last:
     if problems:
         summary = "; ".join(problem.path or "(arguments)" for problem in problems[:5])
         return error_result("invalid_arguments", f"The arguments do not match the {tool} input schema ({summary}). Each problem says what to send instead.", problems)
-    if tool == SEARCH_TOOL:
-        return search(catalogue, arguments, prefix_last=prefix_last)
-    return get_record(catalogue, arguments["recordId"])
+    try:
+        if tool == SEARCH_TOOL:
+            return search(catalogue, arguments, prefix_last=prefix_last)
+        return get_record(catalogue, arguments["recordId"])
+    except SiteUnavailable as error:
+        # A shard fetched mid-query failed its check: refuse rather than answer from partial data.
+        return error_result("site_unavailable", f"The catalogue's data could not be used: {error}")
 
 
 def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bool = False) -> dict[str, Any]:
@@ -159,16 +164,16 @@ def _notice(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 
 def _result(catalogue: "Catalogue", hit: Hit) -> dict[str, Any]:
-    record = catalogue.records[hit.ref]
+    record = catalogue.store.get(hit.number)
     result = {field: record[field] for field in RESULT_FIELDS}
     result["score"] = hit.score
-    result["recordUrl"] = catalogue.record_url(hit.ref)
+    result["recordUrl"] = catalogue.record_url(record["id"])
     result.update({field: record[field] for field in RESULT_OPTIONAL if field in record})
     return result
 
 
 def get_record(catalogue: "Catalogue", record_id: str) -> dict[str, Any]:
-    record = catalogue.records.get(record_id)
+    record = catalogue.store.find(record_id)
     if record is None:
         return error_result("not_found", f"No record has the id {echo(record_id)}. Search with {SEARCH_TOOL} and use the id of one of its results.")
     full = {key: value for key, value in record.items() if key != "source"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ class SiteConfig:
     collections: tuple[Collection, ...]
     sources: tuple[Source, ...] = ()
     http_allowed_hosts: tuple[str, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
+    index_layout: str = "auto"  # "single", "sharded", or "auto" (sharded for large sites)
 
     def collection(self, collection_id: str) -> Collection:
         return next(c for c in self.collections if c.id == collection_id)
@@ -83,7 +83,14 @@ def load_config(path: Path) -> SiteConfig:
         collections=collections,
         sources=sources,
         http_allowed_hosts=tuple(raw.get("http_allowed_hosts", [])),
+        index_layout=_layout(path, raw.get("index_layout", "auto")),
     )
+
+
+def _layout(path: Path, value: Any) -> str:
+    if value not in ("auto", "single", "sharded"):
+        raise ConfigError(f"{path}: 'index_layout' must be \"auto\", \"single\" or \"sharded\"")
+    return value
 
 
 def _collection(path: Path, item: Any) -> Collection:

@@ -1,21 +1,29 @@
-"""The data the browser runtime loads: lunr index, record store, tools, manifest.
+"""The data the browser runtime loads: index, record store, facets, tools, manifest.
 
-The index is a standard lunr 2.3.9 serialisation built by lunr.py, so lunr.js
-can load the same file. Data files get content-hashed names; the manifest,
-fetched fresh, names them with their sha256, size and record count, and the
-runtime refuses any file that does not match.
+The index is built by lunr.py. Small sites ship it whole, as a standard lunr
+2.3.9 serialisation (lunr.js can load the same file); large sites ship it
+split into shards (see govsearch/sharded.py) so a query fetches only what it
+needs. Every data file gets a content-hashed name; the manifest, fetched
+fresh, vouches for the top-level files with sha256 and size, and the shard
+directory vouches for the shards.
+
+Records are numbered in (title, id) order, which makes that the tie-break of
+equal scores in every layout.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from lunr import lunr
+from lunr.index import Index
 
 from govsearch.catalogue import FORMAT, MANIFEST
+from govsearch.engine import DIMENSIONS
 from govsearch.tools import tool_definitions
 
 from .config import SiteConfig
@@ -34,6 +42,10 @@ STORED_FIELDS = (
     "id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection",
     "accessNote", "licence", "observed", "updated", "keywords", "documentationUrl", "source", "evidence",
 )
+SHARDED_FROM = 5_000  # records; below this one file of each kind is smaller and faster
+POSTINGS_SHARD_BYTES = 32 * 1024
+RECORDS_PER_SHARD = 16
+IDS_PER_SHARD = 2_000
 
 
 def index_document(record: Record) -> dict[str, str]:
@@ -55,32 +67,139 @@ def stored_record(record: Record) -> dict[str, Any]:
     return stored
 
 
-def build_index(records: list[Record]) -> dict[str, Any]:
-    return lunr(ref="id", fields=list(FIELDS), documents=[index_document(r) for r in records]).serialize()
+def in_number_order(records: Iterable[Record]) -> list[Record]:
+    return sorted(records, key=lambda record: (record.data["title"], record.id))
 
 
-def _dump(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode("utf-8")
+def build_index(records: list[Record]) -> Index:
+    """lunr.py index over records already in number order (posting order follows it)."""
+    return lunr(ref="id", fields=list(FIELDS), documents=[index_document(r) for r in records])
 
 
-def write_data(config: SiteConfig, records: list[Record], data_dir: Path) -> dict[str, Any]:
+def facet_table(records: list[Record]) -> dict[str, Any]:
+    columns = {}
+    for field in DIMENSIONS.values():
+        values = sorted({record.data[field] for record in records})
+        code = {value: number for number, value in enumerate(values)}
+        columns[field] = {"values": values, "codes": [code[record.data[field]] for record in records]}
+    return {"columns": columns}
+
+
+def dump(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+class DataWriter:
+    """Writes content-hashed files and returns the entries that vouch for them."""
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = data_dir
+        self.total_bytes = 0
+
+    def write(self, stem: str, value: Any, count: int | None = None) -> dict[str, Any]:
+        payload = dump(value)
+        digest = hashlib.sha256(payload).hexdigest()
+        name = f"{stem}.{digest[:12]}.json"
+        path = self.data_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(payload)
+        self.total_bytes += len(payload)
+        entry: dict[str, Any] = {"path": name, "sha256": digest, "size": len(payload)}
+        if count is not None:
+            entry["count"] = count
+        return entry
+
+
+def choose_layout(config: SiteConfig, count: int) -> str:
+    if config.index_layout != "auto":
+        return config.index_layout
+    return "sharded" if count >= SHARDED_FROM else "single"
+
+
+def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout: str | None = None) -> dict[str, Any]:
     """Write every data file and the manifest; return the manifest."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    files = {
-        "index": (_dump(build_index(records)), len(records)),
-        "records": (_dump({"records": [stored_record(r) for r in records]}), len(records)),
-    }
-    entries = {}
-    for role, (payload, count) in files.items():
-        digest = hashlib.sha256(payload).hexdigest()
-        name = f"{role}.{digest[:12]}.json"
-        (data_dir / name).write_bytes(payload)
-        entries[role] = {"path": name, "sha256": digest, "size": len(payload), "count": count}
-    (data_dir / "tools.json").write_bytes(_dump({"tools": tool_definitions()}))
+    ordered = in_number_order(records)
+    layout = layout or choose_layout(config, len(ordered))
+    writer = DataWriter(data_dir)
+    index = build_index(ordered)
+    files = {"facets": writer.write("facets", facet_table(ordered), len(ordered))}
+    if layout == "sharded":
+        files["directory"] = writer.write("directory", write_shards(writer, index, ordered), len(ordered))
+    else:
+        files["index"] = writer.write("index", index.serialize(), len(ordered))
+        files["records"] = writer.write("records", {"records": [stored_record(r) for r in ordered]}, len(ordered))
+    (data_dir / "tools.json").write_bytes(dump({"tools": tool_definitions()}))
     manifest = {
         "format": FORMAT,
+        "layout": layout,
         "site": {"title": config.title, "url": config.site_url, "basePath": config.base_path},
-        "files": entries,
+        "records": len(ordered),
+        "files": files,
     }
-    (data_dir / MANIFEST).write_bytes(_dump(manifest))
+    (data_dir / MANIFEST).write_bytes(dump(manifest))
     return manifest
+
+
+def write_shards(writer: DataWriter, index: Index, records: list[Record]) -> dict[str, Any]:
+    """Split what lunr's scoring reads into shards; return the directory."""
+    number_of = {record.id: number for number, record in enumerate(records)}
+    terms = sorted(index.inverted_index)
+    return {
+        "fields": list(index.fields),
+        "vocabulary": writer.write("vocabulary", {"terms": terms}, len(terms)),
+        "postings": _postings_shards(writer, index, terms, number_of),
+        "records": {
+            "perShard": RECORDS_PER_SHARD,
+            "shards": [
+                writer.write(f"records/{start // RECORDS_PER_SHARD:05d}", {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]})
+                for start in range(0, len(records), RECORDS_PER_SHARD)
+            ],
+        },
+        "ids": _id_shards(writer, number_of),
+    }
+
+
+def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_of: dict[str, int]) -> list[dict[str, Any]]:
+    """Per term: its lunr term index and, per field, (record gaps, weights).
+
+    Weights come from lunr's field vectors: the term's boosted BM25 score in
+    that record's field, which is all lunr's similarity needs.
+    """
+    by_index: dict[int, dict[str, list[tuple[int, float]]]] = defaultdict(lambda: defaultdict(list))
+    for field_ref, vector in index.field_vectors.items():
+        field, ref = field_ref.split("/", 1)
+        elements = vector.elements
+        for position in range(0, len(elements), 2):
+            by_index[elements[position]][field].append((number_of[ref], elements[position + 1]))
+    shards, current, size = [], {}, 0
+    for term in terms:
+        term_index = index.inverted_index[term]["_index"]
+        fields = {}
+        for field, pairs in by_index.get(term_index, {}).items():
+            pairs.sort()
+            gaps = [pairs[0][0]] + [b[0] - a[0] for a, b in zip(pairs, pairs[1:])]
+            fields[field] = [gaps, [weight for _, weight in pairs]]
+        current[term] = {"i": term_index, "f": fields}
+        size += len(dump(current[term])) + len(term) + 4
+        if size >= POSTINGS_SHARD_BYTES:
+            shards.append(_close_shard(writer, len(shards), current))
+            current, size = {}, 0
+    if current:
+        shards.append(_close_shard(writer, len(shards), current))
+    return shards
+
+
+def _close_shard(writer: DataWriter, number: int, terms: dict[str, Any]) -> dict[str, Any]:
+    entry = writer.write(f"postings/{number:05d}", {"terms": terms}, len(terms))
+    return {"first": next(iter(terms)), **entry}
+
+
+def _id_shards(writer: DataWriter, number_of: dict[str, int]) -> list[dict[str, Any]]:
+    ids = sorted(number_of)
+    shards = []
+    for start in range(0, len(ids), IDS_PER_SHARD):
+        chunk = ids[start : start + IDS_PER_SHARD]
+        entry = writer.write(f"ids/{start // IDS_PER_SHARD:05d}", {"ids": {record_id: number_of[record_id] for record_id in chunk}}, len(chunk))
+        shards.append({"first": chunk[0], **entry})
+    return shards

@@ -23,9 +23,10 @@ def test_runs_on_the_expected_platform():
 
 def test_catalogue_opens_and_searches_from_the_site_folder(site_dir):
     catalogue = Catalogue.open(DirectoryLoader(site_dir))
-    assert catalogue.records
+    assert catalogue.manifest["records"] > 0
     result = catalogue.call("search_government_knowledge", {"query": "house prices", "limit": 3})
     assert result["ok"] is True
     assert result["results"], result
     assert all(isinstance(item["score"], float) for item in result["results"])
-    assert result["results"][0]["id"] in catalogue.records
+    first = result["results"][0]["id"]
+    assert catalogue.store.find(first)["id"] == first

@@ -1,0 +1,41 @@
+"""Reading the site's data files, each checked against the sha256 that vouches for it.
+
+The manifest vouches for the files it lists; a sharded layout's directory
+vouches for its shards. A file that does not match is never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Mapping
+
+from .loaders import Loader
+
+
+class SiteUnavailable(Exception):
+    """The site's data is missing, broken or fails its integrity check."""
+
+
+def read_verified(loader: Loader, entry: Any, role: str) -> Any:
+    """Parse the JSON file an entry ({path, sha256, size}) describes, after checking it."""
+    if not isinstance(entry, Mapping) or not isinstance(entry.get("path"), str):
+        raise SiteUnavailable(f"the data does not describe the {role} file")
+    data = read_bytes(loader, entry["path"])
+    if len(data) != entry.get("size") or hashlib.sha256(data).hexdigest() != entry.get("sha256"):
+        raise SiteUnavailable(f"{entry['path']} failed its integrity check (size or sha256 differs from the manifest)")
+    return parse(data, entry["path"])
+
+
+def read_bytes(loader: Loader, name: str) -> bytes:
+    try:
+        return loader.read(name)
+    except OSError as error:
+        raise SiteUnavailable(f"cannot read {name}: {error}") from None
+
+
+def parse(data: bytes, name: str) -> Any:
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        raise SiteUnavailable(f"{name} is not valid JSON") from None

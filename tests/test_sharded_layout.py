@@ -1,0 +1,117 @@
+"""The sharded layout answers exactly as the single lunr index does.
+
+Same refs, order, scores, totals and facets for hundreds of queries, with and
+without filters; and a tampered shard fails closed mid-query.
+"""
+
+import json
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from govsearch import Catalogue, DirectoryLoader, to_json
+from govsearch_build.config import load_config
+from govsearch_build.data_files import write_data
+from govsearch_build.records import load_content
+
+REPO = Path(__file__).resolve().parents[1]
+FILTERS = [
+    {},
+    {"collections": ["ons", "government-apis"]},
+    {"resourceTypes": ["api", "dataset"], "limit": 20},
+    {"accessStatuses": ["public"], "publishers": ["HM Land Registry", "Office for National Statistics"]},
+]
+
+
+@pytest.fixture(scope="module")
+def layouts(tmp_path_factory):
+    loaded = load_content(REPO / "site" / "content")
+    assert len(loaded.records) >= 400 and not loaded.rejected
+    config = load_config(REPO / "site" / "site.toml")
+    sites = {}
+    for layout in ("single", "sharded"):
+        site = tmp_path_factory.mktemp(layout)
+        manifest = write_data(config, loaded.records, site / "data", layout=layout)
+        assert manifest["layout"] == layout
+        sites[layout] = site
+    return sites, loaded.records
+
+
+def queries(records, count=220):
+    """Words, pairs, typos and prefixes drawn from the corpus's own titles."""
+    rng = random.Random(2026)
+    words = sorted({w for r in records for w in re.findall(r"[A-Za-z]{3,}", r.data["title"])})
+    picked = rng.sample(words, 90)
+    pairs = [" ".join(rng.sample(words, 2)) for _ in range(60)]
+    typos = []
+    for word in rng.sample([w for w in words if len(w) >= 6], 50):
+        at = rng.randrange(1, len(word) - 1)
+        typos.append(word[:at] + word[at + 1 :])
+    prefixes = [w[:4] for w in rng.sample(words, 30)]
+    extra = ["the of", "api:key +vat -land", "house~1 price^2", "\"land registry\""]
+    return (picked + pairs + typos + prefixes + extra)[:count + len(extra)]
+
+
+def test_sharded_answers_equal_single(layouts):
+    sites, records = layouts
+    single = Catalogue.open(DirectoryLoader(sites["single"]))
+    sharded = Catalogue.open(DirectoryLoader(sites["sharded"]))
+    compared = found = 0
+    modes = set()
+    for text in queries(records):
+        for filters in FILTERS:
+            for prefix_last in (False, True):
+                arguments = {"query": text, **filters}
+                expected = to_json(single.call("search_government_knowledge", arguments, prefix_last=prefix_last))
+                assert to_json(sharded.call("search_government_knowledge", arguments, prefix_last=prefix_last)) == expected, (arguments, prefix_last)
+                result = json.loads(expected)
+                compared += 1
+                found += result["total"] > 0
+                modes.add(result["match_mode"])
+    assert compared >= 200 * len(FILTERS) and found > compared // 3
+    assert modes == {"all_terms", "any_term", "fuzzy"}
+
+
+def test_record_lookups_agree(layouts):
+    sites, records = layouts
+    single = Catalogue.open(DirectoryLoader(sites["single"]))
+    sharded = Catalogue.open(DirectoryLoader(sites["sharded"]))
+    for record in records:
+        arguments = {"recordId": record.id}
+        assert sharded.call("get_resource_record", arguments) == single.call("get_resource_record", arguments)
+    assert sharded.call("get_resource_record", {"recordId": "zzz-not-here"})["error"]["code"] == "not_found"
+
+
+class CountingLoader(DirectoryLoader):
+    def __init__(self, site):
+        super().__init__(site)
+        self.read_bytes = 0
+
+    def read(self, name):
+        data = super().read(name)
+        self.read_bytes += len(data)
+        return data
+
+
+def test_a_query_reads_a_small_part_of_the_data(layouts):
+    sites, _ = layouts
+    loader = CountingLoader(sites["sharded"])
+    catalogue = Catalogue.open(loader)
+    catalogue.call("search_government_knowledge", {"query": "land registry price"})
+    total = sum(path.stat().st_size for path in (sites["sharded"] / "data").rglob("*.json"))
+    assert loader.read_bytes < total / 3, (loader.read_bytes, total)
+
+
+def test_tampered_shard_fails_closed_mid_query(layouts, tmp_path):
+    sites, _ = layouts
+    copy = tmp_path / "site"
+    shutil.copytree(sites["sharded"], copy)
+    for shard in (copy / "data" / "postings").glob("*.json"):
+        shard.write_bytes(shard.read_bytes().replace(b'"i":', b'"i": '))
+    catalogue = Catalogue.open(DirectoryLoader(copy))  # the directory itself is intact
+    result = catalogue.call("search_government_knowledge", {"query": "land registry"})
+    assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
+    assert "integrity" in result["error"]["message"]
