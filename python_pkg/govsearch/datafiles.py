@@ -22,7 +22,8 @@ def read_verified(loader: Loader, entry: Any, role: str) -> Any:
     if not isinstance(entry, Mapping) or not isinstance(entry.get("path"), str):
         raise SiteUnavailable(f"the data does not describe the {role} file")
     data = read_bytes(loader, entry["path"])
-    if len(data) != entry.get("size") or hashlib.sha256(data).hexdigest() != entry.get("sha256"):
+    size_differs = "size" in entry and len(data) != entry["size"]
+    if size_differs or hashlib.sha256(data).hexdigest() != entry.get("sha256"):
         raise SiteUnavailable(f"{entry['path']} failed its integrity check (size or sha256 differs from the manifest)")
     return parse(data, entry["path"])
 

@@ -36,12 +36,21 @@ class Hit:
     score: float  # rounded to SCORE_PLACES, so order is stable across platforms
 
 
+CODE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+_CODE_VALUE = {char: number for number, char in enumerate(CODE_ALPHABET)}
+
+
 class FacetTable:
-    """One column per filter dimension: the value of every record, as a code."""
+    """One column per filter dimension: every record's value, as a code.
+
+    Codes are fixed-width base-64 strings (one character for up to 64
+    distinct values), read on demand: opening a large site decodes nothing.
+    """
 
     def __init__(self, columns: Mapping[str, Mapping[str, Any]]):
         self.names = {field: list(column["values"]) for field, column in columns.items()}
         self.codes = {field: column["codes"] for field, column in columns.items()}
+        self.widths = {field: column["width"] for field, column in columns.items()}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "FacetTable":
@@ -51,7 +60,11 @@ class FacetTable:
         return cls(data["columns"])
 
     def value(self, number: int, field: str) -> str:
-        return self.names[field][self.codes[field][number]]
+        width = self.widths[field]
+        code = 0
+        for char in self.codes[field][number * width : number * width + width]:
+            code = code * 64 + _CODE_VALUE[char]
+        return self.names[field][code]
 
     def values(self, field: str) -> set[str]:
         return set(self.names[field])

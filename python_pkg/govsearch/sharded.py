@@ -52,24 +52,39 @@ class ShardDirectory:
         position = bisect.bisect_right(firsts, key) - 1
         return None if position < 0 else self.read(shards[position], role)
 
-    def posting(self, term: str) -> Mapping[str, Any]:
+    def posting(self, term: str) -> Mapping[str, Any] | None:
+        """The term's postings, or None when the index does not hold the term."""
         shard = self.shard_for(self.posting_firsts, self.postings, term, "postings")
-        posting = None if shard is None else shard["terms"].get(term)
-        if posting is None:
-            raise SiteUnavailable(f"the postings for a vocabulary term are missing ({term[:40]!r})")
-        return posting
+        return None if shard is None else shard["terms"].get(term)
+
+    def record_shard(self, index: int) -> Any:
+        hashes = self.directory["records"]["sha256"]
+        if not 0 <= index < len(hashes):
+            raise SiteUnavailable(f"record shard {index} is not in the directory")
+        entry = {"path": f"records/{index:05d}.{hashes[index][:12]}.json", "sha256": hashes[index]}
+        return self.read(entry, "records")
 
 
 class ShardedMatcher:
     def __init__(self, shards: ShardDirectory):
         self.shards = shards
         self.fields = list(shards.directory["fields"])
-        vocabulary = shards.read(shards.directory["vocabulary"], "vocabulary")["terms"]
-        self.token_set = TokenSet.from_list(vocabulary)
+        self._token_set: TokenSet | None = None
+
+    @property
+    def token_set(self) -> TokenSet:
+        """lunr's TokenSet of the whole vocabulary, read only when a query needs expansion."""
+        if self._token_set is None:
+            vocabulary = self.shards.read(self.shards.directory["vocabulary"], "vocabulary")["terms"]
+            self._token_set = TokenSet.from_list(vocabulary)
+        return self._token_set
 
     def expand(self, clause: Clause) -> list[str]:
         """The index terms a clause reaches, exactly as lunr expands them."""
         term = clause.term + "*" if clause.wildcard and not clause.term.endswith("*") else clause.term
+        if not clause.edit_distance and "*" not in term:
+            # An exact term reaches itself if the index holds it: no vocabulary needed.
+            return [term] if self.shards.posting(term) is not None else []
         lunr_clause = LunrClause(term=term, edit_distance=clause.edit_distance)
         return self.token_set.intersect(TokenSet.from_clause(lunr_clause)).to_list()
 
@@ -83,6 +98,8 @@ class ShardedMatcher:
             clause_matches: set[int] = set()
             for term in self.expand(clause):
                 posting = self.shards.posting(term)
+                if posting is None:
+                    raise SiteUnavailable(f"the postings for a vocabulary term are missing ({term[:40]!r})")
                 term_index = posting["i"]
                 for field in self.fields:
                     numbers, weights = _decode(posting["f"].get(field))
@@ -118,10 +135,7 @@ class ShardedStore:
 
     def get(self, number: int) -> dict[str, Any]:
         index, offset = divmod(number, self.shards.per_record_shard)
-        entries = self.shards.directory["records"]["shards"]
-        if not 0 <= index < len(entries):
-            raise SiteUnavailable(f"record {number} is outside the record shards")
-        return self.shards.read(entries[index], "records")["records"][offset]
+        return self.shards.record_shard(index)["records"][offset]
 
     def find(self, record_id: str) -> dict[str, Any] | None:
         shard = self.shards.shard_for(self.shards.id_firsts, self.shards.id_shards, record_id, "ids")

@@ -23,7 +23,7 @@ from lunr import lunr
 from lunr.index import Index
 
 from govsearch.catalogue import FORMAT, MANIFEST
-from govsearch.engine import DIMENSIONS
+from govsearch.engine import CODE_ALPHABET, DIMENSIONS
 from govsearch.tools import tool_definitions
 
 from .config import SiteConfig
@@ -44,8 +44,8 @@ STORED_FIELDS = (
 )
 SHARDED_FROM = 5_000  # records; below this one file of each kind is smaller and faster
 POSTINGS_SHARD_BYTES = 32 * 1024
-RECORDS_PER_SHARD = 16
-IDS_PER_SHARD = 2_000
+RECORDS_PER_SHARD = 32
+IDS_PER_SHARD = 500
 
 
 def index_document(record: Record) -> dict[str, str]:
@@ -77,12 +77,24 @@ def build_index(records: list[Record]) -> Index:
 
 
 def facet_table(records: list[Record]) -> dict[str, Any]:
+    """Per dimension: the distinct values and every record's code as fixed-width base 64."""
     columns = {}
     for field in DIMENSIONS.values():
         values = sorted({record.data[field] for record in records})
-        code = {value: number for number, value in enumerate(values)}
-        columns[field] = {"values": values, "codes": [code[record.data[field]] for record in records]}
+        width = 1
+        while len(values) > 64**width:
+            width += 1
+        code = {value: _base64(number, width) for number, value in enumerate(values)}
+        columns[field] = {"values": values, "width": width, "codes": "".join(code[record.data[field]] for record in records)}
     return {"columns": columns}
+
+
+def _base64(number: int, width: int) -> str:
+    digits = []
+    for _ in range(width):
+        number, digit = divmod(number, 64)
+        digits.append(CODE_ALPHABET[digit])
+    return "".join(reversed(digits))
 
 
 def dump(value: Any) -> bytes:
@@ -149,10 +161,12 @@ def write_shards(writer: DataWriter, index: Index, records: list[Record]) -> dic
         "fields": list(index.fields),
         "vocabulary": writer.write("vocabulary", {"terms": terms}, len(terms)),
         "postings": _postings_shards(writer, index, terms, number_of),
+        # Thousands of record shards: each listed by its sha256 alone (the
+        # path follows from number and hash) to keep the directory small.
         "records": {
             "perShard": RECORDS_PER_SHARD,
-            "shards": [
-                writer.write(f"records/{start // RECORDS_PER_SHARD:05d}", {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]})
+            "sha256": [
+                writer.write(f"records/{start // RECORDS_PER_SHARD:05d}", {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]})["sha256"]
                 for start in range(0, len(records), RECORDS_PER_SHARD)
             ],
         },

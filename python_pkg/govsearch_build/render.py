@@ -1,0 +1,311 @@
+"""Render the site's static HTML pages from the records.
+
+Every page works without JavaScript. Record fields are untrusted: Jinja's
+autoescaping renders them as text, and the Markdown body is converted and
+then sanitised with nh3 so no raw HTML, script or unsafe URL survives.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+from urllib.parse import urlsplit
+
+import markdown
+import nh3
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from govsearch.tools import OGL_ATTRIBUTION
+
+from .assets import Assets
+from .config import SiteConfig
+from .records import Record
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = PROJECT_ROOT / "site" / "templates"
+PAGES = PROJECT_ROOT / "site" / "pages"
+
+CSP = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'"
+)
+
+RESOURCE_TYPES = {
+    "govuk-content": "GOV.UK content",
+    "dataset": "Dataset",
+    "api": "API",
+    "api-documentation": "API documentation",
+    "catalogue-record": "Catalogue record",
+    "organisation": "Organisation",
+    "guidance": "Guidance",
+}
+ACCESS_STATUSES = {
+    "public": "Public",
+    "restricted": "Restricted",
+    "authentication-required": "Authentication required",
+    "access-not-established": "Access not established",
+    "not-applicable": "Not applicable",
+}
+ACCESS_DESCRIPTIONS = {
+    "public": "Anyone can use these resources without signing up.",
+    "restricted": "Use is limited to eligible people or organisations.",
+    "authentication-required": "You need an account, key or sign-in to use these resources.",
+    "access-not-established": "We have not yet established how these resources can be accessed.",
+    "not-applicable": "Access conditions do not apply, for example to an organisation's page.",
+}
+ACCESS_TAG_COLOURS = {
+    "public": "govuk-tag--green",
+    "restricted": "govuk-tag--red",
+    "authentication-required": "govuk-tag--yellow",
+    "access-not-established": "govuk-tag--grey",
+    "not-applicable": "govuk-tag--grey",
+}
+LICENCE_STATUSES = {
+    "open": "Open",
+    "open-with-conditions": "Open with conditions",
+    "restricted": "Restricted",
+    "not-stated": "Not stated",
+}
+SOURCE_FIELDS = (("kind", "Kind"), ("file", "File"), ("revision", "Revision"), ("observed", "Observed"), ("url", "Source URL"), ("nativeId", "Identifier at source"))
+TOP_PUBLISHERS = 10
+
+# The record body: Markdown, then only these tags and attributes survive.
+BODY_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "dl", "dt", "em", "h2", "h3", "h4", "h5", "h6",
+    "hr", "i", "li", "ol", "p", "pre", "strong", "sub", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul",
+}
+BODY_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "th": {"scope"}}
+
+
+@dataclass(frozen=True)
+class Facet:
+    """One browsable value: a collection, type, publisher or access status."""
+
+    kind: str  # collections | types | publishers | access
+    token: str  # the machine value in the records
+    slug: str  # the URL segment
+    label: str
+    records: tuple[dict[str, Any], ...]
+
+    @property
+    def path(self) -> str:
+        return f"{self.kind}/{self.slug}/"
+
+
+def sanitise_html(html: str) -> str:
+    return nh3.clean(
+        html,
+        tags=BODY_TAGS,
+        attributes=BODY_ATTRIBUTES,
+        url_schemes={"http", "https", "mailto"},
+        link_rel="noopener noreferrer nofollow",
+        strip_comments=True,
+    )
+
+
+def render_markdown(text: str) -> Markup:
+    """Markdown to safe HTML: raw HTML, scripts and javascript: URLs removed."""
+    html = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
+    return Markup(sanitise_html(html))
+
+
+def slugify(name: str) -> str:
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    text = text.replace("&", " and ")
+    slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+    return slug or "publisher"
+
+
+def publisher_slugs(names: Iterable[str]) -> dict[str, str]:
+    """A unique URL slug for every publisher name (a number added on collision)."""
+    slugs: dict[str, str] = {}
+    used: set[str] = set()
+    for name in sorted(set(names)):
+        base = slugify(name)
+        slug, number = base, 2
+        while slug in used:
+            slug, number = f"{base}-{number}", number + 1
+        used.add(slug)
+        slugs[name] = slug
+    return slugs
+
+
+def safe_href(url: Any) -> str | None:
+    """The URL if it is an absolute http(s) URL, else None (shown as text)."""
+    if not isinstance(url, str):
+        return None
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    if parts.scheme in ("http", "https") and parts.netloc and not parts.username and not parts.password:
+        return url.strip()
+    return None
+
+
+def needs_attribution(data: dict[str, Any]) -> bool:
+    imported = (data.get("source") or {}).get("kind", "curated") != "curated"
+    return imported or "open government licence" in str(data.get("licence", "")).lower()
+
+
+def _by_title(records: Iterable[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
+    return tuple(sorted(records, key=lambda r: (r["title"].casefold(), r["id"])))
+
+
+def composition(records: Iterable[dict[str, Any]], field: str, labels: dict[str, str] | None = None, top: int | None = None) -> list[dict[str, Any]]:
+    """Counts of one field's values as chart rows: label, count, percent."""
+    records = list(records)
+    counts = Counter(record[field] for record in records)
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    total = len(records) or 1
+    if top is not None and len(rows) > top:
+        rest = sum(count for _, count in rows[top:])
+        rows = rows[:top] + [("", rest)]
+    biggest = max((count for _, count in rows), default=1) or 1
+    return [
+        {
+            "token": token,
+            "label": (labels or {}).get(token, token) if token else "All other publishers",
+            "count": count,
+            "share": round(100 * count / total),
+            "bar": round(100 * count / biggest, 1),
+        }
+        for token, count in rows
+    ]
+
+
+class Renderer:
+    def __init__(self, config: SiteConfig, records: list[Record], out: Path, assets: Assets):
+        self.config = config
+        self.out = out
+        self.assets = assets
+        self.records = [dict(record.data, body=record.body) for record in records]
+        self.publisher_slug = publisher_slugs(r["publisher"] for r in self.records)
+        self.env = Environment(
+            loader=FileSystemLoader(str(TEMPLATES)),
+            autoescape=select_autoescape(default=True, default_for_string=True),
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.env.globals.update(
+            site=config,
+            url=config.url_for,
+            asset=assets.url,
+            csp=CSP,
+            type_label=lambda token: RESOURCE_TYPES.get(token, token),
+            access_label=lambda token: ACCESS_STATUSES.get(token, token),
+            access_tag=lambda token: ACCESS_TAG_COLOURS.get(token, "govuk-tag--grey"),
+            collection_title=self.collection_title,
+            publisher_path=lambda name: f"publishers/{self.publisher_slug[name]}/",
+            safe_href=safe_href,
+        )
+        self.written: list[Path] = []
+
+    def collection_title(self, collection_id: str) -> str:
+        try:
+            return self.config.collection(collection_id).title
+        except StopIteration:
+            return collection_id
+
+    def write(self, path: str, template: str, **context: Any) -> None:
+        target = self.out / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        html = self.env.get_template(template).render(page_path=path, **context)
+        target.write_text(html, "utf-8")
+        self.written.append(target)
+
+    # Facets -------------------------------------------------------------
+
+    def facets(self) -> dict[str, list[Facet]]:
+        groups: dict[str, list[Facet]] = {}
+        groups["collections"] = [
+            Facet("collections", c.id, c.id, c.title, _by_title(r for r in self.records if r["collection"] == c.id))
+            for c in self.config.collections
+        ]
+        groups["types"] = [
+            Facet("types", token, token, label, _by_title(r for r in self.records if r["resourceType"] == token))
+            for token, label in RESOURCE_TYPES.items()
+        ]
+        groups["access"] = [
+            Facet("access", token, token, label, _by_title(r for r in self.records if r["accessStatus"] == token))
+            for token, label in ACCESS_STATUSES.items()
+        ]
+        groups["publishers"] = [
+            Facet("publishers", name, slug, name, _by_title(r for r in self.records if r["publisher"] == name))
+            for name, slug in sorted(self.publisher_slug.items(), key=lambda item: item[0].casefold())
+        ]
+        return groups
+
+    # Pages --------------------------------------------------------------
+
+    def render(self) -> list[Path]:
+        groups = self.facets()
+        self.write(
+            "index.html",
+            "home.html",
+            collections=groups["collections"],
+            total=len(self.records),
+            labels_json=json.dumps(
+                {
+                    "collections": {c.id: c.title for c in self.config.collections},
+                    "resourceTypes": RESOURCE_TYPES,
+                    "accessStatuses": ACCESS_STATUSES,
+                },
+                ensure_ascii=False,
+                separators=(",", ":"),
+            ),
+        )
+        for record in self.records:
+            self.render_record(record)
+        self.write("browse/index.html", "browse_index.html", groups=groups, total=len(self.records))
+        headings = {"collections": "Collection", "types": "Resource type", "publishers": "Publisher", "access": "Access status"}
+        for kind, facets in groups.items():
+            for facet in facets:
+                context: dict[str, Any] = {"facet": facet, "kind_heading": headings[kind], "charts": []}
+                if kind == "collections":
+                    context["description"] = self.config.collection(facet.token).description
+                    context["charts"] = self.charts(facet.records)
+                elif kind == "access":
+                    context["description"] = ACCESS_DESCRIPTIONS[facet.token]
+                else:
+                    context["description"] = ""
+                self.write(facet.path + "index.html", "facet.html", **context)
+        for name, title in (("about", "About govsearch"), ("privacy", "Privacy"), ("accessibility", "Accessibility statement")):
+            source = PAGES / f"{name}.md"
+            body = markdown.markdown(source.read_text("utf-8"), extensions=["tables", "sane_lists"]) if source.exists() else ""
+            self.write(f"{name}/index.html", "statement.html", title=title, body=Markup(sanitise_html(body)))
+        self.write("404.html", "404.html")
+        return self.written
+
+    def charts(self, records: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+        return [
+            {"id": "types", "caption": "Resource types", "column": "Resource type", "rows": composition(records, "resourceType", RESOURCE_TYPES)},
+            {"id": "access", "caption": "Access statuses", "column": "Access status", "rows": composition(records, "accessStatus", ACCESS_STATUSES)},
+            {"id": "publishers", "caption": "Top publishers", "column": "Publisher", "rows": composition(records, "publisher", top=TOP_PUBLISHERS)},
+        ]
+
+    def render_record(self, record: dict[str, Any]) -> None:
+        source = record.get("source") or {"kind": "curated"}
+        source_rows = [(label, source[key]) for key, label in SOURCE_FIELDS if source.get(key) not in (None, "")]
+        evidence = record.get("evidence") or None
+        self.write(
+            f"records/{record['id']}/index.html",
+            "record.html",
+            record=record,
+            body=render_markdown(record["body"]) if record.get("body") else None,
+            source_rows=source_rows,
+            evidence=evidence,
+            licence_status=LICENCE_STATUSES.get((evidence or {}).get("licenceStatus", ""), (evidence or {}).get("licenceStatus")),
+            attribution=OGL_ATTRIBUTION if needs_attribution(record) else None,
+        )
+
+
+def render_site(config: SiteConfig, records: list[Record], out: Path, assets: Assets) -> list[Path]:
+    """Write every HTML page into `out`; returns the files written."""
+    return Renderer(config, records, Path(out), assets).render()
