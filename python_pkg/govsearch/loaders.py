@@ -40,3 +40,36 @@ class MemoryLoader:
             return self.files[name]
         except KeyError:
             raise FileNotFoundError(name) from None
+
+
+class FetchingLoader:
+    """In the browser's worker: files already on Pyodide's disk, else fetched on demand.
+
+    The large-site layout asks for shards only when a query needs them, so
+    they cannot all be downloaded up front. A Web Worker may fetch
+    synchronously, which keeps the whole search path synchronous Python.
+    """
+
+    def __init__(self, site_dir: str | Path, data_url: str):
+        self.disk = DirectoryLoader(site_dir)
+        self.data_url = data_url if data_url.endswith("/") else data_url + "/"
+
+    def read(self, name: str) -> bytes:
+        if ".." in name.split("/") or name.startswith("/") or ":" in name:
+            raise FileNotFoundError(f"{name} is not a data file name")
+        try:
+            return self.disk.read(name)
+        except OSError:
+            return _fetch_sync(self.data_url + name)
+
+
+def _fetch_sync(url: str) -> bytes:
+    from js import XMLHttpRequest  # only inside Pyodide
+
+    request = XMLHttpRequest.new()
+    request.open("GET", url, False)
+    request.responseType = "arraybuffer"
+    request.send(None)
+    if request.status != 200:
+        raise FileNotFoundError(f"{url} answered {request.status}")
+    return request.response.to_bytes()
