@@ -11,17 +11,15 @@ and 2 for usage errors or a missing or broken site.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from .catalogue import Catalogue, SiteUnavailable
 from .loaders import DirectoryLoader
 from .schemas import TOOL_NAMES, schema_text
-from .tools import error_result, to_json
+from .protocol import MAX_ARGUMENT_BYTES, answer
 
 USAGE_ERROR = 2
-MAX_ARGUMENT_BYTES = 1 << 20
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,24 +69,12 @@ def _open(site: str) -> Catalogue | None:
         return None
 
 
-def _read_arguments() -> tuple[Any, str | None]:
-    raw = sys.stdin.buffer.read(MAX_ARGUMENT_BYTES + 1)
-    if len(raw) > MAX_ARGUMENT_BYTES:
-        return None, f"The arguments are larger than {MAX_ARGUMENT_BYTES} bytes."
-    try:
-        return json.loads(raw.decode("utf-8")), None
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        return None, f"The arguments are not valid JSON: {str(error)[:120]}"
-
-
 def _call(options: argparse.Namespace) -> int:
     catalogue = _open(options.site)
     if catalogue is None:
         return USAGE_ERROR
-    arguments, problem = _read_arguments()
-    if problem:
-        return _print(to_json(error_result("invalid_arguments", problem + " Send one JSON object.")))
-    return _print(to_json(catalogue.call(options.tool, arguments)))
+    # One byte past the limit is enough to know the call is too large.
+    return _print(answer(catalogue, options.tool, sys.stdin.buffer.read(MAX_ARGUMENT_BYTES + 1)))
 
 
 def _search(options: argparse.Namespace) -> int:

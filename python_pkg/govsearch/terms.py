@@ -8,6 +8,7 @@ English stemmer), and the clauses are built programmatically.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -73,8 +74,11 @@ def query_terms(text: str, *, prefix_last: bool = False) -> list[Term]:
         if not _WORDLIKE.search(typed_text):
             continue  # punctuation only: nothing a person could be searching for
         if prefix_last and is_last:
-            # A partial word is not stemmed: "hous" must find "housing".
-            term = Term(typed=typed_text, indexed=typed_text, prefix=True)
+            # Still being typed: match as a prefix. The index holds stems, and a
+            # stem is not always a prefix of its word ("companies" -> "compani",
+            # "happy" -> "happi"), so use what the word and its stem share.
+            stem = str(indexed[0]) if indexed and str(indexed[0]) else typed_text
+            term = Term(typed=typed_text, indexed=os.path.commonprefix([typed_text, stem]) or typed_text, prefix=True)
         elif indexed and str(indexed[0]):
             term = Term(typed=typed_text, indexed=str(indexed[0]))
         else:

@@ -125,3 +125,13 @@ def test_results_carry_record_page_and_optional_fields(search):
     assert item["recordUrl"] == "https://chris-page-gov.github.io/records/vat-api/"
     assert item["licence"] == "Open Government Licence v3.0"
     assert "body" not in item and "source" not in item
+
+
+@pytest.mark.parametrize("typed", ["housing", "houses", "hous", "house"])
+def test_a_finished_last_word_still_matches_while_typing(search, typed):
+    assert "housing-benefit" in ids(search({"query": typed}, prefix_last=True))
+
+
+def test_typing_the_last_word_keeps_all_terms_mode(search):
+    result = search({"query": "companies house"}, prefix_last=True)
+    assert result["match_mode"] == "all_terms" and ids(result)[0] == "companies-api"

@@ -1,0 +1,49 @@
+"""Tool calls as text in, JSON text out: the boundary the CLI and the browser share.
+
+Both callers hand over the arguments exactly as received, so the size limit,
+JSON parsing and error wording live here once, and the same call gives the
+same bytes from `python -m govsearch call` and from the page's worker.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .catalogue import Catalogue
+from .datafiles import SiteUnavailable
+from .loaders import Loader
+from .tools import error_result, to_json
+
+MAX_ARGUMENT_BYTES = 1 << 20
+
+
+class Session:
+    """One opened site (or the reason it could not be opened), answering calls."""
+
+    def __init__(self, loader: Loader):
+        try:
+            self.catalogue: Catalogue | None = Catalogue.open(loader)
+            self.failure = ""
+        except SiteUnavailable as error:
+            self.catalogue, self.failure = None, str(error)
+
+    @property
+    def records(self) -> int:
+        return int(self.catalogue.manifest.get("records", 0)) if self.catalogue else 0
+
+    def answer(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False) -> str:
+        if self.catalogue is None:
+            return to_json(error_result("site_unavailable", f"The catalogue's data could not be used: {self.failure}"))
+        return answer(self.catalogue, tool, arguments_text, prefix_last=prefix_last)
+
+
+def answer(catalogue: Catalogue, tool: str, arguments_text: str | bytes, *, prefix_last: bool = False) -> str:
+    """Answer a call whose arguments are still JSON text; never raises on bad input."""
+    if len(arguments_text) > MAX_ARGUMENT_BYTES:
+        # Refused before parsing: nothing heavy runs on an oversized call.
+        return to_json(error_result("invalid_arguments", f"The arguments are larger than {MAX_ARGUMENT_BYTES} bytes. Send one small JSON object."))
+    try:
+        arguments = json.loads(arguments_text)
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        return to_json(error_result("invalid_arguments", f"The arguments are not valid JSON: {str(error)[:120]} Send one JSON object."))
+    return to_json(catalogue.call(tool, arguments, prefix_last=prefix_last))

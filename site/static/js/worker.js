@@ -1,0 +1,166 @@
+// Module Web Worker: runs the govsearch Python package in Pyodide.
+//
+// Messages in: {type: "init", base}, {type: "call", id, tool, argumentsJson, prefixLast}.
+// Messages out: {type: "progress", phase, label, loaded, total},
+// {type: "ready", records} | {type: "unavailable", message} | {type: "failed", message},
+// {type: "result", id, result} where result is the tool result JSON string,
+// exactly what `python -m govsearch call TOOL --site DIR` prints.
+
+const PYTHON = `
+from govsearch import FetchingLoader
+from govsearch.protocol import Session
+
+# Files the worker downloaded sit in /site/data; shards of a large site are
+# fetched when a query first needs them.
+_session = Session(FetchingLoader("/site", GOVSEARCH_DATA_URL))
+govsearch_answer = _session.answer
+govsearch_status = {"ok": _session.catalogue is not None, "message": _session.failure, "records": _session.records}
+`;
+
+let answer = null; // the Python govsearch_answer function, once ready
+let fallback = null; // an error result JSON string when Python never became ready
+
+function post(message) {
+  self.postMessage(message);
+}
+
+function progress(phase, label, loaded = 0, total = 0) {
+  post({ type: "progress", phase, label, loaded, total });
+}
+
+function errorJson(code, message) {
+  return JSON.stringify({ ok: false, error: { code, message } });
+}
+
+async function fetchBytes(url, onBytes) {
+  const response = await fetch(url, { credentials: "same-origin" });
+  if (!response.ok) {
+    throw new Error(`${url} answered ${response.status}`);
+  }
+  if (!response.body || !response.body.getReader) {
+    const buffer = new Uint8Array(await response.arrayBuffer());
+    onBytes(buffer.length);
+    return buffer;
+  }
+  const reader = response.body.getReader();
+  const chunks = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) {
+      break;
+    }
+    chunks.push(value);
+    length += value.length;
+    onBytes(value.length);
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+async function loadData(pyodide, base) {
+  const dataUrl = new URL(base + "data/", self.location.origin).href;
+  const manifestBytes = await fetchBytes(new URL("manifest.json", dataUrl).href, () => {});
+  const manifest = JSON.parse(new TextDecoder().decode(manifestBytes));
+  const entries = Object.values((manifest && manifest.files) || {}).filter((entry) => entry && typeof entry.path === "string");
+  const total = entries.reduce((sum, entry) => sum + (Number(entry.size) || 0), 0);
+  let loaded = 0;
+  progress("data", "Downloading the catalogue", loaded, total);
+  pyodide.FS.mkdirTree("/site/data");
+  pyodide.FS.writeFile("/site/data/manifest.json", manifestBytes);
+  for (const entry of entries) {
+    const url = new URL(entry.path, dataUrl);
+    if (url.origin !== self.location.origin || !url.href.startsWith(dataUrl)) {
+      continue; // only files inside our own data folder
+    }
+    const bytes = await fetchBytes(url.href, (count) => {
+      loaded += count;
+      progress("data", "Downloading the catalogue", loaded, total);
+    });
+    const target = "/site/data/" + entry.path;
+    const folder = target.slice(0, target.lastIndexOf("/"));
+    pyodide.FS.mkdirTree(folder);
+    pyodide.FS.writeFile(target, bytes);
+  }
+}
+
+async function start(base) {
+  try {
+    progress("runtime", "Starting Python in your browser");
+    const indexURL = new URL(base + "pyodide/", self.location.origin).href;
+    const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+    const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: () => {} });
+    progress("package", "Loading the search package");
+    const problems = [];
+    await pyodide.loadPackage("govsearch", {
+      messageCallback: () => {},
+      errorCallback: (message) => problems.push(String(message)),
+    });
+    try {
+      pyodide.pyimport("govsearch");
+    } catch (error) {
+      throw new Error(`the govsearch package did not load${problems.length ? ": " + problems.join("; ") : ""}`);
+    }
+    try {
+      await loadData(pyodide, base);
+    } catch (error) {
+      // Python opens what it can; a missing or broken file gives site_unavailable.
+      progress("data", `The catalogue could not be downloaded: ${error.message}`);
+    }
+    progress("index", "Opening the search index");
+    pyodide.globals.set("GOVSEARCH_DATA_URL", new URL(base + "data/", self.location.origin).href);
+    await pyodide.runPythonAsync(PYTHON);
+    answer = pyodide.globals.get("govsearch_answer");
+    const status = pyodide.globals.get("govsearch_status").toJs({ dict_converter: Object.fromEntries });
+    if (status.ok) {
+      post({ type: "ready", records: status.records });
+    } else {
+      post({ type: "unavailable", message: status.message });
+    }
+  } catch (error) {
+    fallback = errorJson("site_unavailable", `The search engine could not start: ${error && error.message ? error.message : error}`);
+    post({ type: "failed", message: fallback && JSON.parse(fallback).error.message });
+  }
+}
+
+function handleCall(message) {
+  let result;
+  if (answer) {
+    try {
+      result = answer(String(message.tool), String(message.argumentsJson), Boolean(message.prefixLast));
+    } catch (error) {
+      result = errorJson("internal_error", `The search failed: ${error && error.message ? error.message.split("\n").slice(-2).join(" ") : error}`);
+    }
+  } else {
+    result = fallback || errorJson("site_unavailable", "The search engine is not ready.");
+  }
+  post({ type: "result", id: message.id, result });
+}
+
+let starting = null;
+const waiting = [];
+
+self.addEventListener("message", (event) => {
+  const message = event.data;
+  if (!message || typeof message !== "object") {
+    return;
+  }
+  if (message.type === "init" && !starting) {
+    starting = start(String(message.base || "/")).then(() => {
+      for (const call of waiting.splice(0)) {
+        handleCall(call);
+      }
+    });
+  } else if (message.type === "call") {
+    if (answer || fallback) {
+      handleCall(message);
+    } else {
+      waiting.push(message);
+    }
+  }
+});

@@ -1,0 +1,192 @@
+"""Shared fixtures for the browser tests: build the site once, serve it on
+127.0.0.1, and drive Debian's Chromium (never a downloaded browser) with
+Playwright. Every page a test opens fails the test on any request to another
+origin and on any console error.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import threading
+import tomllib
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from browserkit import CHROMIUM, CHROMIUM_ARGS, HOSTILE_ID, HOSTILE_RECORD, PYTHON, READY_TIMEOUT_MS, REPO, build_site, wait_for_ready
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
+            item.add_marker(pytest.mark.browser)
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    extensions_map = {
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".wasm": "application/wasm",
+        ".json": "application/json",
+        ".svg": "image/svg+xml",
+    }
+
+    def send_error(self, code, message=None, explain=None):  # GitHub Pages serves /404.html
+        page = Path(self.directory) / "404.html"
+        if code == 404 and page.exists():
+            body = page.read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+            return
+        super().send_error(code, message, explain)
+
+    def log_message(self, format, *args):
+        pass
+
+
+@dataclass
+class Served:
+    root: Path
+    origin: str
+    server: ThreadingHTTPServer
+
+    def url(self, path: str = "") -> str:
+        return f"{self.origin}/{path.lstrip('/')}"
+
+
+def _serve(root: Path) -> Served:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return Served(root, f"http://127.0.0.1:{server.server_address[1]}", server)
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_site(tmp_path_factory.mktemp("site") / "_site")
+
+
+def _config_copy(work: Path, content: Path, extra: str = "") -> Path:
+    """site/site.toml with content_dir pointing at `content` (and extra settings)."""
+    raw = (REPO / "site" / "site.toml").read_text("utf-8")
+    tomllib.loads(raw)  # the original must parse
+    lines = []
+    for line in raw.splitlines():
+        if line.startswith("content_dir"):
+            lines.append(f'content_dir = "{content.as_posix()}"')
+            lines.extend(extra.splitlines())
+        else:
+            lines.append(line)
+    config = work / "site.toml"
+    config.write_text("\n".join(lines) + "\n", "utf-8")
+    assert tomllib.loads(config.read_text("utf-8"))["content_dir"] == content.as_posix()
+    return config
+
+
+@pytest.fixture(scope="session")
+def hostile_site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real content plus one record full of markup, built with a copied config."""
+    work = tmp_path_factory.mktemp("hostile")
+    content = work / "content"
+    shutil.copytree(REPO / "site" / "content", content)
+    (content / "uk-living" / f"{HOSTILE_ID}.md").write_text(HOSTILE_RECORD, "utf-8")
+    return build_site(work / "_site", _config_copy(work, content))
+
+
+@pytest.fixture(scope="session")
+def sharded_site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real content built with the sharded data layout large sites use."""
+    work = tmp_path_factory.mktemp("sharded")
+    return build_site(work / "_site", _config_copy(work, REPO / "site" / "content", 'index_layout = "sharded"'))
+
+
+@pytest.fixture(scope="session")
+def served(site_dir: Path) -> Iterator[Served]:
+    handle = _serve(site_dir)
+    yield handle
+    handle.server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def hostile_served(hostile_site_dir: Path) -> Iterator[Served]:
+    handle = _serve(hostile_site_dir)
+    yield handle
+    handle.server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def sharded_served(sharded_site_dir: Path) -> Iterator[Served]:
+    handle = _serve(sharded_site_dir)
+    yield handle
+    handle.server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Guard:
+    """What a page did that a test must fail on."""
+
+    origin: str
+    foreign: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+    def check(self) -> None:
+        assert not self.foreign, f"requests to other origins: {self.foreign}"
+        assert not self.console_errors, f"console errors: {self.console_errors}"
+
+
+@pytest.fixture
+def open_page(browser: Any, served: Served) -> Iterator[Any]:
+    """open_page(path, served=..., js=True) -> (page, guard); checks the guard afterwards."""
+    contexts: list[tuple[Any, Guard]] = []
+
+    def make(path: str | None = "", *, site: Served | None = None, js: bool = True, viewport: dict | None = None, wait_ready: bool = False, bypass_csp: bool = False):
+        site = site or served
+        context = browser.new_context(java_script_enabled=js, viewport=viewport or {"width": 1280, "height": 900}, service_workers="block", bypass_csp=bypass_csp)
+        guard = Guard(site.origin)
+
+        def route(route: Any) -> None:
+            url = route.request.url
+            guard.requests.append(url)
+            if url.startswith(site.origin + "/") or url == site.origin:
+                route.continue_()
+            else:
+                guard.foreign.append(url)
+                route.abort()
+
+        context.route("**/*", route)
+        page = context.new_page()
+        page.on("console", lambda message: guard.console_errors.append(message.text) if message.type == "error" else None)
+        page.on("pageerror", lambda error: guard.console_errors.append(f"page error: {error}"))
+        contexts.append((context, guard))
+        if path is not None:
+            page.goto(site.url(path))
+            if wait_ready:
+                wait_for_ready(page)
+        return page, guard
+
+    yield make
+    for context, guard in contexts:
+        context.close()
+    for context, guard in contexts:
+        guard.check()

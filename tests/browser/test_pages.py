@@ -1,0 +1,81 @@
+"""The static pages: readable without JavaScript, untrusted text shown as text."""
+
+from __future__ import annotations
+
+import pytest
+
+from browserkit import HOSTILE_ID, HOSTILE_SUMMARY, HOSTILE_TITLE, screenshot
+
+
+def test_hostile_record_renders_as_literal_text(open_page, hostile_served):
+    page, guard = open_page(f"records/{HOSTILE_ID}/", site=hostile_served)
+    assert page.locator("h1").text_content().strip() == HOSTILE_TITLE
+    assert page.locator("#record-summary").text_content().strip() == HOSTILE_SUMMARY
+    assert "<b onmouseover" in page.locator("#access-note").text_content()
+    assert page.evaluate("window.__pwned") is None
+    body = page.locator("#record-body")
+    assert body.locator("script, img, [onerror], [onmouseover]").count() == 0
+    hrefs = body.locator("a").evaluate_all("links => links.map((a) => a.getAttribute('href'))")
+    assert hrefs == [None, "https://www.gov.uk/"] or hrefs == ["https://www.gov.uk/"]
+    assert page.locator("main script, main img").count() == 0
+    assert page.locator("#attribution").text_content().startswith("Contains public sector information")
+    screenshot(page, "record-hostile")
+
+
+def test_hostile_record_in_search_results_is_text(open_page, hostile_served):
+    page, guard = open_page("#q=hostile%20markup", site=hostile_served)
+    page.wait_for_selector("#search-results li", timeout=90_000)
+    title = page.locator("#search-results .app-result__title a").first
+    assert title.text_content() == HOSTILE_TITLE
+    assert page.locator("#search-results img, #search-results script").count() == 0
+    assert page.evaluate("window.__pwned") is None
+
+
+@pytest.mark.parametrize("path", ["", "records/companies-house-api/", "collections/land-registry/", "browse/", "privacy/"])
+def test_pages_work_without_javascript(open_page, path):
+    page, guard = open_page(path, js=False)
+    assert page.locator("h1").count() == 1
+    assert "independent catalogue, not GOV.UK" in page.locator(".app-independent").text_content()
+    if path == "":
+        noscript = page.locator(".govuk-inset-text").filter(has_text="Search needs JavaScript")
+        assert noscript.is_visible()
+        assert noscript.locator("a").get_attribute("href") == "/browse/"
+        assert page.locator("#search-area").is_hidden()
+        screenshot(page, "home-no-js")
+
+
+def test_record_page_shows_the_facts(open_page):
+    page, guard = open_page("records/companies-house-api/", js=False)
+    text = page.locator("main").text_content()
+    for fact in ("Companies House", "Authentication required", "API key", "Government APIs", "2026-07-14", "Go to the official source"):
+        assert fact in text
+    assert page.locator('a[href="https://api.companieshouse.gov.uk/"]').count() == 1
+    screenshot(page, "record")
+
+
+def test_collection_page_has_a_chart_and_a_data_table(open_page):
+    page, guard = open_page("collections/government-apis/", js=False)
+    charts = page.locator("figure.app-chart")
+    assert charts.count() == 3
+    tables = page.locator("table.govuk-table")
+    assert tables.count() == 3
+    rows = tables.first.locator("tbody tr")
+    counts = [int(text) for text in rows.locator("td:nth-child(2)").all_text_contents()]
+    assert sum(counts) == int(page.locator("#record-count").get_attribute("data-count"))
+    screenshot(page, "collection")
+
+
+def test_missing_pages_get_the_404_page(open_page, served):
+    page, guard = open_page(None)
+    response = page.goto(served.url("no/such/page/"))
+    assert response.status == 404
+    assert page.locator("h1").text_content() == "Page not found"
+    guard.console_errors.clear()  # Chromium logs the 404 status itself
+
+
+def test_statements(open_page):
+    page, guard = open_page("privacy/", js=False)
+    text = page.locator("main").text_content()
+    assert "No cookies" in text and "fragment" in text
+    page.goto(guard.origin + "/accessibility/")
+    assert "320" in page.locator("main").text_content()

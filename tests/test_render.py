@@ -1,0 +1,182 @@
+"""The static pages and assets, checked without a browser."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from govsearch_build.assets import Assets, hashed_name
+from govsearch_build.config import load_config
+from govsearch_build.records import Record, load_content
+from govsearch_build.render import CSP, needs_attribution, publisher_slugs, render_markdown, render_site
+
+REPO = Path(__file__).resolve().parents[1]
+OGL = "Contains public sector information licensed under the Open Government Licence v3.0."
+
+
+class PageAudit(HTMLParser):
+    """Collects what the CSP and the no-inline rules care about."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.meta: dict[str, str] = {}
+        self.inline_scripts = 0
+        self.style_attributes: list[str] = []
+        self.style_elements = 0
+        self.handlers: list[str] = []
+        self.asset_urls: list[str] = []
+        self.h1 = 0
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "meta":
+            key = attrs.get("http-equiv") or attrs.get("name")
+            if key:
+                self.meta[key] = attrs.get("content", "")
+        if tag == "script":
+            if "src" in attrs:
+                self.asset_urls.append(attrs["src"])
+            else:
+                self.inline_scripts += 1
+        if tag == "link" and attrs.get("href"):
+            self.asset_urls.append(attrs["href"])
+        if tag in ("img", "iframe", "object", "embed"):
+            self.asset_urls.append(attrs.get("src", ""))
+        if tag == "style":
+            self.style_elements += 1
+        if "style" in attrs:
+            self.style_attributes.append(tag)
+        self.handlers += [name for name in attrs if name.startswith("on")]
+        if tag == "h1":
+            self.h1 += 1
+
+
+def _records(records_dir: Path | None = None) -> list[Record]:
+    config = load_config(REPO / "site" / "site.toml")
+    loaded = load_content(records_dir or config.content_dir)
+    assert loaded.records and not loaded.rejected
+    return loaded.records
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Assets, list[Path]]:
+    out = tmp_path_factory.mktemp("render")
+    config = load_config(REPO / "site" / "site.toml")
+    config = dataclasses.replace(config, base_path="/govsearch/")
+    assets = Assets.publish(static_dir=REPO / "site" / "static", out_dir=out / "static", node_modules=REPO / "node_modules", base_path=config.base_path)
+    records = _records()
+    hostile = Record(
+        data={
+            **records[0].data,
+            "id": "hostile",
+            "title": "<script>alert(1)</script>",
+            "summary": '<img src=x onerror="alert(2)">',
+            "source": {"kind": "api-catalogue"},
+            "licence": "Some licence",
+        },
+        body='<script>alert(3)</script>[x](javascript:alert(4)) <a href="javascript:alert(5)">y</a> <img src=x onerror=alert(6)>',
+        file="x.md",
+    )
+    written = render_site(config, records + [hostile], out, assets)
+    return out, assets, written
+
+
+def test_every_page_has_the_csp_and_no_inline_code(built):
+    out, assets, written = built
+    pages = [path for path in written if path.suffix == ".html"]
+    assert len(pages) > 100
+    for page in pages:
+        audit = PageAudit()
+        audit.feed(page.read_text("utf-8"))
+        where = page.relative_to(out)
+        assert audit.meta.get("Content-Security-Policy") == CSP, where
+        assert audit.meta.get("govsearch-base") == "/govsearch/", where
+        assert audit.inline_scripts == 0 and audit.style_elements == 0, where
+        assert not audit.style_attributes, (where, audit.style_attributes)
+        assert not audit.handlers, (where, audit.handlers)
+        assert audit.h1 == 1, where
+        for url in audit.asset_urls:
+            assert url.startswith("/govsearch/static/"), (where, url)
+            assert (out / url.removeprefix("/govsearch/")).is_file(), (where, url)
+
+
+def test_csp_is_exactly_the_agreed_policy():
+    assert CSP == "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'"
+
+
+def test_pages_exist(built):
+    out, assets, written = built
+    for path in ("index.html", "404.html", "about/index.html", "privacy/index.html", "accessibility/index.html", "browse/index.html",
+                 "collections/ons/index.html", "types/api/index.html", "access/public/index.html", "publishers/companies-house/index.html",
+                 "records/companies-house-api/index.html"):
+        assert (out / path).is_file(), path
+    home = (out / "index.html").read_text("utf-8")
+    assert "independent catalogue, not GOV.UK" in home
+    assert 'href="/govsearch/browse/"' in home
+
+
+def test_untrusted_fields_are_escaped_and_the_body_sanitised(built):
+    out, assets, written = built
+    html = (out / "records" / "hostile" / "index.html").read_text("utf-8")
+    main = html[html.index("<main"):html.index("</main>")]
+    assert "<script" not in main and "<img" not in main and "javascript:" not in main
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in main
+    assert "&lt;img src=x onerror=" in main
+    assert OGL in main  # imported records carry the OGL attribution
+
+
+def test_render_markdown_removes_raw_html_and_bad_urls():
+    html = str(render_markdown('# T\n\n<div onclick="x()">a</div> <iframe src="https://e.x"></iframe> [l](javascript:alert(1)) [m](https://ok.example/) ![i](https://e.x/i.png)'))
+    assert "onclick" not in html and "<iframe" not in html and "javascript:" not in html and "<img" not in html
+    assert 'href="https://ok.example/"' in html
+
+
+def test_attribution_rule():
+    assert needs_attribution({"source": {"kind": "api-catalogue"}})
+    assert needs_attribution({"licence": "Open Government Licence v3.0"})
+    assert not needs_attribution({"source": {"kind": "curated"}, "licence": "Crown copyright"})
+    assert not needs_attribution({})
+
+
+def test_publisher_slugs_are_unique():
+    slugs = publisher_slugs(["HM Revenue & Customs", "HM Revenue and Customs", "Ofqual"])
+    assert slugs["HM Revenue & Customs"] != slugs["HM Revenue and Customs"]
+    assert slugs["Ofqual"] == "ofqual"
+
+
+def test_collection_pages_show_chart_and_table(built):
+    out, assets, written = built
+    html = (out / "collections" / "government-apis" / "index.html").read_text("utf-8")
+    assert html.count('<figure class="app-chart"') == 3
+    assert html.count('<table class="govuk-table">') == 3
+    assert "<rect " in html
+
+
+def test_assets_are_hashed_and_modules_import_hashed_names(built):
+    out, assets, written = built
+    boot = assets.url("js/boot.js")
+    assert re.fullmatch(r"/govsearch/static/js/boot\.[0-9a-f]{8}\.js", boot)
+    text = (out / boot.removeprefix("/govsearch/")).read_text("utf-8")
+    for module in ("bridge", "webmcp", "ui"):
+        name = Path(assets.names[f"js/{module}.js"]).name
+        assert f'"./{name}"' in text
+    bridge = (out / assets.url("js/bridge.js").removeprefix("/govsearch/")).read_text("utf-8")
+    assert Path(assets.names["js/worker.js"]).name in bridge
+    for logical, name in assets.names.items():
+        data = (out / "static" / name).read_bytes()
+        if not logical.endswith(".js"):
+            assert name == hashed_name(logical, data)
+
+
+def test_css_uses_our_fonts_and_no_govuk_branding(built):
+    out, assets, written = built
+    css = (out / assets.url("css/main.css").removeprefix("/govsearch/")).read_text("utf-8")
+    assert "GDS Transport" not in css
+    assert "system-ui" in css
+    assert "crest" not in css and "url(" not in css
+    assert ".govuk-button" in css
