@@ -9,6 +9,8 @@ input: built, merged as a duplicate, left out with a reason, or rejected.
 
 from __future__ import annotations
 
+import json
+
 import hashlib
 import html
 import re
@@ -427,3 +429,14 @@ def shown(path: Any) -> str:
 
     path = Path(path)
     return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+
+
+def read_json(path: Any, builder: "ImportBuilder") -> Any | None:
+    """A JSON export's content, or None after rejecting the file with the reason."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError) as error:
+        builder.input()
+        builder.reject(shown(path), "(file)", f"cannot read JSON: {error}")
+        return None

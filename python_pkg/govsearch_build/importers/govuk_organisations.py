@@ -27,11 +27,10 @@ The same file provides the publisher authority:
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from .common import ImportBuilder, expand, iso_date, keywords, make_id, shown
+from .common import ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
 
 DEFAULT_COLLECTION = "government-apis"
 OGL = "Open Government Licence v3.0"
@@ -60,12 +59,8 @@ def _slug_of(url: Any) -> str:
 
 def import_paths(paths: list[Path], builder: ImportBuilder) -> None:
     for path in expand(paths, ("*.json",)):
-        try:
-            with open(path, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, ValueError) as error:
-            builder.input()
-            builder.reject(shown(path), "(file)", f"cannot read JSON: {error}")
+        data = read_json(path, builder)
+        if data is None:
             continue
         results = data.get("results") if isinstance(data, dict) else data
         if not isinstance(results, list):

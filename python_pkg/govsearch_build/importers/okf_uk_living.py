@@ -22,23 +22,18 @@ topic, and reported as duplicates.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from .common import ImportBuilder, expand, iso_date, keywords, make_id, shown
+from .common import ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
 
 DEFAULT_COLLECTION = "uk-living"
 
 
 def import_paths(paths: list[Path], builder: ImportBuilder) -> None:
     for path in expand(paths, ("resources-*.json",)):
-        try:
-            with open(path, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, ValueError) as error:
-            builder.input()
-            builder.reject(shown(path), "(file)", f"cannot read JSON: {error}")
+        data = read_json(path, builder)
+        if data is None:
             continue
         if isinstance(data, dict):
             data = data.get("resources", data.get("results"))
