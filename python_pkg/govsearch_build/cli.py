@@ -62,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
 def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     """Build the site into `out`; returns the build report."""
     started = time.monotonic()
+    _refuse_unsafe_out(config, out)
     loaded = _step("Reading records", lambda: collect_records(config))
     if loaded.rejected and not keep_going:
         for problem in loaded.rejected[:20]:
@@ -131,6 +132,27 @@ def _publisher_authority(config: SiteConfig):
             if files:
                 return PublisherAuthority.from_govuk_json(files[0])
     return None
+
+
+def _refuse_unsafe_out(config: SiteConfig, out: Path) -> None:
+    """Refuse an output folder that is, holds or lies inside our own inputs.
+
+    _prepare() empties `out`; its "is it a previous build?" test alone would
+    not stop a build report left in the wrong place from costing the content
+    folder or the repository. Checked before anything is read or written.
+    """
+    target = out.resolve()
+    protected = {
+        "the repository": PROJECT_ROOT,
+        "the content folder": config.content_dir.resolve(),
+        "the folder holding the configuration": config.file.resolve().parent,
+        **{f"the {source.kind} source": source.path.resolve() for source in config.sources},
+    }
+    for name, folder in protected.items():
+        if target == folder or folder.is_relative_to(target):
+            raise BuildFailed(f"--out {out} would replace {name} ({folder}); choose another --out")
+    if target.is_relative_to(protected["the content folder"]):
+        raise BuildFailed(f"--out {out} is inside the content folder; choose another --out")
 
 
 def _prepare(out: Path) -> None:

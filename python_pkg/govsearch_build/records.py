@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import re
+import stat
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -22,6 +25,21 @@ import yaml
 
 MAX_FILE_BYTES = 256 * 1024
 TEXT_FIELDS = ("title", "summary", "publisher", "accessNote", "licence")
+# Hostile-input limits. A record is a flat mapping with a few small nested
+# objects, so anything much bigger or deeper is not a record: YAML aliases can
+# expand a small file into billions of values ("billion laughs"), and deep
+# nesting exhausts Python's recursion limit in the parser or the validator.
+MAX_VALUES = 10_000
+MAX_DEPTH = 8
+# The id names a folder (/records/<id>/). The schema pattern is applied with
+# re.search, where `$` also matches before a final newline, so "x\n" would
+# pass it; the id must match this in full.
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
+# C0 control characters (other than tab and newlines) and DEL have no place in
+# a record; YAML forbids them raw but its "\0"-style escapes can still produce
+# them. (C1 characters such as U+0080 are left alone: real GOV.UK exports hold
+# them in organisation names.)
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -97,11 +115,17 @@ def split_front_matter(text: str) -> tuple[str, str]:
 
 def parse_record_text(text: str, file: str) -> tuple[dict[str, Any] | None, str, list[Rejection]]:
     """Parse one record file's text into (front matter, body, problems)."""
+    # CRLF (or CR) files: the front matter parses either way, but the body
+    # would otherwise keep its carriage returns in the page and search data.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     try:
         head, body = split_front_matter(text)
         data = yaml.load(head, Loader=_StringDateLoader)
     except ValueError as error:
         return None, "", [Rejection(file, "(front matter)", str(error))]
+    except RecursionError:
+        # Hostile input: thousands of nested [ or { overflow the YAML parser.
+        return None, "", [Rejection(file, "(front matter)", "malformed YAML: nested too deeply")]
     except yaml.YAMLError as error:
         where = getattr(error, "problem_mark", None)
         line = f" at line {where.line + 2}" if where is not None else ""
@@ -109,7 +133,32 @@ def parse_record_text(text: str, file: str) -> tuple[dict[str, Any] | None, str,
         return None, "", [Rejection(file, "(front matter)", f"malformed YAML{line}: {problem}")]
     if not isinstance(data, dict):
         return None, "", [Rejection(file, "(front matter)", "the front matter must be a mapping of field: value")]
+    too_big = _too_big(data)
+    if too_big:
+        return None, "", [Rejection(file, "(front matter)", too_big)]
     return normalise(data), body.strip("\n"), []
+
+
+def _too_big(data: Any) -> str | None:
+    """Why the parsed front matter is too large or deep to be a record, else None.
+
+    Walks at most MAX_VALUES values, so an alias bomb is refused quickly
+    instead of being expanded by normalise() and the validator.
+    """
+    seen = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        seen += 1
+        if seen > MAX_VALUES:
+            return f"more than {MAX_VALUES} values (YAML aliases or anchors expanding?); a record is far smaller"
+        if depth > MAX_DEPTH:
+            return f"nested more than {MAX_DEPTH} levels deep; a record is far shallower"
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, (list, tuple, set)):
+            stack.extend((item, depth + 1) for item in value)
+    return None
 
 
 def normalise(value: Any) -> Any:
@@ -142,9 +191,12 @@ def _explain(error: jsonschema.ValidationError) -> str:
     rule = error.validator
     if rule == "enum":
         return f"must be one of: {', '.join(map(str, error.validator_value))}"
-    if rule == "pattern" and "webUrl" in "/".join(map(str, error.absolute_schema_path)):
+    # Matched by the pattern itself: through "$ref" the schema path names the
+    # referring property (url, observed...), never "$defs/webUrl" or "date".
+    definitions = record_schema()["$defs"]
+    if rule == "pattern" and error.validator_value == definitions["webUrl"]["pattern"]:
         return "must be an absolute https URL without credentials or spaces"
-    if rule == "pattern" and "date" in "/".join(map(str, error.absolute_schema_path)):
+    if rule == "pattern" and error.validator_value == definitions["date"]["pattern"]:
         return "must be a date written YYYY-MM-DD"
     if rule == "additionalProperties":
         return "unknown field (see docs/record-format.md for the allowed fields)"
@@ -158,6 +210,10 @@ def validate_record(data: dict[str, Any], file: str, *, http_allowed_hosts: Iter
         Rejection(file, _path_of(error), f"{error.validator}: {_explain(error)}")
         for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     ]
+    record_id = data.get("id")
+    if isinstance(record_id, str) and not ID_PATTERN.fullmatch(record_id) and not any(p.field == "id" for p in problems):
+        problems.append(Rejection(file, "id", "pattern: must be a lower-case slug (a-z, 0-9, -) with nothing after it"))
+    problems.extend(_control_character_problems(data, file))
     allowed = set(http_allowed_hosts)
     for name in ("url", "documentationUrl"):
         problems.extend(_url_problems(data.get(name), name, file, allowed))
@@ -169,10 +225,32 @@ def validate_record(data: dict[str, Any], file: str, *, http_allowed_hosts: Iter
     return problems
 
 
+def _control_character_problems(data: Any, file: str, where: str = "") -> list[Rejection]:
+    """One rejection per field holding a control character (text is plain text)."""
+    if isinstance(data, str):
+        match = CONTROL_CHARACTERS.search(data)
+        return [Rejection(file, where or "(front matter)", f"control character U+{ord(match.group()):04X} is not allowed")] if match else []
+    if isinstance(data, dict):
+        items = ((f"{where}/{key}" if where else str(key), value) for key, value in data.items())
+    elif isinstance(data, list):
+        items = ((f"{where}/{number}", value) for number, value in enumerate(data))
+    else:
+        return []
+    return [problem for path, value in items for problem in _control_character_problems(value, file, path)]
+
+
 def _url_problems(value: Any, name: str, file: str, http_allowed: set[str]) -> list[Rejection]:
     if not isinstance(value, str):
         return []
-    parts = urlsplit(value)
+    if value != value.strip() or any(ch.isspace() for ch in value):
+        # The schema pattern's `$` lets a trailing newline through (re.search).
+        return [Rejection(file, name, "url: must not contain spaces or line breaks")]
+    try:
+        parts = urlsplit(value)
+        parts.port  # raises ValueError for a port that is not a number in range
+    except ValueError as error:
+        # e.g. "https://[x/" (an unclosed IPv6 bracket) would otherwise crash the build.
+        return [Rejection(file, name, f"url: not a valid URL ({error})")]
     if parts.username or parts.password:
         return [Rejection(file, name, "url: credentials are not allowed in URLs")]
     if parts.scheme == "http" and parts.hostname not in http_allowed:
@@ -193,11 +271,19 @@ def _date_problems(value: Any, name: str, file: str) -> list[Rejection]:
 def read_record_file(path: Path, shown_as: str, *, http_allowed_hosts: Iterable[str] = ()) -> tuple[Record | None, list[Rejection]]:
     """Read and check one file; never raises for bad content."""
     try:
-        raw = path.read_bytes()
+        # Only regular files: opening a FIFO named *.md would block the build
+        # forever, and a device or directory is not a record.
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return None, [Rejection(shown_as, "(file)", "not a regular file")]
+        if info.st_size > MAX_FILE_BYTES:
+            return None, [Rejection(shown_as, "(file)", f"file is {info.st_size} bytes; the limit is {MAX_FILE_BYTES}")]
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)  # never more than the limit, even if the file grows
     except OSError as error:
-        return None, [Rejection(shown_as, "(file)", f"cannot read: {error.strerror}")]
+        return None, [Rejection(shown_as, "(file)", f"cannot read: {error.strerror or error}")]
     if len(raw) > MAX_FILE_BYTES:
-        return None, [Rejection(shown_as, "(file)", f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")]
+        return None, [Rejection(shown_as, "(file)", f"file is over {MAX_FILE_BYTES} bytes; the limit is {MAX_FILE_BYTES}")]
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -217,7 +303,12 @@ def load_content(content_dir: Path, *, http_allowed_hosts: Iterable[str] = ()) -
     root = content_dir.resolve()
     for path in sorted(content_dir.rglob("*.md")):
         shown_as = path.relative_to(content_dir).as_posix()
-        if path.is_symlink() and not path.resolve().is_relative_to(root):
+        # Checked for every file, not only for the last path component being a
+        # symlink, so a symlinked folder (should a glob ever follow one) cannot
+        # bring in files from elsewhere. A symlink that stays inside the folder
+        # is read like any file: it is an input of its own, and if it aliases
+        # another record one of the two is rejected as a duplicate id.
+        if not path.resolve().is_relative_to(root):
             result.reject([Rejection(shown_as, "(file)", "symlink points outside the content folder")])
             continue
         record, problems = read_record_file(path, shown_as, http_allowed_hosts=http_allowed_hosts)
