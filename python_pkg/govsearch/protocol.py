@@ -15,6 +15,10 @@ from .loaders import Loader
 from .tools import error_result, to_json
 
 MAX_ARGUMENT_BYTES = 1 << 20
+# The tools take flat objects. Deeper nesting is refused before parsing: in
+# Pyodide, parsing a few thousand levels overflows the wasm stack and kills
+# the runtime. The page's bridge applies the same limit with the same words.
+MAX_DEPTH = 256
 
 
 class Session:
@@ -42,8 +46,34 @@ def answer(catalogue: Catalogue, tool: str, arguments_text: str | bytes, *, pref
     if len(arguments_text) > MAX_ARGUMENT_BYTES:
         # Refused before parsing: nothing heavy runs on an oversized call.
         return to_json(error_result("invalid_arguments", f"The arguments are larger than {MAX_ARGUMENT_BYTES} bytes. Send one small JSON object."))
+    if nesting_depth(arguments_text) > MAX_DEPTH:
+        return to_json(error_result("invalid_arguments", f"The arguments are nested more than {MAX_DEPTH} levels deep. Send one flat JSON object."))
     try:
         arguments = json.loads(arguments_text)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         return to_json(error_result("invalid_arguments", f"The arguments are not valid JSON: {str(error)[:120]} Send one JSON object."))
     return to_json(catalogue.call(tool, arguments, prefix_last=prefix_last))
+
+
+def nesting_depth(text: str | bytes) -> int:
+    """The deepest nesting of [ and { in JSON text, ignoring brackets inside strings."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest

@@ -95,3 +95,68 @@ def screenshot(page: Any, name: str, *, full_page: bool = True) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+# --- Runtime state, the page's bridge, and many tool calls at once (fault and load tests) ---
+
+# An expression giving the page's Bridge (boot.js exports it; importing the
+# module again returns the same instance).
+PAGE_BRIDGE = "(await import(document.querySelector('script[type=module][src*=\"/boot.\"]').src)).bridge"
+RUNTIME_STATES = ("idle", "loading", "ready", "unavailable", "failed")
+
+
+def runtime_state(page: Any) -> str:
+    """<html data-search-runtime>: idle, loading, ready, unavailable or failed."""
+    return page.evaluate("() => document.documentElement.dataset.searchRuntime || ''")
+
+
+def wait_for_runtime(page: Any, *states: str, timeout_ms: int = READY_TIMEOUT_MS) -> str:
+    """Wait until the search runtime is in one of `states`; returns the state."""
+    page.wait_for_function("(states) => states.includes(document.documentElement.dataset.searchRuntime)", arg=list(states), timeout=timeout_ms)
+    return runtime_state(page)
+
+
+def execute_tools(page: Any, calls: list[tuple[str, Any]]) -> dict:
+    """Fire every (tool, input) through document.modelContext.executeTool at once.
+
+    Returns {"ms": total, "results": [{"text" | "thrown", "ms"}...]} in call order.
+    """
+    return page.evaluate(
+        """async (calls) => {
+            let tools = {};
+            for (let tries = 0; tries < 400; tries++) {
+                tools = Object.fromEntries((await document.modelContext.getTools()).map((tool) => [tool.name, tool]));
+                if (calls.every(([name]) => tools[name])) break;
+                await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+            const start = performance.now();
+            const results = await Promise.all(calls.map(async ([name, input]) => {
+                try {
+                    const text = await document.modelContext.executeTool(tools[name], input);
+                    return { text, ms: performance.now() - start };
+                } catch (error) {
+                    return { thrown: String(error), ms: performance.now() - start };
+                }
+            }));
+            return { ms: performance.now() - start, results };
+        }""",
+        [[tool, arguments] for tool, arguments in calls],
+    )
+
+
+def reference_answers(site: Path, calls: list[tuple[str, Any]]) -> list[str]:
+    """What `python -m govsearch call` prints for each call, computed in this process (the CLI's own code path)."""
+    import sys
+
+    if str(REPO / "python_pkg") not in sys.path:
+        sys.path.insert(0, str(REPO / "python_pkg"))
+    from govsearch.catalogue import Catalogue
+    from govsearch.loaders import DirectoryLoader
+    from govsearch.protocol import MAX_ARGUMENT_BYTES, answer
+
+    catalogue = Catalogue.open(DirectoryLoader(site))
+    texts = []
+    for tool, arguments in calls:
+        stdin = (arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)).encode("utf-8")
+        texts.append(answer(catalogue, tool, stdin[: MAX_ARGUMENT_BYTES + 1]))
+    return texts

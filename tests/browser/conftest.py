@@ -7,6 +7,7 @@ origin and on any console error.
 from __future__ import annotations
 
 import functools
+import re
 import shutil
 import threading
 import tomllib
@@ -149,10 +150,19 @@ class Guard:
     foreign: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
+    expected_errors: list[str] = field(default_factory=list)
+
+    def expect_console_errors(self, *patterns: str) -> None:
+        """Tests that cause faults on purpose: console errors matching a regex are not failures."""
+        self.expected_errors.extend(patterns)
+
+    def unexpected_console_errors(self) -> list[str]:
+        return [text for text in self.console_errors if not any(re.search(pattern, text) for pattern in self.expected_errors)]
 
     def check(self) -> None:
         assert not self.foreign, f"requests to other origins: {self.foreign}"
-        assert not self.console_errors, f"console errors: {self.console_errors}"
+        unexpected = self.unexpected_console_errors()
+        assert not unexpected, f"console errors: {unexpected}"
 
 
 @pytest.fixture

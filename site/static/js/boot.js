@@ -1,4 +1,8 @@
 // Entry point on every page: offer agent tools, and start search on the home page.
+//
+// The search engine's state is always on <html data-search-runtime>
+// (idle, loading, ready, unavailable, failed). On the search page, when
+// search cannot work, a notice says so with a "Try again" button.
 import { Bridge } from "./bridge.js";
 import { registerTools } from "./webmcp.js";
 import { startSearch } from "./ui.js";
@@ -7,12 +11,74 @@ const meta = document.querySelector('meta[name="govsearch-base"]');
 const base = meta && meta.content ? meta.content : "/";
 document.body.classList.add("govuk-frontend-supported");
 
-const bridge = new Bridge(base);
+export const bridge = new Bridge(base);
 try {
   registerTools(bridge, base, document.getElementById("agent-status"));
 } catch (error) {
   // Never let agent tooling break the page.
 }
 if (document.body.dataset.page === "search") {
+  showRuntimeProblems(bridge);
   startSearch(bridge, base);
+}
+
+function showRuntimeProblems(bridge) {
+  const anchor = document.getElementById("search-progress");
+  if (!anchor) {
+    return;
+  }
+  const notice = document.createElement("div");
+  notice.className = "govuk-inset-text app-runtime-notice";
+  notice.id = "search-runtime-notice";
+  notice.hidden = true;
+  const text = document.createElement("p");
+  text.className = "govuk-body";
+  text.id = "search-runtime-message";
+  text.setAttribute("role", "alert");
+  const retry = document.createElement("button");
+  retry.type = "button";
+  retry.className = "govuk-button govuk-button--secondary";
+  retry.id = "search-retry";
+  retry.textContent = "Try again";
+  notice.append(text, retry);
+  anchor.after(notice);
+
+  let retrying = false;
+  const show = (why) => {
+    text.textContent = `Search is unavailable: ${why} You can still browse the catalogue.`;
+    retry.hidden = false;
+    notice.hidden = false;
+  };
+  bridge.addEventListener("failed", (event) => show(sentence(event.detail.message)));
+  bridge.addEventListener("unavailable", (event) => show(`the catalogue's data could not be used (${event.detail.message}).`));
+  bridge.addEventListener("crashed", () => bridge.start()); // warm a new worker for the next search
+  bridge.addEventListener("ready", () => {
+    notice.hidden = true;
+    if (retrying) {
+      retrying = false;
+      rerunSearch();
+    }
+  });
+  retry.addEventListener("click", () => {
+    retrying = true;
+    retry.hidden = true;
+    text.textContent = "Trying again: loading the search engine…";
+    bridge.retry();
+  });
+}
+
+function sentence(message) {
+  const text = String(message || "the search engine could not start.").trim();
+  return /[.!?]$/.test(text) ? text : text + ".";
+}
+
+// After a recovery, show the current search again instead of the old error.
+function rerunSearch() {
+  const input = document.getElementById("search-input");
+  const status = document.getElementById("search-status");
+  if (input && input.value.trim()) {
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  } else if (status) {
+    status.textContent = "";
+  }
 }

@@ -2,28 +2,104 @@
 //
 // call(tool, arguments) posts {type: "call", id, tool, argumentsJson,
 // prefixLast} to the worker and resolves with the result JSON string the
-// worker sends back ({type: "result", id, result}). Calls made before the
-// runtime is ready wait in a queue and are sent once it is. Every call has a
-// timeout; a call that times out resolves with a timeout error result, so
-// callers always get a tool result string and never a rejection.
+// worker sends back ({type: "result", id, result}). Callers always get a tool
+// result string, never a rejection:
+//
+// - before the runtime is ready, calls wait in a bounded queue; beyond
+//   MAX_QUEUE waiting calls a call is answered at once with "busy";
+// - every call has a timeout and then answers "timeout";
+// - if Python cannot start, calls answer "site_unavailable"; retry() (or a
+//   call made RETRY_AFTER_MS after the failure) starts again;
+// - if the worker dies (crash, out of memory, terminated) or stops answering,
+//   calls sent to it answer "internal_error" and the next call starts a new
+//   worker. The worker holds a Web Lock for its whole life, so the lock
+//   coming free tells us it is gone even when no error event fires.
+//
+// Events: "progress", "ready", "unavailable" (Python runs but the catalogue
+// did not open: every call answers site_unavailable), "failed", "crashed",
+// "loading" (a new worker is starting).
 
 export const DEFAULT_TIMEOUT_MS = 120000;
+export const MAX_QUEUE = 256; // calls waiting for the runtime
+export const MAX_PENDING = 1024; // calls not yet answered, in all
+export const RETRY_AFTER_MS = 3000;
+// Python refuses arguments over 1 MiB before parsing. A JS string of more
+// than twice that many UTF-16 units is over the limit however Python counts
+// it, so it is refused here, with the same words, without copying it over.
+const MAX_ARGUMENT_BYTES = 1 << 20;
+// The tools take flat objects. Very deep nesting overflows the worker's
+// stack inside Python's JSON parser (a fatal Pyodide error at about 2,000
+// levels), so it is refused here.
+export const MAX_DEPTH = 256;
 
 export function errorJson(code, message) {
   return JSON.stringify({ ok: false, error: { code, message } });
 }
 
+function argumentsText(args) {
+  if (typeof args === "string") {
+    return args;
+  }
+  try {
+    const text = JSON.stringify(args === undefined ? {} : args);
+    return text === undefined ? null : text;
+  } catch (error) {
+    return null; // cycles, BigInt, or nesting too deep for the stack (RangeError)
+  }
+}
+
+// True when JSON text nests objects or arrays more than `limit` deep.
+function tooDeep(text, limit) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) {
+        i++; // backslash: skip the escaped character
+      } else if (c === 34) {
+        inString = false;
+      }
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 123 || c === 91) {
+      if (++depth > limit) {
+        return true;
+      }
+    } else if (c === 125 || c === 93) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+let workerCount = 0;
+
 export class Bridge extends EventTarget {
-  constructor(base) {
+  constructor(base, { maxQueue = MAX_QUEUE, maxPending = MAX_PENDING, retryAfterMs = RETRY_AFTER_MS } = {}) {
     super();
     this.base = base;
+    this.limits = { maxQueue, maxPending, retryAfterMs };
     this.worker = null;
     this.state = "idle"; // idle | loading | ready | failed
+    this.catalogue = false; // true once the catalogue opened (ready, not unavailable)
     this.nextId = 1;
-    this.pending = new Map(); // id -> {resolve, timer}
+    this.pending = new Map(); // id -> {resolve, message, timer, sentAt}
     this.queue = []; // messages waiting for the runtime
     this.progress = null;
     this.failure = null;
+    this.failedAt = 0;
+    this.lastHeard = 0; // when the worker last posted anything
+    this.setState("idle");
+  }
+
+  // The page state, also on <html data-search-runtime>: idle, loading,
+  // ready, unavailable or failed.
+  setState(state) {
+    this.state = state;
+    if (typeof document !== "undefined") {
+      document.documentElement.dataset.searchRuntime = state === "ready" && !this.catalogue ? "unavailable" : state;
+    }
   }
 
   // Start the worker (once). Search pages start it at load; other pages
@@ -32,67 +108,144 @@ export class Bridge extends EventTarget {
     if (this.worker || this.state === "failed") {
       return;
     }
-    this.state = "loading";
+    this.catalogue = false;
+    this.failure = null;
+    this.setState("loading");
+    this.dispatchEvent(new CustomEvent("loading"));
+    let worker;
     try {
-      this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "govsearch" });
+      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "govsearch" });
     } catch (error) {
       this.fail(`The search engine could not start: ${error.message}`);
       return;
     }
-    this.worker.addEventListener("message", (event) => this.onMessage(event.data));
-    this.worker.addEventListener("error", (event) => {
-      event.preventDefault();
-      this.fail(`The search engine stopped: ${event.message || "worker error"}`);
+    this.worker = worker;
+    const lock = `govsearch-worker-${Date.now()}-${++workerCount}-${Math.random().toString(36).slice(2)}`;
+    worker.addEventListener("message", (event) => {
+      if (worker === this.worker) {
+        this.lastHeard = performance.now();
+        this.onMessage(event.data, lock);
+      }
     });
-    this.worker.postMessage({ type: "init", base: this.base });
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      if (worker === this.worker) {
+        this.lost(`The search engine stopped: ${event.message || "the worker failed"}`);
+      }
+    });
+    worker.addEventListener("messageerror", () => {
+      if (worker === this.worker) {
+        this.lost("The search engine sent a message that could not be read.");
+      }
+    });
+    worker.postMessage({ type: "init", base: this.base, lock });
   }
 
-  onMessage(message) {
+  // The worker holds `lock` until it ends; when we are granted it, it has ended.
+  watch(lock) {
+    const worker = this.worker;
+    if (!worker || typeof navigator === "undefined" || !navigator.locks) {
+      return;
+    }
+    navigator.locks.request(lock, () => {
+      if (worker === this.worker) {
+        this.lost("The search engine stopped unexpectedly.");
+      }
+    }).catch(() => {});
+  }
+
+  onMessage(message, lock) {
     if (!message || typeof message !== "object") {
       return;
     }
-    if (message.type === "progress") {
+    if (message.type === "alive") {
+      this.watch(lock);
+    } else if (message.type === "progress") {
       this.progress = message;
       this.dispatchEvent(new CustomEvent("progress", { detail: message }));
     } else if (message.type === "ready" || message.type === "unavailable") {
-      // "unavailable": Python runs but the catalogue did not open; the worker
-      // still answers every call (with a site_unavailable result).
-      this.state = "ready";
+      this.catalogue = message.type === "ready";
+      this.failure = this.catalogue ? null : String(message.message || "the catalogue did not open");
+      this.setState("ready");
       this.dispatchEvent(new CustomEvent(message.type, { detail: message }));
       this.flush();
     } else if (message.type === "failed") {
       this.fail(message.message);
+    } else if (message.type === "crashed") {
+      this.lost(`The search engine stopped: ${message.message}`);
     } else if (message.type === "result") {
-      const entry = this.pending.get(message.id);
-      if (entry) {
-        this.pending.delete(message.id);
-        clearTimeout(entry.timer);
-        entry.resolve(String(message.result));
-      }
+      this.settle(message.id, String(message.result));
     }
   }
 
-  fail(reason) {
-    this.state = "failed";
-    this.failure = reason;
-    this.queue = [];
-    const answer = errorJson("site_unavailable", reason);
-    for (const [id, entry] of this.pending) {
-      clearTimeout(entry.timer);
-      entry.resolve(answer);
+  settle(id, result) {
+    const entry = this.pending.get(id);
+    if (entry) {
       this.pending.delete(id);
+      clearTimeout(entry.timer);
+      entry.resolve(result);
     }
-    if (this.worker) {
-      this.worker.terminate();
+  }
+
+  settleAll(answer) {
+    for (const id of [...this.pending.keys()]) {
+      this.settle(id, answer);
     }
-    this.dispatchEvent(new CustomEvent("failed", { detail: { message: reason } }));
+    this.queue = [];
+  }
+
+  stopWorker() {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) {
+      worker.terminate();
+    }
+  }
+
+  // Python could not start: answer everything waiting, until a retry.
+  fail(reason) {
+    this.stopWorker();
+    this.failure = String(reason || "The search engine could not start.");
+    this.failedAt = performance.now();
+    this.setState("failed");
+    this.settleAll(errorJson("site_unavailable", this.failure));
+    this.dispatchEvent(new CustomEvent("failed", { detail: { message: this.failure } }));
+  }
+
+  // The worker died or hung. Before it was ready, that is a failed start;
+  // after, the calls it held fail and the next call starts a new worker.
+  lost(reason) {
+    if (this.state !== "ready") {
+      this.fail(reason);
+      return;
+    }
+    this.stopWorker();
+    this.setState("idle");
+    this.settleAll(errorJson("internal_error", `${reason} Try the call again.`));
+    this.dispatchEvent(new CustomEvent("crashed", { detail: { message: reason } }));
+  }
+
+  // Start again from scratch (the page's "Try again" control). Calls the
+  // old worker held are sent again to the new one: the tools only read.
+  retry() {
+    this.stopWorker();
+    for (const entry of this.pending.values()) {
+      if (entry.sentAt) {
+        entry.sentAt = 0;
+        this.queue.push(entry.message);
+      }
+    }
+    this.setState("idle");
+    this.start();
   }
 
   flush() {
     const waiting = this.queue;
     this.queue = [];
     for (const message of waiting) {
-      if (this.pending.has(message.id)) {
+      const entry = this.pending.get(message.id);
+      if (entry) {
+        entry.sentAt = performance.now();
         this.worker.postMessage(message);
       }
     }
@@ -104,30 +257,49 @@ export class Bridge extends EventTarget {
 
   // Answer one tool call: resolves with the result JSON string.
   call(tool, args, { prefixLast = false, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
+    const argumentsJson = argumentsText(args);
+    if (argumentsJson === null) {
+      return Promise.resolve(errorJson("invalid_arguments", "The arguments could not be read as JSON (too deeply nested, circular, or not plain data). Send one small, flat JSON object."));
+    }
+    if (argumentsJson.length > 2 * MAX_ARGUMENT_BYTES) {
+      return Promise.resolve(errorJson("invalid_arguments", `The arguments are larger than ${MAX_ARGUMENT_BYTES} bytes. Send one small JSON object.`));
+    }
+    if (tooDeep(argumentsJson, MAX_DEPTH)) {
+      return Promise.resolve(errorJson("invalid_arguments", `The arguments are nested more than ${MAX_DEPTH} levels deep. Send one flat JSON object.`));
+    }
+    if (this.state === "failed") {
+      if (performance.now() - this.failedAt < this.limits.retryAfterMs) {
+        return Promise.resolve(errorJson("site_unavailable", this.failure));
+      }
+      this.retry();
+    }
+    if (this.pending.size >= this.limits.maxPending || (!this.ready && this.queue.length >= this.limits.maxQueue)) {
+      return Promise.resolve(errorJson("busy", `The search engine already has ${this.pending.size} calls waiting. Wait for some answers, then try again.`));
+    }
+    this.start();
     if (this.state === "failed") {
       return Promise.resolve(errorJson("site_unavailable", this.failure));
     }
-    let argumentsJson;
-    try {
-      argumentsJson = typeof args === "string" ? args : JSON.stringify(args === undefined ? {} : args);
-    } catch (error) {
-      argumentsJson = "";
-    }
-    this.start();
     const id = this.nextId++;
     const message = { type: "call", id, tool: String(tool), argumentsJson, prefixLast: Boolean(prefixLast) };
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
+      const entry = { resolve, message, timer: null, sentAt: 0 };
+      entry.timer = setTimeout(() => {
         const waited = Math.round(timeoutMs / 1000);
         const why = this.ready ? "answer" : "start";
-        resolve(errorJson("timeout", `The search engine did not ${why} within ${waited} seconds. Try the call again.`));
+        this.settle(id, errorJson("timeout", `The search engine did not ${why} within ${waited} seconds. Try the call again.`));
+        if (!entry.sentAt) {
+          this.queue = this.queue.filter((queued) => queued.id !== id);
+        }
+        if (entry.sentAt && this.lastHeard < entry.sentAt && this.ready) {
+          // Sent, and not a word from the worker since: it is stuck.
+          this.lost(`The search engine did not answer for ${waited} seconds.`);
+        }
       }, timeoutMs);
-      this.pending.set(id, { resolve, timer });
+      this.pending.set(id, entry);
       if (this.ready) {
+        entry.sentAt = performance.now();
         this.worker.postMessage(message);
-      } else if (this.state === "failed") {
-        resolve(errorJson("site_unavailable", this.failure));
       } else {
         this.queue.push(message);
       }

@@ -1,10 +1,14 @@
 // Module Web Worker: runs the govsearch Python package in Pyodide.
 //
-// Messages in: {type: "init", base}, {type: "call", id, tool, argumentsJson, prefixLast}.
-// Messages out: {type: "progress", phase, label, loaded, total},
+// Messages in: {type: "init", base, lock}, {type: "call", id, tool, argumentsJson, prefixLast}.
+// Messages out: {type: "alive"} once the worker holds the Web Lock `lock`
+// (it keeps it until it ends, so the page can tell when it is gone),
+// {type: "progress", phase, label, loaded, total},
 // {type: "ready", records} | {type: "unavailable", message} | {type: "failed", message},
 // {type: "result", id, result} where result is the tool result JSON string,
-// exactly what `python -m govsearch call TOOL --site DIR` prints.
+// exactly what `python -m govsearch call TOOL --site DIR` prints,
+// {type: "crashed", message} when Python has failed fatally; the worker then
+// closes itself and the page starts a new one.
 
 const PYTHON = `
 from govsearch import FetchingLoader
@@ -19,6 +23,7 @@ govsearch_status = {"ok": _session.catalogue is not None, "message": _session.fa
 
 let answer = null; // the Python govsearch_answer function, once ready
 let fallback = null; // an error result JSON string when Python never became ready
+let dead = false; // Python failed fatally: nothing more can run here
 
 function post(message) {
   self.postMessage(message);
@@ -89,12 +94,35 @@ async function loadData(pyodide, base) {
   }
 }
 
+// When pyodide.asm.wasm does not load (404, network error, corrupt bytes)
+// Pyodide only logs "wasm instantiation failed!" with console.warn, and
+// loadPyodide never settles. Turn that warning into an error.
+function failOnWasmWarning(loading) {
+  const warn = console.warn;
+  let failed = null; // what Pyodide warned after "wasm instantiation failed!"
+  return new Promise((resolve, reject) => {
+    console.warn = (...args) => {
+      warn.apply(console, args);
+      if (failed) {
+        failed.push(args.map((arg) => (arg && arg.message ? arg.message : String(arg))).join(" "));
+      } else if (/wasm instantiation failed/i.test(String(args[0]))) {
+        failed = [];
+        // Pyodide warns the cause next, in the same task.
+        setTimeout(() => reject(new Error(`the WebAssembly runtime (pyodide.asm.wasm) did not load${failed.length ? ": " + failed.join(" ") : ""}`)), 0);
+      }
+    };
+    loading.then(resolve, reject);
+  }).finally(() => {
+    console.warn = warn;
+  });
+}
+
 async function start(base) {
   try {
     progress("runtime", "Starting Python in your browser");
     const indexURL = new URL(base + "pyodide/", self.location.origin).href;
     const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-    const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: () => {} });
+    const pyodide = await failOnWasmWarning(loadPyodide({ indexURL, stdout: () => {}, stderr: () => {} }));
     progress("package", "Loading the search package");
     const problems = [];
     await pyodide.loadPackage("govsearch", {
@@ -130,16 +158,40 @@ async function start(base) {
 
 function handleCall(message) {
   let result;
+  if (dead) {
+    return; // the page has been told; it answers the call itself
+  }
   if (answer) {
     try {
       result = answer(String(message.tool), String(message.argumentsJson), Boolean(message.prefixLast));
     } catch (error) {
-      result = errorJson("internal_error", `The search failed: ${error && error.message ? error.message.split("\n").slice(-2).join(" ") : error}`);
+      const text = error && error.message ? error.message.split("\n").slice(-2).join(" ") : String(error);
+      if (error && (error.pyodide_fatal_error || /fatally failed/.test(text))) {
+        // Pyodide cannot be used again (for example, out of memory).
+        dead = true;
+        post({ type: "crashed", message: `Python failed fatally (${text.slice(0, 200)}).` });
+        self.close();
+        return;
+      }
+      result = errorJson("internal_error", `The search failed: ${text}`);
     }
   } else {
     result = fallback || errorJson("site_unavailable", "The search engine is not ready.");
   }
   post({ type: "result", id: message.id, result });
+}
+
+// Hold the page's lock for as long as this worker lives.
+function holdLock(name) {
+  if (!name || !self.navigator || !self.navigator.locks) {
+    return;
+  }
+  self.navigator.locks
+    .request(String(name), () => {
+      post({ type: "alive" });
+      return new Promise(() => {});
+    })
+    .catch(() => {});
 }
 
 let starting = null;
@@ -151,6 +203,7 @@ self.addEventListener("message", (event) => {
     return;
   }
   if (message.type === "init" && !starting) {
+    holdLock(message.lock);
     starting = start(String(message.base || "/")).then(() => {
       for (const call of waiting.splice(0)) {
         handleCall(call);
