@@ -41,5 +41,11 @@ serve: setup
 test: setup chromium
 	$(PY) -m pytest
 
+bench-quick: setup chromium
+	$(PY) bench/run.py --quick
+
+bench: setup chromium
+	$(PY) bench/run.py --sizes 1000,10000,full
+
 clean:
 	rm -rf _site build .cache test-artifacts

@@ -292,9 +292,30 @@ def read_record_file(path: Path, shown_as: str, *, http_allowed_hosts: Iterable[
     if data is None:
         return None, problems
     problems = validate_record(data, shown_as, http_allowed_hosts=http_allowed_hosts)
+    hazard = markdown_hazard(body)
+    if hazard:
+        problems.append(Rejection(shown_as, "body", hazard))
     if problems:
         return None, problems
     return Record(data=data, body=body, file=shown_as), []
+
+
+# Python-Markdown recurses once per nested list or quote level and slows
+# quadratically on '[': a 2 KB body can crash the build, a 200 KB one stall
+# it for hours. No real record body comes near these limits.
+MAX_BODY_BRACKETS = 500
+MAX_BLOCK_NESTING = 20
+_NESTED_BLOCKS = re.compile(r"^[ \t]*(?:(?:[-*+>]|[0-9]+[.)])[ \t]*){%d,}" % MAX_BLOCK_NESTING, re.M)
+_DEEP_INDENT = re.compile(r"^[ \t]{200,}\S", re.M)
+
+
+def markdown_hazard(body: str) -> str | None:
+    """Why a Markdown body is unsafe to render, or None."""
+    if body.count("[") > MAX_BODY_BRACKETS:
+        return f"more than {MAX_BODY_BRACKETS} '[' characters: too many to render as Markdown"
+    if _NESTED_BLOCKS.search(body) or _DEEP_INDENT.search(body):
+        return f"lists or quotes nested more than {MAX_BLOCK_NESTING} levels deep"
+    return None
 
 
 def load_content(content_dir: Path, *, http_allowed_hosts: Iterable[str] = ()) -> LoadResult:

@@ -25,7 +25,7 @@ from govsearch.tools import OGL_ATTRIBUTION
 
 from .assets import Assets
 from .config import SiteConfig
-from .records import Record
+from .records import Record, markdown_hazard
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = PROJECT_ROOT / "site" / "templates"
@@ -74,6 +74,9 @@ LICENCE_STATUSES = {
 }
 SOURCE_FIELDS = (("kind", "Kind"), ("file", "File"), ("revision", "Revision"), ("observed", "Observed"), ("url", "Source URL"), ("nativeId", "Identifier at source"))
 TOP_PUBLISHERS = 10
+# Browse pages list at most this many records each: collections/<id>/,
+# collections/<id>/page-2/, ... so no page lists tens of thousands of records.
+RECORDS_PER_PAGE = 100
 
 # The record body: Markdown, then only these tags and attributes survive.
 BODY_TAGS = {
@@ -110,9 +113,19 @@ def sanitise_html(html: str) -> str:
 
 
 def render_markdown(text: str) -> Markup:
-    """Markdown to safe HTML: raw HTML, scripts and javascript: URLs removed."""
-    html = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
-    return Markup(sanitise_html(html))
+    """Markdown to safe HTML: raw HTML, scripts and javascript: URLs removed.
+
+    A body Markdown cannot render safely (the build rejects those records;
+    this guards direct callers) is shown as plain escaped paragraphs.
+    """
+    if markdown_hazard(text) is None:
+        try:
+            html = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
+            return Markup(sanitise_html(html))
+        except RecursionError:
+            pass
+    paragraphs = (part.strip() for part in re.split(r"\n\s*\n", text))
+    return Markup("".join(Markup("<p>{}</p>").format(part) for part in paragraphs if part))
 
 
 def slugify(name: str) -> str:
@@ -158,6 +171,25 @@ def _by_title(records: Iterable[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
     return tuple(sorted(records, key=lambda r: (r["title"].casefold(), r["id"])))
 
 
+def page_numbers(current: int, pages: int) -> list[int | None]:
+    """The page links to show: the first, the last and the current page with its
+    neighbours; None marks a gap (shown as an ellipsis)."""
+    wanted = sorted({1, pages, current - 1, current, current + 1} & set(range(1, pages + 1)))
+    shown: list[int | None] = []
+    for number in wanted:
+        if shown and number - shown[-1] == 2:  # a gap of one page: show it rather than an ellipsis
+            shown.append(number - 1)
+        elif shown and number - shown[-1] > 2:
+            shown.append(None)
+        shown.append(number)
+    return shown
+
+
+def page_path(base: str, number: int) -> str:
+    """The path of page `number` of a browse page whose first page is `base`."""
+    return base if number == 1 else f"{base}page-{number}/"
+
+
 def composition(records: Iterable[dict[str, Any]], field: str, labels: dict[str, str] | None = None, top: int | None = None) -> list[dict[str, Any]]:
     """Counts of one field's values as chart rows: label, count, percent."""
     records = list(records)
@@ -181,7 +213,10 @@ def composition(records: Iterable[dict[str, Any]], field: str, labels: dict[str,
 
 
 class Renderer:
-    def __init__(self, config: SiteConfig, records: list[Record], out: Path, assets: Assets):
+    def __init__(self, config: SiteConfig, records: list[Record], out: Path, assets: Assets, page_size: int = RECORDS_PER_PAGE):
+        if page_size < 1:
+            raise ValueError("page_size must be at least 1")
+        self.page_size = page_size
         self.config = config
         self.out = out
         self.assets = assets
@@ -275,13 +310,37 @@ class Renderer:
                     context["description"] = ACCESS_DESCRIPTIONS[facet.token]
                 else:
                     context["description"] = ""
-                self.write(facet.path + "index.html", "facet.html", **context)
+                self.write_facet_pages(facet, context)
         for name, title in (("about", "About govsearch"), ("privacy", "Privacy"), ("accessibility", "Accessibility statement")):
             source = PAGES / f"{name}.md"
             body = markdown.markdown(source.read_text("utf-8"), extensions=["tables", "sane_lists"]) if source.exists() else ""
             self.write(f"{name}/index.html", "statement.html", title=title, body=Markup(sanitise_html(body)))
         self.write("404.html", "404.html")
         return self.written
+
+    def write_facet_pages(self, facet: Facet, context: dict[str, Any]) -> None:
+        """One facet's records, RECORDS_PER_PAGE to a page; the charts on the first."""
+        size = self.page_size
+        pages = max(1, -(-len(facet.records) // size))
+        for number in range(1, pages + 1):
+            start = (number - 1) * size
+            page_records = facet.records[start:start + size]
+            pagination = {
+                "number": number,
+                "pages": pages,
+                "first": start + 1,
+                "last": start + len(page_records),
+                "previous": page_path(facet.path, number - 1) if number > 1 else None,
+                "next": page_path(facet.path, number + 1) if number < pages else None,
+                "links": [(n, page_path(facet.path, n) if n else None) for n in page_numbers(number, pages)],
+            }
+            self.write(
+                page_path(facet.path, number) + "index.html",
+                "facet.html",
+                **{**context, "charts": context["charts"] if number == 1 else []},
+                page_records=page_records,
+                pagination=pagination,
+            )
 
     def charts(self, records: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
         return [
@@ -306,6 +365,6 @@ class Renderer:
         )
 
 
-def render_site(config: SiteConfig, records: list[Record], out: Path, assets: Assets) -> list[Path]:
+def render_site(config: SiteConfig, records: list[Record], out: Path, assets: Assets, page_size: int = RECORDS_PER_PAGE) -> list[Path]:
     """Write every HTML page into `out`; returns the files written."""
-    return Renderer(config, records, Path(out), assets).render()
+    return Renderer(config, records, Path(out), assets, page_size).render()

@@ -67,13 +67,20 @@ def _cached(cache: Path, requirement: str) -> Path | None:
 
 
 def _build_own_wheel(project_root: Path) -> Path:
-    """Build the govsearch wheel (py3-none-any) from the project file."""
-    target = Path(tempfile.mkdtemp(prefix="govsearch-wheel-"))
+    """Build the govsearch wheel (py3-none-any) from a private copy of its sources.
+
+    setuptools writes a `build/` folder beside the project file; building a
+    copy keeps the checkout clean and lets several builds run at once.
+    """
+    work = Path(tempfile.mkdtemp(prefix="govsearch-wheel-"))
+    source = work / "src"
+    shutil.copytree(project_root / "python_pkg" / "govsearch", source / "python_pkg" / "govsearch", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(project_root / name, source / name)
     # A fixed timestamp keeps the wheel, and so its sha256, reproducible.
     env = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600"}
-    _pip("wheel", "--no-deps", "--no-build-isolation", "--quiet", "--wheel-dir", str(target), str(project_root), env=env)
-    shutil.rmtree(project_root / "build", ignore_errors=True)
-    wheels = sorted(target.glob("govsearch-*-py3-none-any.whl"))
+    _pip("wheel", "--no-deps", "--no-build-isolation", "--quiet", "--wheel-dir", str(work / "dist"), str(source), env=env)
+    wheels = sorted((work / "dist").glob("govsearch-*-py3-none-any.whl"))
     if not wheels:
         raise PublishError("building the govsearch wheel produced no py3-none-any wheel")
     return wheels[0]

@@ -8,7 +8,14 @@ from pathlib import Path
 
 
 class SiteHandler(SimpleHTTPRequestHandler):
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
+    extensions_map = {
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+        ".wasm": "application/wasm",
+        ".json": "application/json",
+        ".svg": "image/svg+xml",
+    }
 
     def send_error(self, code, message=None, explain=None):
         # Like GitHub Pages: a missing path gets the site's own 404 page.

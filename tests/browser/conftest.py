@@ -6,17 +6,18 @@ origin and on any console error.
 
 from __future__ import annotations
 
-import functools
 import re
 import shutil
 import threading
 import tomllib
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+
+from govsearch_build.serve import make_server
 
 from browserkit import CHROMIUM, CHROMIUM_ARGS, HOSTILE_ID, HOSTILE_RECORD, PYTHON, READY_TIMEOUT_MS, REPO, build_site, wait_for_ready
 
@@ -25,33 +26,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
             item.add_marker(pytest.mark.browser)
-
-
-class _Handler(SimpleHTTPRequestHandler):
-    extensions_map = {
-        **SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".wasm": "application/wasm",
-        ".json": "application/json",
-        ".svg": "image/svg+xml",
-    }
-
-    def send_error(self, code, message=None, explain=None):  # GitHub Pages serves /404.html
-        page = Path(self.directory) / "404.html"
-        if code == 404 and page.exists():
-            body = page.read_bytes()
-            self.send_response(404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
-            return
-        super().send_error(code, message, explain)
-
-    def log_message(self, format, *args):
-        pass
 
 
 @dataclass
@@ -65,7 +39,7 @@ class Served:
 
 
 def _serve(root: Path) -> Served:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(root)))
+    server = make_server(root)  # the same server `build.py --serve` runs
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     return Served(root, f"http://127.0.0.1:{server.server_address[1]}", server)

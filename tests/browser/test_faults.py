@@ -195,15 +195,33 @@ def test_agent_calls_restart_a_failed_runtime_by_themselves(open_page, site_dir:
 # --- A worker that dies ------------------------------------------------------------
 
 
-# Kill the worker while it holds the calls: as the browser does when it runs
-# out of memory, or Python failing fatally (arguments nested 100,000 deep
-# overflow its stack; posted straight to the worker, past the bridge's own
-# depth check).
+# Kill the worker while it holds the calls, as the browser does when it runs
+# out of memory. (Arguments nested 100,000 deep used to kill Python itself;
+# protocol.answer now refuses them before parsing, tested below.)
 KILLS = {
     "terminated": "bridge.worker.terminate();",
-    "fatal-python-error": """bridge.worker.postMessage({ type: 'call', id: -1, tool: 'search_government_knowledge',
-        argumentsJson: '{"query":"x","a":' + '['.repeat(100000) + ']'.repeat(100000) + '}', prefixLast: false });""",
 }
+DEEP_STRAIGHT_TO_WORKER = """async () => {
+    const bridge = %s;
+    const answered = new Promise((resolve) => {
+        bridge.worker.addEventListener("message", (event) => {
+            if (event.data && event.data.type === "result" && event.data.id === -1) resolve(event.data.result);
+        });
+    });
+    bridge.worker.postMessage({ type: 'call', id: -1, tool: 'search_government_knowledge',
+        argumentsJson: '{"query":"x","a":' + '['.repeat(100000) + ']'.repeat(100000) + '}', prefixLast: false });
+    return await answered;
+}"""
+
+
+def test_deep_nesting_sent_past_the_bridge_is_refused_not_fatal(open_page, site_dir: Path):
+    page, guard = open_page("")
+    assert wait_for_runtime(page, *SETTLED) == "ready"
+    text = page.evaluate(DEEP_STRAIGHT_TO_WORKER % PAGE_BRIDGE)
+    assert _error(text)["code"] == "invalid_arguments" and "nested more than" in _error(text)["message"]
+    arguments = {"recordId": "companies-house-api"}
+    assert _call(page, RECORD_TOOL, arguments)[0] == cli_call(site_dir, RECORD_TOOL, arguments)
+    assert runtime_state(page) == "ready"
 
 
 def test_a_dead_worker_is_noticed_and_a_new_one_answers(open_page, site_dir: Path):

@@ -309,6 +309,26 @@ export function startSearch(bridge, base) {
     run();
   });
 
+  // Escape in the search box clears the query and the filters and restores
+  // the page as it was before searching (a new history entry, so Back
+  // brings the search back). Focus stays in the search box.
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.isComposing) {
+      return;
+    }
+    const empty = emptyState();
+    if (!input.value && toFragment(state) === toFragment(empty)) {
+      return;
+    }
+    event.preventDefault();
+    clearTimeout(timer);
+    input.value = "";
+    state = empty;
+    typingEntry = false;
+    writeHistory(true);
+    run();
+  });
+
   groups.addEventListener("change", (event) => {
     const box = event.target;
     if (!box || !box.dataset || !box.dataset.dimension) {

@@ -1,0 +1,120 @@
+"""A static server on 127.0.0.1 that gzips like GitHub Pages and logs every byte it sends.
+
+Text, JSON, JavaScript and wasm are sent gzip-compressed (level 6) when the
+browser asks for it, as GitHub Pages does; everything else as is. Compressed
+bodies are prepared before timing starts (`precompress`), so compression time
+is never part of a measurement. Each response is logged with its path, the
+file's size and the body bytes actually sent.
+"""
+
+from __future__ import annotations
+
+import gzip
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+TYPES = {
+    ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
+    ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm", ".svg": "image/svg+xml",
+    ".png": "image/png", ".ico": "image/x-icon", ".woff2": "font/woff2", ".woff": "font/woff",
+    ".zip": "application/zip", ".whl": "application/zip", ".txt": "text/plain; charset=utf-8",
+    ".map": "application/json",
+}
+GZIP = {".html", ".js", ".mjs", ".css", ".json", ".wasm", ".svg", ".txt", ".map"}
+
+
+class BenchServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, root: Path):
+        self.root = root.resolve()
+        self.log: list[dict] = []
+        self.lock = threading.Lock()
+        self.gz: dict[Path, bytes] = {}
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/"
+
+    def start(self) -> "BenchServer":
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.shutdown()
+        self.server_close()
+
+    def precompress(self, *relative: str) -> None:
+        """Gzip every eligible file under these paths (files or folders) ahead of time."""
+        for rel in relative:
+            base = self.root / rel
+            files = [base] if base.is_file() else (p for p in base.rglob("*") if p.is_file()) if base.is_dir() else []
+            for path in files:
+                if path.suffix in GZIP:
+                    self.compressed(path)
+
+    def compressed(self, path: Path) -> bytes:
+        with self.lock:
+            cached = self.gz.get(path)
+        if cached is None:
+            cached = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+            with self.lock:
+                self.gz[path] = cached
+        return cached
+
+    def take_log(self) -> list[dict]:
+        with self.lock:
+            entries, self.log = self.log, []
+        return entries
+
+    def record(self, entry: dict) -> None:
+        with self.lock:
+            self.log.append(entry)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: BenchServer
+
+    def log_message(self, format, *args):  # noqa: A002 - quiet
+        pass
+
+    def do_GET(self):  # noqa: N802
+        path = unquote(urlsplit(self.path).path)
+        target = (self.server.root / path.lstrip("/")).resolve()
+        if not target.is_relative_to(self.server.root):
+            return self._send(404, b"not found", "text/plain", path)
+        if target.is_dir():
+            target = target / "index.html"
+        if not target.is_file():
+            return self._send(404, b"not found", "text/plain", path)
+        kind = TYPES.get(target.suffix, "application/octet-stream")
+        raw_size = target.stat().st_size
+        if target.suffix in GZIP and "gzip" in self.headers.get("Accept-Encoding", ""):
+            body = self.server.compressed(target)
+            return self._send(200, body, kind, path, raw_size, encoding="gzip")
+        return self._send(200, target.read_bytes(), kind, path, raw_size)
+
+    def _send(self, status, body, kind, path, raw_size=None, encoding=None):
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-cache")
+        # Cross-origin isolation, so performance.measureUserAgentSpecificMemory() is available
+        # (every resource of the three pages is same-origin).
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        if encoding:
+            self.send_header("Content-Encoding", encoding)
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            return
+        self.server.record({"t": time.time(), "path": path, "status": status, "raw": raw_size if raw_size is not None else len(body),
+                            "sent": len(body), "gzip": bool(encoding)})
