@@ -10,6 +10,7 @@ title, then id" is simply "score, then record number", in every layout.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
@@ -66,6 +67,13 @@ class FacetTable:
             code = code * 64 + _CODE_VALUE[char]
         return self.names[field][code]
 
+    def column(self, field: str, numbers: list[int]) -> list[str]:
+        """The field's value for each of the records, in order (the hot path of facets)."""
+        names, codes = self.names[field], self.codes[field]
+        if self.widths[field] == 1:
+            return [names[_CODE_VALUE[codes[number]]] for number in numbers]
+        return [self.value(number, field) for number in numbers]
+
     def values(self, field: str) -> set[str]:
         return set(self.names[field])
 
@@ -83,11 +91,11 @@ class SearchEngine:
         hits.sort(key=lambda hit: (-hit.score, hit.number))
         return hits
 
-    def passes(self, number: int, filters: Mapping[str, frozenset[str]], skip: str | None = None) -> bool:
-        return all(self.facets.value(number, DIMENSIONS[name]) in wanted for name, wanted in filters.items() if name != skip)
-
     def filter(self, hits: list[Hit], filters: Mapping[str, frozenset[str]]) -> list[Hit]:
-        return [hit for hit in hits if self.passes(hit.number, filters)] if filters else hits
+        if not filters:
+            return hits
+        keep = _all_true([self._passing(hits, name, wanted) for name, wanted in filters.items()], len(hits))
+        return [hit for hit, kept in zip(hits, keep) if kept]
 
     def facet_counts(self, hits: list[Hit], filters: Mapping[str, frozenset[str]]) -> dict[str, dict[str, int]]:
         """Counts per value of each dimension over the query's matches.
@@ -96,15 +104,25 @@ class SearchEngine:
         but not its own, so its counts show what choosing another value of
         that dimension would give.
         """
+        numbers = [hit.number for hit in hits]
+        columns = {name: self.facets.column(field, numbers) for name, field in DIMENSIONS.items()}
+        passing = {name: [value in wanted for value in columns[name]] for name, wanted in filters.items()}
         counts: dict[str, dict[str, int]] = {}
-        for name, field in DIMENSIONS.items():
-            tally: dict[str, int] = {}
-            for hit in hits:
-                if self.passes(hit.number, filters, skip=name):
-                    value = self.facets.value(hit.number, field)
-                    tally[value] = tally.get(value, 0) + 1
+        for name in DIMENSIONS:
+            keep = _all_true([mask for other, mask in passing.items() if other != name], len(numbers))
+            tally = Counter(value for value, kept in zip(columns[name], keep) if kept)
             counts[name] = dict(sorted(tally.items(), key=lambda item: (-item[1], item[0])))
         return counts
 
+    def _passing(self, hits: list[Hit], name: str, wanted: frozenset[str]) -> list[bool]:
+        return [value in wanted for value in self.facets.column(DIMENSIONS[name], [hit.number for hit in hits])]
+
     def values(self, field: str) -> set[str]:
         return self.facets.values(field)
+
+
+def _all_true(masks: list[list[bool]], length: int) -> list[bool]:
+    """Element-wise AND of the masks (all True when there are none)."""
+    if not masks:
+        return [True] * length
+    return [all(flags) for flags in zip(*masks)]

@@ -91,7 +91,7 @@ class ShardedMatcher:
     def match(self, clauses: list[Clause]) -> list[tuple[int, float]]:
         query: dict[str, dict[int, float]] = {field: {} for field in self.fields}
         required: dict[str, set[int] | None] = {}
-        matching: dict[tuple[int, str], dict[int, float]] = {}
+        matching: dict[tuple[int, str], list[tuple[int, float]]] = {}
         seen: set[tuple[str, str]] = set()
         for clause in clauses:
             is_required = clause.presence == "required"
@@ -111,7 +111,11 @@ class ShardedMatcher:
                         continue
                     seen.add((term, field))
                     for number, weight in zip(numbers, weights):
-                        matching.setdefault((number, field), {})[term_index] = weight
+                        entries = matching.get((number, field))
+                        if entries is None:
+                            matching[(number, field)] = [(term_index, weight)]
+                        else:
+                            entries.append((term_index, weight))
             if is_required:
                 for field in self.fields:
                     current = required.get(field, _COMPLETE)
@@ -119,11 +123,15 @@ class ShardedMatcher:
         allowed = _intersect_all(required.values())
         magnitudes = {field: math.sqrt(sum(value * value for _, value in sorted(vector.items()))) for field, vector in query.items()}
         scores: dict[int, float] = {}
-        for (number, field), weights in matching.items():
+        for (number, field), entries in matching.items():
             if allowed is not _COMPLETE and number not in allowed:
                 continue
             vector = query[field]
-            dot = sum(vector[index] * weights[index] for index in sorted(weights) if index in vector)
+            # lunr's dot product adds term by term in term-index order.
+            if len(entries) == 1:
+                dot = vector[entries[0][0]] * entries[0][1]
+            else:
+                dot = sum(vector[index] * weight for index, weight in sorted(entries))
             score = dot / magnitudes[field] if magnitudes[field] else 0
             scores[number] = scores.get(number, 0) + score
         return list(scores.items())
