@@ -60,6 +60,20 @@ INIT_JS = r"""
       }
     };
   }
+  // govsearch: the worker reports the size of Pyodide's wasm memory on request.
+  B.workerWasm = () => new Promise((resolve) => {
+    const worker = B.workers[B.workers.length - 1];
+    if (!worker) return resolve(null);
+    const listen = (event) => {
+      if (event.data && event.data.type === "stats") {
+        worker.removeEventListener("message", listen);
+        resolve(event.data.wasmHeapBytes);
+      }
+    };
+    worker.addEventListener("message", listen);
+    worker.postMessage({ type: "stats" });
+    setTimeout(() => resolve(null), 5000);
+  });
   // govsearch: WebMCP (Chromium with --enable-features=WebMCP exposes document.modelContext).
   const context = document.modelContext;
   let tool = null;
@@ -173,8 +187,9 @@ class Probe:
     def measure(self) -> dict:
         """JS heap of page and workers; wasm memory of the page (see below); the UA's own measurement.
 
-        Runtime.queryObjects crashes a worker's renderer (Chromium 156), so wasm
-        linear memory is counted only where no worker exists; workers report
+        Runtime.queryObjects crashes a worker's renderer (Chromium 156), so a
+        worker's wasm linear memory comes from the worker itself (ours answers
+        a "stats" message with its Pyodide heap); workers otherwise report
         Runtime.getHeapUsage only. measureUserAgentSpecificMemory() (the page
         is cross-origin isolated by the bench server) covers page and workers
         but not wasm memory; the renderer's RSS covers everything.
@@ -189,6 +204,9 @@ class Probe:
             except (TimeoutError, RuntimeError) as error:
                 targets[f"worker{number}"] = {"error": str(error)}
         good = [t for t in targets.values() if "error" not in t]
+        # A worker's wasm memory cannot be found through CDP (queryObjects
+        # crashes its renderer); ours reports its Pyodide heap when asked.
+        worker_wasm = self.page.evaluate("() => window.__bench.workerWasm()") if self.workers else None
         try:
             ua = self.page.evaluate("async () => { const m = await performance.measureUserAgentSpecificMemory();"
                                     " return {bytes: m.bytes, breakdown: m.breakdown.filter((b) => b.bytes > 0)}; }")
@@ -198,8 +216,10 @@ class Probe:
             "targets": targets,
             "workers": len(self.workers),
             "js_heap_used": sum(t["js_heap_used"] for t in good),
-            "wasm_memory": targets["page"]["wasm_memory"] if not self.workers else None,
+            "wasm_memory": (targets["page"]["wasm_memory"] or 0) + worker_wasm if worker_wasm is not None
+            else (targets["page"]["wasm_memory"] if not self.workers else None),
             "page_wasm_memory": targets["page"]["wasm_memory"],
+            "worker_wasm_memory": worker_wasm,
             "ua_memory": ua.get("bytes"),
             "ua_breakdown": ua.get("breakdown"),
         }

@@ -73,11 +73,12 @@ FIGURES = [
     ("renderer_rss_after_queries_mb", "Renderer process RSS after the queries", "MB"),
     ("memory_after_load_mb", "JS memory after load (measureUserAgentSpecificMemory, page + workers, no wasm)", "MB"),
     ("js_heap_after_load_mb", "JS heap used after load (CDP getHeapUsage, page + workers)", "MB"),
-    ("wasm_after_load_mb", "wasm linear memory after load (main thread only)", "MB"),
+    ("wasm_after_load_mb", "wasm linear memory after load (page + Pyodide worker)", "MB"),
+    ("wasm_after_queries_mb", "wasm linear memory after the queries (page + Pyodide worker)", "MB"),
     ("memory_after_queries_mb", "JS memory after queries (measureUserAgentSpecificMemory)", "MB"),
 ]
 PLOTTED = ["site_build_s", "index_build_s", "index_build_peak_mb", "index_gzip_mb", "cold_ready_ms", "cold_first_result_ms",
-           "first_search_mb", "first_search_no_runtime_mb", "warm_p50_ms", "warm_p95_ms", "renderer_rss_mb", "memory_after_load_mb"]
+           "first_search_mb", "first_search_no_runtime_mb", "warm_p50_ms", "warm_p95_ms", "renderer_rss_mb", "memory_after_load_mb", "wasm_after_queries_mb"]
 
 
 def log(message: str) -> None:
@@ -257,6 +258,7 @@ def figures(engine: str, site: Path, browser: dict, builds: dict) -> dict:
     scale = lambda v: v / MB if v is not None else None  # noqa: E731
     fig["memory_after_load_mb"] = scale(browser["memory_after_load"]["ua_memory"])
     fig["wasm_after_load_mb"] = scale(browser["memory_after_load"]["wasm_memory"])
+    fig["wasm_after_queries_mb"] = scale(browser["memory_after_queries"]["wasm_memory"])
     fig["js_heap_after_load_mb"] = scale(browser["memory_after_load"]["js_heap_used"])
     fig["memory_after_queries_mb"] = scale(browser["memory_after_queries"]["ua_memory"])
     fig["renderer_rss_mb"] = scale(browser.get("renderer_rss_after_load"))

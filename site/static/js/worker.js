@@ -9,6 +9,8 @@
 // exactly what `python -m govsearch call TOOL --site DIR` prints,
 // {type: "crashed", message} when Python has failed fatally; the worker then
 // closes itself and the page starts a new one.
+// {type: "stats"} in answers {type: "stats", wasmHeapBytes}: the size of
+// Python's WebAssembly memory, for benchmarks (null before Pyodide starts).
 
 const PYTHON = `
 from govsearch import FetchingLoader
@@ -24,6 +26,7 @@ govsearch_status = {"ok": _session.catalogue is not None, "message": _session.fa
 let answer = null; // the Python govsearch_answer function, once ready
 let fallback = null; // an error result JSON string when Python never became ready
 let dead = false; // Python failed fatally: nothing more can run here
+let runtime = null; // the Pyodide instance, once loaded
 
 function post(message) {
   self.postMessage(message);
@@ -123,6 +126,7 @@ async function start(base) {
     const indexURL = new URL(base + "pyodide/", self.location.origin).href;
     const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
     const pyodide = await failOnWasmWarning(loadPyodide({ indexURL, stdout: () => {}, stderr: () => {} }));
+    runtime = pyodide;
     progress("package", "Loading the search package");
     const problems = [];
     await pyodide.loadPackage("govsearch", {
@@ -209,6 +213,10 @@ self.addEventListener("message", (event) => {
         handleCall(call);
       }
     });
+  } else if (message.type === "stats") {
+    // Pyodide keeps its WebAssembly memory on the (internal) Emscripten module.
+    const heap = runtime && runtime._module && runtime._module.HEAPU8;
+    post({ type: "stats", wasmHeapBytes: heap ? heap.buffer.byteLength : null });
   } else if (message.type === "call") {
     if (answer || fallback) {
       handleCall(message);
