@@ -116,3 +116,15 @@ def test_tampered_shard_fails_closed_mid_query(layouts, tmp_path):
     result = catalogue.call("search_government_knowledge", {"query": "land registry"})
     assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
     assert "integrity" in result["error"]["message"]
+
+
+def test_warming_prepares_expansion_without_changing_answers(layouts):
+    sites, _ = layouts
+    loader = CountingLoader(sites["sharded"])
+    catalogue = Catalogue.open(loader)
+    before = loader.read_bytes
+    catalogue.engine.warm()
+    assert loader.read_bytes > before  # the vocabulary was read now, not at the first keystroke
+    cold = Catalogue.open(DirectoryLoader(sites["sharded"]))
+    arguments = {"query": "hous"}
+    assert catalogue.call("search_government_knowledge", arguments, prefix_last=True) == cold.call("search_government_knowledge", arguments, prefix_last=True)

@@ -30,6 +30,9 @@ class Matcher(Protocol):
     def match(self, clauses: list[Clause]) -> list[tuple[int, float]]:
         """(record number, lunr score) for every record the clauses match."""
 
+    def warm(self) -> None:
+        """Prepare what later queries will need, while nobody is waiting."""
+
 
 @dataclass(frozen=True)
 class Hit:
@@ -82,6 +85,9 @@ class SearchEngine:
     def __init__(self, matcher: Matcher, facets: FacetTable):
         self.matcher = matcher
         self.facets = facets
+
+    def warm(self) -> None:
+        self.matcher.warm()
 
     def match(self, clauses: list[Clause]) -> list[Hit]:
         """Every record the clauses match, best first: score, then title, then id."""

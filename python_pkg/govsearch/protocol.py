@@ -35,6 +35,11 @@ class Session:
     def records(self) -> int:
         return int(self.catalogue.manifest.get("records", 0)) if self.catalogue else 0
 
+    def warm(self) -> None:
+        """Do the catalogue's deferred preparation (called when the worker is idle)."""
+        if self.catalogue is not None:
+            self.catalogue.engine.warm()
+
     def answer(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False) -> str:
         if self.catalogue is None:
             return to_json(error_result("site_unavailable", f"The catalogue's data could not be used: {self.failure}"))

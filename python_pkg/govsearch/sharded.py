@@ -79,6 +79,11 @@ class ShardedMatcher:
             self._token_set = TokenSet.from_list(vocabulary)
         return self._token_set
 
+    def warm(self) -> None:
+        """Build the vocabulary's TokenSet now: the search box's prefix and typo
+        matching need it on the first keystroke."""
+        self.token_set  # noqa: B018 - the property builds and keeps it
+
     def expand(self, clause: Clause) -> list[str]:
         """The index terms a clause reaches, exactly as lunr expands them."""
         term = clause.term + "*" if clause.wildcard and not clause.term.endswith("*") else clause.term

@@ -18,6 +18,9 @@ class LunrMatcher:
         self.index = Index.load(serialized)
         self.numbers = numbers  # ref -> record number
 
+    def warm(self) -> None:
+        """Nothing to do: the whole index was loaded up front."""
+
     def match(self, clauses: list[Clause]) -> list[tuple[int, float]]:
         raw = self.index.query(to_lunr_query(self.index.create_query(), clauses))
         return [(self.numbers[item["ref"]], item["score"]) for item in raw]

@@ -20,6 +20,7 @@ from govsearch.protocol import Session
 # fetched when a query first needs them.
 _session = Session(FetchingLoader("/site", GOVSEARCH_DATA_URL))
 govsearch_answer = _session.answer
+govsearch_warm = _session.warm
 govsearch_status = {"ok": _session.catalogue is not None, "message": _session.failure, "records": _session.records}
 `;
 
@@ -151,6 +152,15 @@ async function start(base) {
     const status = pyodide.globals.get("govsearch_status").toJs({ dict_converter: Object.fromEntries });
     if (status.ok) {
       post({ type: "ready", records: status.records });
+      // Prepare for prefix and typo matching before the first keystroke needs it.
+      const warm = pyodide.globals.get("govsearch_warm");
+      setTimeout(() => {
+        try {
+          warm();
+        } catch (error) {
+          // Only preparation: a real call will meet (and report) the same problem.
+        }
+      }, 0);
     } else {
       post({ type: "unavailable", message: status.message });
     }
