@@ -6,6 +6,7 @@ query, and yields every figure. It runs in its own process: the browser
 tests keep a Playwright session open in this one.
 """
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -13,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from needs import need
+
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
 @pytest.mark.browser
 def test_quick_benchmark_measures_every_engine(tmp_path):
-    pytest.importorskip("pagefind", reason="pip install -r bench/requirements.txt")
+    need(importlib.util.find_spec("pagefind") is not None, "pagefind (pip)")
     done = subprocess.run([sys.executable, str(BENCH / "smoke.py"), str(tmp_path)], capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads((tmp_path / "quick.json").read_text("utf-8"))

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from needs import need
+
 from sitefixture import REPO, build_fixture_site
 
 RUNNER = REPO / "tests" / "pyodide" / "run_pytest.mjs"
@@ -89,8 +91,8 @@ def _summary_counts(output: str) -> dict[str, int]:
     return {kind: int(n) for n, kind in re.findall(r"(\d+) (\w+)", lines[-1])}
 
 
-@pytest.mark.skipif(not (REPO / "node_modules" / "pyodide" / "pyodide.mjs").exists(), reason="npm install has not been run")
 def test_runtime_tests_pass_in_pyodide(tmp_path):
+    need((REPO / "node_modules" / "pyodide" / "pyodide.mjs").exists(), "the Pyodide runtime (npm)")
     site = build_fixture_site(tmp_path / "site")
     wheels = pyodide_wheels()
     expected = _cpython_collected(site)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from needs import need
+
 from govsearch import Catalogue, DirectoryLoader
 from govsearch.engine import SCORE_PLACES
 from govsearch.terms import MATCH_MODES, Clause, clauses_for, query_terms, to_lunr_query
@@ -86,8 +88,8 @@ def _ordered(hits) -> list[tuple[float, str]]:
     return sorted(((round(score, SCORE_PLACES), ref) for ref, score in hits), key=lambda item: (-item[0], item[1]))
 
 
-@pytest.mark.skipif(not (REPO / "node_modules" / "lunr" / "lunr.js").exists(), reason="npm install has not been run")
 def test_lunr_py_and_lunr_js_agree(site):
+    need((REPO / "node_modules" / "lunr" / "lunr.js").exists(), "lunr.js (npm)")
     site_dir, content = site
     catalogue = Catalogue.open(DirectoryLoader(site_dir))
     manifest = json.loads((site_dir / "data" / "manifest.json").read_text("utf-8"))

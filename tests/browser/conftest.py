@@ -18,6 +18,7 @@ from typing import Any, Iterator
 import pytest
 
 from govsearch_build.serve import make_server
+from needs import need
 
 from browserkit import CHROMIUM, CHROMIUM_ARGS, HOSTILE_ID, HOSTILE_RECORD, PYTHON, READY_TIMEOUT_MS, REPO, build_site, wait_for_ready
 
@@ -107,9 +108,8 @@ def sharded_served(sharded_site_dir: Path) -> Iterator[Served]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed")
+    need(Path(CHROMIUM).exists(), f"Chromium ({CHROMIUM})")
+    from playwright import sync_api
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield chromium

@@ -16,6 +16,8 @@ from typing import Any, Iterator
 
 import pytest
 
+from needs import need
+
 from browserkit import ARTIFACTS, READY_TIMEOUT_MS, REPO, screenshot, wait_for_ready
 
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
@@ -92,8 +94,7 @@ class Pages:
 
 @pytest.fixture(scope="module")
 def pages(browser, served) -> Iterator[Pages]:
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed")
+    need(AXE.exists(), "axe-core (npm)")
     handle = Pages(browser, served)
     yield handle
     handle.context.close()
