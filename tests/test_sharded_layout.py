@@ -128,3 +128,41 @@ def test_warming_prepares_expansion_without_changing_answers(layouts):
     cold = Catalogue.open(DirectoryLoader(sites["sharded"]))
     arguments = {"query": "hous"}
     assert catalogue.call("search_government_knowledge", arguments, prefix_last=True) == cold.call("search_government_knowledge", arguments, prefix_last=True)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "prefix_last"),
+    [
+        ("search_government_knowledge", {"query": "land registry price data"}, False),
+        ("search_government_knowledge", {"query": "statistcs populaton"}, False),
+        ("search_government_knowledge", {"query": "house pri"}, True),
+        ("get_resource_record", {"recordId": "about-price-paid-data"}, False),
+    ],
+)
+def test_the_browser_path_fetches_a_calls_files_in_few_parallel_rounds(layouts, tmp_path, tool, arguments, prefix_last):
+    """Session.attempt names every missing file of a step at once; the answer equals the direct one."""
+    from govsearch import FetchingLoader
+    from govsearch.protocol import Session
+
+    sites, _ = layouts
+    data = sites["sharded"] / "data"
+    partial = tmp_path / "site"
+    (partial / "data").mkdir(parents=True)
+    manifest = json.loads((data / "manifest.json").read_text("utf-8"))
+    for name in ["manifest.json"] + [entry["path"] for entry in manifest["files"].values()]:
+        shutil.copy2(data / name, partial / "data" / name)  # what the worker downloads at start
+    session = Session(FetchingLoader(partial, "https://unused.invalid/data/"))
+    text = json.dumps(arguments)
+    rounds, fetched = 0, set()
+    answer = session.attempt(tool, text, prefix_last)
+    while isinstance(answer, list):
+        assert answer and not fetched & set(answer), "a file was asked for twice"
+        for name in answer:
+            (partial / "data" / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(data / name, partial / "data" / name)
+        fetched |= set(answer)
+        rounds += 1
+        answer = session.attempt(tool, text, prefix_last)
+    assert rounds <= 4
+    expected = Session(DirectoryLoader(sites["sharded"])).answer(tool, text, prefix_last)
+    assert answer == expected and json.loads(answer)["ok"] is True

@@ -42,17 +42,28 @@ class MemoryLoader:
             raise FileNotFoundError(name) from None
 
 
+class MissingFiles(Exception):
+    """Data files a call needs that are not downloaded yet (raised only while deferring)."""
+
+    def __init__(self, names: list[str]):
+        super().__init__(", ".join(names))
+        self.names = list(names)
+
+
 class FetchingLoader:
     """In the browser's worker: files already on Pyodide's disk, else fetched on demand.
 
     The large-site layout asks for shards only when a query needs them, so
-    they cannot all be downloaded up front. A Web Worker may fetch
-    synchronously, which keeps the whole search path synchronous Python.
+    they cannot all be downloaded up front. While `deferring`, a missing file
+    raises MissingFiles, so the worker can download all of a call's files in
+    parallel and ask again; otherwise it is fetched synchronously (allowed in
+    a Web Worker), one at a time.
     """
 
     def __init__(self, site_dir: str | Path, data_url: str):
         self.disk = DirectoryLoader(site_dir)
         self.data_url = data_url if data_url.endswith("/") else data_url + "/"
+        self.deferring = False
 
     def read(self, name: str) -> bytes:
         if ".." in name.split("/") or name.startswith("/") or ":" in name:
@@ -60,6 +71,8 @@ class FetchingLoader:
         try:
             return self.disk.read(name)
         except OSError:
+            if self.deferring:
+                raise MissingFiles([name]) from None
             return _fetch_sync(self.data_url + name)
 
 

@@ -11,7 +11,7 @@ import json
 
 from .catalogue import Catalogue
 from .datafiles import SiteUnavailable
-from .loaders import Loader
+from .loaders import Loader, MissingFiles
 from .tools import error_result, to_json
 
 MAX_ARGUMENT_BYTES = 1 << 20
@@ -25,6 +25,7 @@ class Session:
     """One opened site (or the reason it could not be opened), answering calls."""
 
     def __init__(self, loader: Loader):
+        self.loader = loader
         try:
             self.catalogue: Catalogue | None = Catalogue.open(loader)
             self.failure = ""
@@ -39,6 +40,22 @@ class Session:
         """Do the catalogue's deferred preparation (called when the worker is idle)."""
         if self.catalogue is not None:
             self.catalogue.engine.warm()
+
+    def attempt(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False) -> str | list[str]:
+        """The answer, or the data files to download first (then ask again).
+
+        Lets the browser fetch all the shards a call needs in parallel rather
+        than one synchronous request at a time.
+        """
+        if not hasattr(self.loader, "deferring"):
+            return self.answer(tool, arguments_text, prefix_last)
+        self.loader.deferring = True
+        try:
+            return self.answer(tool, arguments_text, prefix_last)
+        except MissingFiles as missing:
+            return missing.names
+        finally:
+            self.loader.deferring = False
 
     def answer(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False) -> str:
         if self.catalogue is None:

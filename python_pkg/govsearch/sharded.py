@@ -23,7 +23,7 @@ from lunr.query import Clause as LunrClause
 from lunr.token_set import TokenSet
 
 from .datafiles import SiteUnavailable, read_verified
-from .loaders import Loader
+from .loaders import Loader, MissingFiles
 from .terms import Clause
 
 _COMPLETE = None  # lunr's "complete set": every record
@@ -48,6 +48,28 @@ class ShardDirectory:
             self._cache[path] = read_verified(self.loader, entry, role)
         return self._cache[path]
 
+    def require(self, entries: list[Mapping[str, Any]], role: str) -> None:
+        """Read every entry not read yet; a deferring loader names all that are missing at once."""
+        missing: list[str] = []
+        for entry in entries:
+            if entry["path"] not in self._cache:
+                try:
+                    self.read(entry, role)
+                except MissingFiles as error:
+                    missing.extend(error.names)
+        if missing:
+            raise MissingFiles(sorted(set(missing)))
+
+    def posting_entry(self, term: str) -> Mapping[str, Any] | None:
+        position = bisect.bisect_right(self.posting_firsts, term) - 1
+        return None if position < 0 else self.postings[position]
+
+    def record_entry(self, index: int) -> Mapping[str, Any]:
+        hashes = self.directory["records"]["sha256"]
+        if not 0 <= index < len(hashes):
+            raise SiteUnavailable(f"record shard {index} is not in the directory")
+        return {"path": f"records/{index:05d}.{hashes[index][:12]}.json", "sha256": hashes[index]}
+
     def shard_for(self, firsts: list[str], shards: list[Mapping[str, Any]], key: str, role: str) -> Any | None:
         position = bisect.bisect_right(firsts, key) - 1
         return None if position < 0 else self.read(shards[position], role)
@@ -58,11 +80,7 @@ class ShardDirectory:
         return None if shard is None else shard["terms"].get(term)
 
     def record_shard(self, index: int) -> Any:
-        hashes = self.directory["records"]["sha256"]
-        if not 0 <= index < len(hashes):
-            raise SiteUnavailable(f"record shard {index} is not in the directory")
-        entry = {"path": f"records/{index:05d}.{hashes[index][:12]}.json", "sha256": hashes[index]}
-        return self.read(entry, "records")
+        return self.read(self.record_entry(index), "records")
 
 
 class ShardedMatcher:
@@ -93,15 +111,24 @@ class ShardedMatcher:
         lunr_clause = LunrClause(term=term, edit_distance=clause.edit_distance)
         return self.token_set.intersect(TokenSet.from_clause(lunr_clause)).to_list()
 
+    def _require_postings(self, terms: list[str]) -> None:
+        entries = {entry["path"]: entry for entry in map(self.shards.posting_entry, terms) if entry is not None}
+        self.shards.require(list(entries.values()), "postings")
+
     def match(self, clauses: list[Clause]) -> list[tuple[int, float]]:
+        # Everything the query reads is asked for in two batches (exact terms,
+        # then expansions), so a deferring loader can fetch each in parallel.
+        self._require_postings([c.term for c in clauses if not c.edit_distance and not c.wildcard and "*" not in c.term])
+        expansions = [self.expand(clause) for clause in clauses]
+        self._require_postings([term for terms in expansions for term in terms])
         query: dict[str, dict[int, float]] = {field: {} for field in self.fields}
         required: dict[str, set[int] | None] = {}
         matching: dict[tuple[int, str], list[tuple[int, float]]] = {}
         seen: set[tuple[str, str]] = set()
-        for clause in clauses:
+        for clause, expanded in zip(clauses, expansions):
             is_required = clause.presence == "required"
             clause_matches: set[int] = set()
-            for term in self.expand(clause):
+            for term in expanded:
                 posting = self.shards.posting(term)
                 if posting is None:
                     raise SiteUnavailable(f"the postings for a vocabulary term are missing ({term[:40]!r})")
@@ -145,6 +172,10 @@ class ShardedMatcher:
 class ShardedStore:
     def __init__(self, shards: ShardDirectory):
         self.shards = shards
+
+    def require(self, numbers: list[int]) -> None:
+        indexes = sorted({number // self.shards.per_record_shard for number in numbers})
+        self.shards.require([self.shards.record_entry(index) for index in indexes], "records")
 
     def get(self, number: int) -> dict[str, Any]:
         index, offset = divmod(number, self.shards.per_record_shard)

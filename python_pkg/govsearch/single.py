@@ -31,6 +31,9 @@ class ListStore:
         self.records = records
         self.numbers = {record["id"]: number for number, record in enumerate(records)}
 
+    def require(self, numbers: list[int]) -> None:
+        """Nothing to do: every record is loaded."""
+
     def get(self, number: int) -> dict[str, Any]:
         return self.records[number]
 

@@ -116,6 +116,7 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
             if filtered:
                 break
     shown = filtered[:limit]
+    catalogue.store.require([hit.number for hit in shown])
     return {
         "ok": True,
         "query": arguments["query"],

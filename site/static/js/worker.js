@@ -20,11 +20,15 @@ from govsearch.protocol import Session
 # fetched when a query first needs them.
 _session = Session(FetchingLoader("/site", GOVSEARCH_DATA_URL))
 govsearch_answer = _session.answer
+govsearch_attempt = _session.attempt
 govsearch_warm = _session.warm
 govsearch_status = {"ok": _session.catalogue is not None, "message": _session.failure, "records": _session.records}
 `;
 
 let answer = null; // the Python govsearch_answer function, once ready
+let attempt = null; // govsearch_attempt: the answer, or the data files to download first
+let dataUrl = null; // absolute URL of the site's data folder
+const MAX_FETCH_ROUNDS = 4; // a call needs at most postings, expansions, then records
 let fallback = null; // an error result JSON string when Python never became ready
 let dead = false; // Python failed fatally: nothing more can run here
 let runtime = null; // the Pyodide instance, once loaded
@@ -149,6 +153,8 @@ async function start(base) {
     pyodide.globals.set("GOVSEARCH_DATA_URL", new URL(base + "data/", self.location.origin).href);
     await pyodide.runPythonAsync(PYTHON);
     answer = pyodide.globals.get("govsearch_answer");
+    attempt = pyodide.globals.get("govsearch_attempt");
+    dataUrl = new URL(base + "data/", self.location.origin).href;
     const status = pyodide.globals.get("govsearch_status").toJs({ dict_converter: Object.fromEntries });
     if (status.ok) {
       post({ type: "ready", records: status.records });
@@ -170,14 +176,50 @@ async function start(base) {
   }
 }
 
-function handleCall(message) {
+// Download one data file a call asked for into Pyodide's disk. Failures are
+// left for the synchronous path, which reports them (fail closed).
+async function downloadDataFile(name) {
+  const url = new URL(name, dataUrl);
+  if (typeof name !== "string" || name.split("/").includes("..") || !url.href.startsWith(dataUrl)) {
+    return;
+  }
+  try {
+    const response = await fetch(url.href, { credentials: "same-origin" });
+    if (!response.ok) {
+      return;
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const target = "/site/data/" + name;
+    runtime.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    runtime.FS.writeFile(target, bytes);
+  } catch (error) {
+    // the synchronous retry below meets the same problem and answers it
+  }
+}
+
+// Answer a call, first downloading in parallel the shards it needs (a large
+// site's index is split into shards fetched on demand).
+async function answerWithData(tool, argumentsJson, prefixLast) {
+  for (let round = 0; round < MAX_FETCH_ROUNDS; round++) {
+    const outcome = attempt(tool, argumentsJson, prefixLast);
+    if (typeof outcome === "string") {
+      return outcome;
+    }
+    const names = outcome.toJs();
+    outcome.destroy();
+    await Promise.all(names.map(downloadDataFile));
+  }
+  return answer(tool, argumentsJson, prefixLast); // fetches what is still missing one by one, or fails closed
+}
+
+async function handleCall(message) {
   let result;
   if (dead) {
     return; // the page has been told; it answers the call itself
   }
   if (answer) {
     try {
-      result = answer(String(message.tool), String(message.argumentsJson), Boolean(message.prefixLast));
+      result = await answerWithData(String(message.tool), String(message.argumentsJson), Boolean(message.prefixLast));
     } catch (error) {
       const text = error && error.message ? error.message.split("\n").slice(-2).join(" ") : String(error);
       if (error && (error.pyodide_fatal_error || /fatally failed/.test(text))) {
