@@ -166,3 +166,13 @@ def test_the_browser_path_fetches_a_calls_files_in_few_parallel_rounds(layouts, 
     assert rounds <= 4
     expected = Session(DirectoryLoader(sites["sharded"])).answer(tool, text, prefix_last)
     assert answer == expected and json.loads(answer)["ok"] is True
+
+
+def test_a_word_missing_from_the_warmed_vocabulary_fetches_no_shard(layouts):
+    sites, _ = layouts
+    loader = CountingLoader(sites["sharded"])
+    catalogue = Catalogue.open(loader)
+    catalogue.engine.warm()
+    before = loader.read_bytes
+    result = catalogue.call("search_government_knowledge", {"query": "qqqzzz"})
+    assert result["total"] == 0 and loader.read_bytes == before

@@ -88,6 +88,7 @@ class ShardedMatcher:
         self.shards = shards
         self.fields = list(shards.directory["fields"])
         self._token_set: TokenSet | None = None
+        self._vocabulary: frozenset[str] = frozenset()
 
     @property
     def token_set(self) -> TokenSet:
@@ -95,6 +96,7 @@ class ShardedMatcher:
         if self._token_set is None:
             vocabulary = self.shards.read(self.shards.directory["vocabulary"], "vocabulary")["terms"]
             self._token_set = TokenSet.from_list(vocabulary)
+            self._vocabulary = frozenset(vocabulary)
         return self._token_set
 
     def warm(self) -> None:
@@ -107,11 +109,16 @@ class ShardedMatcher:
         term = clause.term + "*" if clause.wildcard and not clause.term.endswith("*") else clause.term
         if not clause.edit_distance and "*" not in term:
             # An exact term reaches itself if the index holds it: no vocabulary needed.
-            return [term] if self.shards.posting(term) is not None else []
+            return [term] if self._known(term) and self.shards.posting(term) is not None else []
         lunr_clause = LunrClause(term=term, edit_distance=clause.edit_distance)
         return self.token_set.intersect(TokenSet.from_clause(lunr_clause)).to_list()
 
+    def _known(self, term: str) -> bool:
+        """False only when the vocabulary is loaded and lacks the term: no shard to fetch."""
+        return self._token_set is None or term in self._vocabulary
+
     def _require_postings(self, terms: list[str]) -> None:
+        terms = [term for term in terms if self._known(term)]
         entries = {entry["path"]: entry for entry in map(self.shards.posting_entry, terms) if entry is not None}
         self.shards.require(list(entries.values()), "postings")
 
