@@ -113,7 +113,7 @@ def test_calls_before_ready_wait_in_a_bounded_queue_and_time_out(open_page):
             const bridge = {PAGE_BRIDGE};
             const queued = [];
             for (let i = 0; i < size; i++) {{
-                queued.push(bridge.call(tool, {{ query: 'queued ' + i }}, {{ timeoutMs: 2500 }}));
+                queued.push(bridge.call(tool, {{ query: 'queued ' + i }}, {{ timeoutMs: 10000 }}));
             }}
             const tools = await document.modelContext.getTools();
             const search = tools.find((t) => t.name === tool);
@@ -129,7 +129,9 @@ def test_calls_before_ready_wait_in_a_bounded_queue_and_time_out(open_page):
         }}""",
         [MAX_QUEUE, SEARCH_TOOL],
     )
-    assert outcome["refusedMs"] < 1_000
+    # "At once" rather than after waiting for the runtime: far below the queued
+    # calls' 10 s timeout even on a loaded machine.
+    assert outcome["refusedMs"] < 5_000
     for text in outcome["refused"]:
         error = json.loads(text)["error"]
         assert error["code"] == "busy" and "Wait" in error["message"], text
@@ -137,7 +139,7 @@ def test_calls_before_ready_wait_in_a_bounded_queue_and_time_out(open_page):
     for text in outcome["timedOut"]:
         error = json.loads(text)["error"]
         assert error["code"] == "timeout" and "did not start" in error["message"], text
-    assert outcome["timedOutMs"] < 5_000
+    assert outcome["timedOutMs"] < 15_000
     assert json.loads(outcome["again"])["error"]["code"] == "timeout"
     assert outcome["state"] == "loading" and outcome["queue"] == 0 and outcome["pending"] == 0
 
