@@ -10,6 +10,7 @@ from govsearch_build.publishers import PublisherAuthority, loose_key
 def test_plain_text_escapes_markup_and_spaces():
     assert plain_text("A\\n\\n- **bold** <b>x</b> [link](https://e.g/x) `code`") == "A - bold x link code"
     assert plain_text("Ends with a source ellipsis…") == "Ends with a source ellipsis…"
+    assert plain_text("Roads &amp;amp; bridges &amp; tunnels") == "Roads & bridges & tunnels"  # escaped twice at source
 
 
 def test_trim_at_word_boundary_with_ellipsis():

@@ -65,7 +65,12 @@ def plain_text(value: Any) -> str:
     text = str(value)
     text = text.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\r", "\n").replace("\\t", " ")
     text = _TAG.sub(" ", text)
-    text = html.unescape(text)
+    # Some exports escape entities twice ("&amp;amp;"): unescape until stable.
+    for _ in range(3):
+        unescaped = html.unescape(text)
+        if unescaped == text:
+            break
+        text = unescaped
     text = _MD_IMAGE.sub(r"\1", text)
     text = _MD_LINK.sub(r"\1", text)
     text = _MD_REF_LINK.sub(r"\1", text)
