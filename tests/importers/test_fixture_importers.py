@@ -74,10 +74,10 @@ def test_okf_search_shards(fixtures, authority):
     ds = records["okf-ds-one"]
     assert ds["resourceType"] == "dataset" and ds["collection"] == "ons" and ds["accessStatus"] == "public"
     assert ds["summary"].endswith("full resolution and…")        # the source's truncation kept as it is
-    assert ds["source"]["file"] == "okf-shards/results-0.json.gz#0"
+    assert ds["source"]["file"] == "okf-shards/results-0.fixture.json.gz#0"
     # the contract describing the dataset shares its url: merged, reported
     assert "okf-contract-ds-one" not in records and rep["duplicates_merged"] == 1
-    assert rep["duplicates"][0]["into"] == "okf-shards/results-0.json.gz#0"
+    assert rep["duplicates"][0]["into"] == "okf-shards/results-0.fixture.json.gz#0"
     # http on an ArcGIS Hub host is upgraded; an unknown http-only host is rejected and counted
     assert records["okf-ep-arcgis"]["url"].startswith("https://example-council.opendata.arcgis.com/")
     assert rep["http_only_hosts"] == {"inspire.example.net": 1}
