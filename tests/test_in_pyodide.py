@@ -16,8 +16,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from needs import need
 
 from sitefixture import REPO, build_fixture_site

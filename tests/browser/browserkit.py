@@ -6,8 +6,13 @@ import json
 import os
 import shutil
 import subprocess
+import threading
+from dataclasses import dataclass
+from http.server import ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
+
+from govsearch_build.serve import make_server
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = REPO / ".venv" / "bin" / "python"
@@ -160,3 +165,27 @@ def reference_answers(site: Path, calls: list[tuple[str, Any]]) -> list[str]:
         stdin = (arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)).encode("utf-8")
         texts.append(answer(catalogue, tool, stdin[: MAX_ARGUMENT_BYTES + 1]))
     return texts
+
+
+@dataclass
+class Served:
+    root: Path
+    origin: str
+    server: ThreadingHTTPServer
+
+    def url(self, path: str = "") -> str:
+        return f"{self.origin}/{path.lstrip('/')}"
+
+
+def serve_site(root: Path) -> Served:
+    """Serve a built site on 127.0.0.1 with the server `build.py --serve` runs."""
+    server = make_server(root)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return Served(root, f"http://127.0.0.1:{server.server_address[1]}", server)
+
+
+def serving(root: Path) -> Iterator[Served]:
+    """serve_site for a fixture: yields the handle, then stops the server."""
+    handle = serve_site(root)
+    yield handle
+    handle.server.shutdown()

@@ -8,42 +8,22 @@ from __future__ import annotations
 
 import re
 import shutil
-import threading
 import tomllib
 from dataclasses import dataclass, field
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
-from govsearch_build.serve import make_server
 from needs import need
 
-from browserkit import CHROMIUM, CHROMIUM_ARGS, HOSTILE_ID, HOSTILE_RECORD, PYTHON, READY_TIMEOUT_MS, REPO, build_site, wait_for_ready
+from browserkit import CHROMIUM, CHROMIUM_ARGS, HOSTILE_ID, HOSTILE_RECORD, REPO, Served, build_site, serving, wait_for_ready
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
             item.add_marker(pytest.mark.browser)
-
-
-@dataclass
-class Served:
-    root: Path
-    origin: str
-    server: ThreadingHTTPServer
-
-    def url(self, path: str = "") -> str:
-        return f"{self.origin}/{path.lstrip('/')}"
-
-
-def _serve(root: Path) -> Served:
-    server = make_server(root)  # the same server `build.py --serve` runs
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    return Served(root, f"http://127.0.0.1:{server.server_address[1]}", server)
 
 
 @pytest.fixture(scope="session")
@@ -87,23 +67,17 @@ def sharded_site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def served(site_dir: Path) -> Iterator[Served]:
-    handle = _serve(site_dir)
-    yield handle
-    handle.server.shutdown()
+    yield from serving(site_dir)
 
 
 @pytest.fixture(scope="session")
 def hostile_served(hostile_site_dir: Path) -> Iterator[Served]:
-    handle = _serve(hostile_site_dir)
-    yield handle
-    handle.server.shutdown()
+    yield from serving(hostile_site_dir)
 
 
 @pytest.fixture(scope="session")
 def sharded_served(sharded_site_dir: Path) -> Iterator[Served]:
-    handle = _serve(sharded_site_dir)
-    yield handle
-    handle.server.shutdown()
+    yield from serving(sharded_site_dir)
 
 
 @pytest.fixture(scope="session")

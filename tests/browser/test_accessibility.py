@@ -18,7 +18,7 @@ import pytest
 
 from needs import need
 
-from browserkit import ARTIFACTS, READY_TIMEOUT_MS, REPO, screenshot, wait_for_ready
+from browserkit import READY_TIMEOUT_MS, REPO, screenshot, wait_for_ready
 
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]

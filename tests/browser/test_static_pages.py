@@ -7,24 +7,20 @@ opened in Chromium with JavaScript turned off to check what a visitor sees.
 
 from __future__ import annotations
 
-import functools
 import re
 import shutil
-import threading
 import tomllib
 from collections import Counter
 from html.parser import HTMLParser
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Iterator
+from typing import Iterator
 from urllib.error import HTTPError
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urljoin
 from urllib.request import urlopen
 
 import pytest
 
-from browserkit import REPO, build_site, screenshot
+from browserkit import REPO, build_site, screenshot, serve_site
 
 from govsearch_build.render import RECORDS_PER_PAGE, page_numbers, page_path
 
@@ -168,13 +164,6 @@ EXTRA = 151  # with the real HM Land Registry records: more than two pages of on
 PUBLISHER = "HM Land Registry"
 
 
-def _serve(root: Path) -> tuple[str, ThreadingHTTPServer]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(SimpleHTTPRequestHandler, directory=str(root)))
-    server.RequestHandlerClass.log_message = lambda *args: None
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}", server
-
-
 @pytest.fixture(scope="module")
 def big_publisher(tmp_path_factory) -> Iterator[tuple[str, set[str]]]:
     """A site whose content has EXTRA more HM Land Registry records (copies with new ids and URLs)."""
@@ -200,9 +189,9 @@ def big_publisher(tmp_path_factory) -> Iterator[tuple[str, set[str]]]:
         text = path.read_text("utf-8")
         if re.search(rf"^publisher: {PUBLISHER}$", text, re.M):
             expected.add(re.search(r"^id: (.+)$", text, re.M).group(1).strip().strip("'\""))
-    origin, server = _serve(out)
-    yield origin, expected
-    server.shutdown()
+    handle = serve_site(out)
+    yield handle.origin, expected
+    handle.server.shutdown()
 
 
 def test_page_numbers_with_gaps():

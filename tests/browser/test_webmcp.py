@@ -143,8 +143,6 @@ def test_tool_answers_are_byte_identical_to_the_cli(open_page, site_dir: Path):
 
 def test_without_webmcp_the_page_says_so_and_search_still_works(browser, served):
     # A Chromium without the WebMCP feature: no modelContext at all.
-    from playwright.sync_api import sync_playwright  # noqa: F401  (the session's playwright is reused)
-
     plain = browser.browser_type.launch(executable_path=CHROMIUM, args=[a for a in CHROMIUM_ARGS if "WebMCP" not in a], headless=True)
     try:
         page = plain.new_page()

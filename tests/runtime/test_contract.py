@@ -2,8 +2,6 @@
 
 import json
 
-import pytest
-
 from govsearch import load_schema, tool_definitions
 
 

@@ -56,7 +56,6 @@ import csv
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
 
 from .common import ImportBuilder, expand, iso_date, keywords, make_id, shown
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import gzip
 import hashlib
 import html
 import re
@@ -437,11 +438,17 @@ def shown(path: Any) -> str:
 
 
 def read_json(path: Any, builder: "ImportBuilder") -> Any | None:
-    """A JSON export's content, or None after rejecting the file with the reason."""
+    """A JSON export's content (gzipped when named .gz), or None after rejecting the file."""
+    opener = gzip.open if str(path).endswith(".gz") else open
     try:
-        with open(path, encoding="utf-8") as handle:
+        with opener(path, "rt", encoding="utf-8") as handle:
             return json.load(handle)
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, EOFError) as error:
         builder.input()
         builder.reject(shown(path), "(file)", f"cannot read JSON: {error}")
         return None
+
+
+def page_type(url: str) -> str:
+    """A link to a GOV.UK page is GOV.UK content; any other official page is guidance."""
+    return "govuk-content" if url.startswith("https://www.gov.uk/") else "guidance"

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..records import parse_record_text
-from .common import ImportBuilder, expand, iso_date, keywords, make_id, shown
+from .common import ImportBuilder, expand, iso_date, keywords, make_id, page_type, shown
 
 DEFAULT_COLLECTION = "uk-living"
 KNOWN_TYPES = {"Service Family", "Public Service Route"}
@@ -136,7 +136,7 @@ def _one(path: Path, file: str, owners: dict[str, str], used: set[str], builder:
         "title": title,
         "summary": summary,
         "url": url,
-        "resourceType": "govuk-content" if url.startswith("https://www.gov.uk/") else "guidance",
+        "resourceType": page_type(url),
         "publisher": publisher,
         "accessStatus": "public",
         "collection": builder.collection or DEFAULT_COLLECTION,

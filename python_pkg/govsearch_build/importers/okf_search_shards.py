@@ -55,13 +55,11 @@ kept.
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .common import ImportBuilder, expand, iso_date, keywords, make_id, shown
+from .common import ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
 
 DEFAULT_COLLECTION = "government-apis"
 OGL = "Open Government Licence v3.0"
@@ -107,11 +105,6 @@ SOURCE_LABELS = {
 STANDARD = ("Capability Document", "Contract", "Schema")
 
 
-def _load(path: Path) -> Any:
-    opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        return json.load(handle)
-
 
 def _shard_number(path: Path) -> tuple[int, str]:
     stem = path.name.split(".")[0]
@@ -122,11 +115,8 @@ def _shard_number(path: Path) -> tuple[int, str]:
 def import_paths(paths: list[Path], builder: ImportBuilder) -> None:
     rows: list[tuple[str, dict[str, Any]]] = []
     for path in sorted(expand(paths, ("results-*.json.gz", "results-*.json")), key=_shard_number):
-        try:
-            data = _load(path)
-        except (OSError, ValueError, EOFError) as error:
-            builder.input()
-            builder.reject(shown(path), "(file)", f"cannot read JSON: {error}")
+        data = read_json(path, builder)
+        if data is None:
             continue
         if not isinstance(data, list):
             builder.input()

@@ -25,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .common import ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
+from .common import ImportBuilder, expand, iso_date, keywords, make_id, page_type, read_json, shown
 
 DEFAULT_COLLECTION = "uk-living"
 
@@ -72,7 +72,7 @@ def _one(item: Any, file: str, builder: ImportBuilder) -> None:
         "title": title,
         "summary": summary,
         "url": url,
-        "resourceType": "govuk-content" if url.startswith("https://www.gov.uk/") else "guidance",
+        "resourceType": page_type(url),
         "publisher": publisher,
         "accessStatus": "public",
         "collection": builder.collection or DEFAULT_COLLECTION,
