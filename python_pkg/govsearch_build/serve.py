@@ -8,6 +8,9 @@ from pathlib import Path
 
 
 class SiteHandler(SimpleHTTPRequestHandler):
+    # Headers and body go out in separate writes; without this, Nagle's
+    # algorithm can hold the body back for the client's delayed ACK (~40 ms).
+    disable_nagle_algorithm = True
     extensions_map = {
         **SimpleHTTPRequestHandler.extensions_map,
         ".js": "text/javascript",
