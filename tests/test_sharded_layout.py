@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader, to_json
+from govsearch import sharded as sharded_module
+from govsearch.terms import MATCH_MODES, clauses_for, query_terms
 from govsearch_build.config import load_config
 from govsearch_build.data_files import write_data
 from govsearch_build.records import load_content
@@ -75,6 +77,32 @@ def test_sharded_answers_equal_single(layouts):
     assert modes == {"all_terms", "any_term", "fuzzy"}
 
 
+def raw_scores(catalogue, records, three_word_queries):
+    """Unrounded lunr scores of every clause list the tool would try."""
+    answers = []
+    for text in queries(records) + three_word_queries:
+        for prefix_last in (False, True):
+            terms = query_terms(text, prefix_last=prefix_last)
+            for mode in MATCH_MODES:
+                if terms:
+                    answers.append(catalogue.engine.matcher.match(clauses_for(terms, mode)))
+    return answers
+
+
+def test_sharded_scores_equal_lunr_to_the_last_bit(layouts, monkeypatch):
+    """Not just to six places: lunr adds a record's field scores in the order
+    it first meets them, and the sharded matcher must add them in that order."""
+    sites, records = layouts
+    rng = random.Random(9)
+    words = sorted({w for r in records for w in re.findall(r"[A-Za-z]{4,}", r.data["summary"])})
+    three = [" ".join(rng.sample(words, 3)) for _ in range(150)]
+    expected = raw_scores(Catalogue.open(DirectoryLoader(sites["single"])), records, three)
+    assert raw_scores(Catalogue.open(DirectoryLoader(sites["sharded"])), records, three) == expected
+    # Summing in plain field order instead differs for some record: the test can see the order.
+    monkeypatch.setattr(sharded_module, "_resum_out_of_order", lambda *args: None)
+    assert raw_scores(Catalogue.open(DirectoryLoader(sites["sharded"])), records, three) != expected
+
+
 def test_record_lookups_agree(layouts):
     sites, records = layouts
     single = Catalogue.open(DirectoryLoader(sites["single"]))
@@ -116,6 +144,35 @@ def test_tampered_shard_fails_closed_mid_query(layouts, tmp_path):
     result = catalogue.call("search_government_knowledge", {"query": "land registry"})
     assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
     assert "integrity" in result["error"]["message"]
+
+
+@pytest.mark.parametrize("kind", ["rows", "records"])
+def test_tampered_row_or_record_shard_fails_closed(layouts, tmp_path, kind):
+    """Row and record shards are listed by a 128-bit sha256 prefix: one added byte is still refused."""
+    sites, _ = layouts
+    copy = tmp_path / "site"
+    shutil.copytree(sites["sharded"], copy)
+    for shard in (copy / "data" / kind).glob("*.json"):
+        shard.write_bytes(shard.read_bytes() + b" ")  # still valid JSON
+    catalogue = Catalogue.open(DirectoryLoader(copy))
+    if kind == "rows":
+        result = catalogue.call("search_government_knowledge", {"query": "land registry"})
+    else:
+        result = catalogue.call("get_resource_record", {"recordId": "companies-house-api"})
+    assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
+    assert "integrity" in result["error"]["message"]
+
+
+def test_shards_listed_without_enough_of_a_sha256_are_refused(layouts, tmp_path):
+    sites, _ = layouts
+    copy = tmp_path / "site"
+    shutil.copytree(sites["sharded"], copy)
+    catalogue = Catalogue.open(DirectoryLoader(copy))
+    hashes = catalogue.store.shards.directory["rows"]["sha256"]
+    hashes[:] = [digest[:31] for digest in hashes]  # 124 bits: not enough to vouch
+    result = catalogue.call("search_government_knowledge", {"query": "land registry"})
+    assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
+    assert "does not vouch" in result["error"]["message"]
 
 
 def test_warming_prepares_expansion_without_changing_answers(layouts):

@@ -25,11 +25,14 @@ __all__ = ["Catalogue", "SiteUnavailable", "MANIFEST", "FORMAT"]
 
 
 class RecordStore(Protocol):
-    def require(self, numbers: list[int]) -> None: ...
+    def require(self, numbers: list[int]) -> None:
+        """Make the rows of these records readable (a sharded store may raise MissingFiles)."""
 
-    def get(self, number: int) -> dict[str, Any]: ...
+    def row(self, number: int) -> dict[str, Any]:
+        """What a search result shows of the record: at least tools.RESULT_FIELDS."""
 
-    def find(self, record_id: str) -> dict[str, Any] | None: ...
+    def find(self, record_id: str) -> dict[str, Any] | None:
+        """The whole record with this id, if there is one."""
 
 
 class Catalogue:

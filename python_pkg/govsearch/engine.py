@@ -10,9 +10,10 @@ title, then id" is simply "score, then record number", in every layout.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from itertools import compress
+from typing import Any, Iterable, Mapping, Protocol
 
 from .terms import Clause
 
@@ -24,11 +25,16 @@ DIMENSIONS = {
     "publishers": "publisher",
 }
 SCORE_PLACES = 6
+# Rounding to SCORE_PLACES moves a score by at most half a step, so a record
+# more than two steps below the limit-th best raw score cannot be among the
+# best after rounding.
+_ROUNDING_MARGIN = 2 * 10**-SCORE_PLACES
+RECENT_QUERIES = 4  # match sets kept, so a call retried after its shards arrive does not match again
 
 
 class Matcher(Protocol):
-    def match(self, clauses: list[Clause]) -> list[tuple[int, float]]:
-        """(record number, lunr score) for every record the clauses match."""
+    def match(self, clauses: list[Clause]) -> dict[int, float]:
+        """Record number -> lunr score, for every record the clauses match."""
 
     def warm(self) -> None:
         """Prepare what later queries will need, while nobody is waiting."""
@@ -41,20 +47,24 @@ class Hit:
 
 
 CODE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
-_CODE_VALUE = {char: number for number, char in enumerate(CODE_ALPHABET)}
+_CODE_BYTES = bytes.maketrans(CODE_ALPHABET.encode(), bytes(range(64)))
 
 
 class FacetTable:
     """One column per filter dimension: every record's value, as a code.
 
     Codes are fixed-width base-64 strings (one character for up to 64
-    distinct values), read on demand: opening a large site decodes nothing.
+    distinct values). Filters and facet counts work on *profiles*: the
+    distinct combinations of the four values, a few thousand at most, so a
+    query's matches are read once whatever the filters. They are worked out
+    the first time a query needs them: opening a large site decodes nothing.
     """
 
     def __init__(self, columns: Mapping[str, Mapping[str, Any]]):
         self.names = {field: list(column["values"]) for field, column in columns.items()}
-        self.codes = {field: column["codes"] for field, column in columns.items()}
+        self.encoded = {field: column["codes"] for field, column in columns.items()}
         self.widths = {field: column["width"] for field, column in columns.items()}
+        self._profiles: tuple[list[int], list[tuple[str, ...]]] | None = None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "FacetTable":
@@ -63,72 +73,120 @@ class FacetTable:
             raise ValueError(f"the facet table lacks {', '.join(sorted(missing))}")
         return cls(data["columns"])
 
-    def value(self, number: int, field: str) -> str:
+    def codes(self, field: str) -> list[int]:
+        """Every record's value code for the field, by record number."""
+        digits = self.encoded[field].encode("ascii").translate(_CODE_BYTES)
         width = self.widths[field]
-        code = 0
-        for char in self.codes[field][number * width : number * width + width]:
-            code = code * 64 + _CODE_VALUE[char]
-        return self.names[field][code]
+        codes = list(digits[0::width])
+        for place in range(1, width):
+            codes = [code * 64 + digit for code, digit in zip(codes, digits[place::width])]
+        return codes
 
-    def column(self, field: str, numbers: list[int]) -> list[str]:
-        """The field's value for each of the records, in order (the hot path of facets)."""
-        names, codes = self.names[field], self.codes[field]
-        if self.widths[field] == 1:
-            return [names[_CODE_VALUE[codes[number]]] for number in numbers]
-        return [self.value(number, field) for number in numbers]
+    @property
+    def profiles(self) -> tuple[list[int], list[tuple[str, ...]]]:
+        """Each record's profile id, and each profile's values (in DIMENSIONS order)."""
+        if self._profiles is None:
+            fields = list(DIMENSIONS.values())
+            ids: dict[tuple[int, ...], int] = {}
+            of_record = [ids.setdefault(key, len(ids)) for key in zip(*map(self.codes, fields))]
+            values = [tuple(self.names[field][code] for field, code in zip(fields, key)) for key in ids]
+            self._profiles = (of_record, values)
+        return self._profiles
+
+    def tally(self, numbers: Iterable[int]) -> Counter[int]:
+        """How many of the records have each profile."""
+        return Counter(map(self.profiles[0].__getitem__, numbers))
 
     def values(self, field: str) -> set[str]:
         return set(self.names[field])
+
+
+class Matches:
+    """A query's matches (record number -> lunr score) and, once asked for, their profile tally."""
+
+    __slots__ = ("scores", "_tally")
+
+    def __init__(self, scores: dict[int, float]):
+        self.scores = scores
+        self._tally: Counter[int] | None = None
+
+    def tally(self, facets: FacetTable) -> Counter[int]:
+        if self._tally is None:
+            self._tally = facets.tally(self.scores)
+        return self._tally
 
 
 class SearchEngine:
     def __init__(self, matcher: Matcher, facets: FacetTable):
         self.matcher = matcher
         self.facets = facets
+        self._recent: OrderedDict[tuple[Clause, ...], Matches] = OrderedDict()
 
     def warm(self) -> None:
         self.matcher.warm()
+        self.facets.profiles  # noqa: B018 - worked out now, while nobody waits
 
-    def match(self, clauses: list[Clause]) -> list[Hit]:
-        """Every record the clauses match, best first: score, then title, then id."""
-        if not clauses:
-            return []
-        hits = [Hit(number, round(score, SCORE_PLACES)) for number, score in self.matcher.match(clauses)]
-        hits.sort(key=lambda hit: (-hit.score, hit.number))
-        return hits
+    def match(self, clauses: list[Clause]) -> Matches:
+        """Every record the clauses match, with its lunr score.
 
-    def filter(self, hits: list[Hit], filters: Mapping[str, frozenset[str]]) -> list[Hit]:
-        if not filters:
-            return hits
-        keep = _all_true([self._passing(hits, name, wanted) for name, wanted in filters.items()], len(hits))
-        return [hit for hit, kept in zip(hits, keep) if kept]
+        The last few match sets are kept: in the browser a call is asked
+        again once its shards have arrived, and people repeat queries.
+        """
+        key = tuple(clauses)
+        if key in self._recent:
+            self._recent.move_to_end(key)
+            return self._recent[key]
+        matches = Matches(self.matcher.match(clauses) if clauses else {})
+        self._recent[key] = matches
+        while len(self._recent) > RECENT_QUERIES:
+            self._recent.popitem(last=False)
+        return matches
 
-    def facet_counts(self, hits: list[Hit], filters: Mapping[str, frozenset[str]]) -> dict[str, dict[str, int]]:
+    def filter(self, matches: Matches, filters: Mapping[str, frozenset[str]]) -> list[int]:
+        """The matching record numbers that pass every filter (in no particular order)."""
+        numbers = list(matches.scores)
+        if not filters or not numbers:
+            return numbers
+        tally = matches.tally(self.facets)
+        passing = {profile for profile in tally if not self._failing(profile, filters)}
+        if len(passing) == len(tally):
+            return numbers
+        return list(compress(numbers, map(passing.__contains__, map(self.facets.profiles[0].__getitem__, numbers))))
+
+    def best(self, matches: Matches, numbers: list[int], limit: int) -> list[Hit]:
+        """The `limit` best of `numbers`: score (rounded), then title, then id.
+
+        Records are numbered in (title, id) order, so that is "score, then
+        record number". Only records near the limit-th best raw score are
+        rounded and sorted, not all of a common word's matches.
+        """
+        scores = matches.scores
+        if len(numbers) > limit:
+            raw = list(map(scores.__getitem__, numbers))
+            threshold = sorted(raw)[-limit] - _ROUNDING_MARGIN
+            numbers = list(compress(numbers, map(threshold.__le__, raw)))
+        ranked = sorted((-round(scores[number], SCORE_PLACES), number) for number in numbers)
+        return [Hit(number, -negated) for negated, number in ranked[:limit]]
+
+    def facet_counts(self, matches: Matches, filters: Mapping[str, frozenset[str]]) -> dict[str, dict[str, int]]:
         """Counts per value of each dimension over the query's matches.
 
         Each dimension is counted with the other dimensions' filters applied
         but not its own, so its counts show what choosing another value of
         that dimension would give.
         """
-        numbers = [hit.number for hit in hits]
-        columns = {name: self.facets.column(field, numbers) for name, field in DIMENSIONS.items()}
-        passing = {name: [value in wanted for value in columns[name]] for name, wanted in filters.items()}
-        counts: dict[str, dict[str, int]] = {}
-        for name in DIMENSIONS:
-            keep = _all_true([mask for other, mask in passing.items() if other != name], len(numbers))
-            tally = Counter(value for value, kept in zip(columns[name], keep) if kept)
-            counts[name] = dict(sorted(tally.items(), key=lambda item: (-item[1], item[0])))
-        return counts
+        counts: dict[str, Counter[str]] = {name: Counter() for name in DIMENSIONS}
+        for profile, count in matches.tally(self.facets).items():
+            failing = self._failing(profile, filters)
+            for position, name in enumerate(DIMENSIONS):
+                if not failing or failing == [name]:
+                    counts[name][self.facets.profiles[1][profile][position]] += count
+        return {name: dict(sorted(tally.items(), key=lambda item: (-item[1], item[0]))) for name, tally in counts.items()}
 
-    def _passing(self, hits: list[Hit], name: str, wanted: frozenset[str]) -> list[bool]:
-        return [value in wanted for value in self.facets.column(DIMENSIONS[name], [hit.number for hit in hits])]
+    def _failing(self, profile: int, filters: Mapping[str, frozenset[str]]) -> list[str]:
+        """The filters a profile does not pass."""
+        values = self.facets.profiles[1][profile]
+        return [name for position, name in enumerate(DIMENSIONS) if name in filters and values[position] not in filters[name]]
 
     def values(self, field: str) -> set[str]:
         return self.facets.values(field)
-
-
-def _all_true(masks: list[list[bool]], length: int) -> list[bool]:
-    """Element-wise AND of the masks (all True when there are none)."""
-    if not masks:
-        return [True] * length
-    return [all(flags) for flags in zip(*masks)]

@@ -7,7 +7,8 @@ Here the build splits what lunr's scoring reads into small files:
 - postings shards keyed by term range: for each term, its lunr term index
   and, per field, the records holding it with the term's weight in that
   record's field vector (lunr's BM25 score, already boosted and rounded);
-- record shards by record number, and id shards for lookups by id.
+- row shards (what a search result shows) and record shards, by record
+  number, and id shards for lookups by id.
 
 `ShardedMatcher.match` repeats lunr 2.3.9's query algorithm over those
 postings, so refs, order and scores equal lunr on the single-file index.
@@ -17,6 +18,9 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections import Counter
+from itertools import accumulate, chain, compress, repeat
+from operator import add, mul, truediv
 from typing import Any, Mapping
 
 from lunr.query import Clause as LunrClause
@@ -25,8 +29,6 @@ from lunr.token_set import TokenSet
 from .datafiles import SiteUnavailable, read_verified
 from .loaders import Loader, MissingFiles
 from .terms import Clause
-
-_COMPLETE = None  # lunr's "complete set": every record
 
 
 class ShardDirectory:
@@ -39,7 +41,6 @@ class ShardDirectory:
         self.posting_firsts = [entry["first"] for entry in self.postings]
         self.id_shards = directory["ids"]
         self.id_firsts = [entry["first"] for entry in self.id_shards]
-        self.per_record_shard = directory["records"]["perShard"]
         self._cache: dict[str, Any] = {}
 
     def read(self, entry: Mapping[str, Any], role: str) -> Any:
@@ -64,11 +65,12 @@ class ShardDirectory:
         position = bisect.bisect_right(self.posting_firsts, term) - 1
         return None if position < 0 else self.postings[position]
 
-    def record_entry(self, index: int) -> Mapping[str, Any]:
-        hashes = self.directory["records"]["sha256"]
+    def listed_entry(self, kind: str, index: int) -> Mapping[str, Any]:
+        """Shard `index` of the record or row store: listed by sha256 alone, its path follows."""
+        hashes = self.directory[kind]["sha256"]
         if not 0 <= index < len(hashes):
-            raise SiteUnavailable(f"record shard {index} is not in the directory")
-        return {"path": f"records/{index:05d}.{hashes[index][:12]}.json", "sha256": hashes[index]}
+            raise SiteUnavailable(f"{kind} shard {index} is not in the directory")
+        return {"path": f"{kind}/{index:05d}.{hashes[index][:12]}.json", "sha256": hashes[index]}
 
     def shard_for(self, firsts: list[str], shards: list[Mapping[str, Any]], key: str, role: str) -> Any | None:
         position = bisect.bisect_right(firsts, key) - 1
@@ -79,8 +81,6 @@ class ShardDirectory:
         shard = self.shard_for(self.posting_firsts, self.postings, term, "postings")
         return None if shard is None else shard["terms"].get(term)
 
-    def record_shard(self, index: int) -> Any:
-        return self.read(self.record_entry(index), "records")
 
 
 class ShardedMatcher:
@@ -122,94 +122,171 @@ class ShardedMatcher:
         entries = {entry["path"]: entry for entry in map(self.shards.posting_entry, terms) if entry is not None}
         self.shards.require(list(entries.values()), "postings")
 
-    def match(self, clauses: list[Clause]) -> list[tuple[int, float]]:
+    def match(self, clauses: list[Clause]) -> dict[int, float]:
         # Everything the query reads is asked for in two batches (exact terms,
         # then expansions), so a deferring loader can fetch each in parallel.
         self._require_postings([c.term for c in clauses if not c.edit_distance and not c.wildcard and "*" not in c.term])
         expansions = [self.expand(clause) for clause in clauses]
         self._require_postings([term for terms in expansions for term in terms])
-        query: dict[str, dict[int, float]] = {field: {} for field in self.fields}
-        required: dict[str, set[int] | None] = {}
-        matching: dict[tuple[int, str], list[tuple[int, float]]] = {}
+        gathered = self._gather(clauses, expansions)
+        per_field = [(field, _field_scores(gathered.query[field], postings)) for field, postings in gathered.postings.items() if postings]
+        scores = _sum_fields(per_field)
+        if gathered.terms > 1:
+            _resum_out_of_order(scores, per_field, gathered.postings)
+        return scores
+
+    def _gather(self, clauses: list[Clause], expansions: list[list[str]]) -> "_Gathered":
+        """lunr's first pass: query vectors, and each field's postings of the records that can match."""
+        gathered = _Gathered({field: {} for field in self.fields}, {field: [] for field in self.fields})
         seen: set[tuple[str, str]] = set()
+        required: list[list[list[int]]] = []  # per required clause: the record numbers of each of its postings
         for clause, expanded in zip(clauses, expansions):
-            is_required = clause.presence == "required"
-            clause_matches: set[int] = set()
+            clause_numbers: list[list[int]] = []
             for term in expanded:
                 posting = self.shards.posting(term)
                 if posting is None:
                     raise SiteUnavailable(f"the postings for a vocabulary term are missing ({term[:40]!r})")
                 term_index = posting["i"]
+                gathered.terms += 1
                 for field in self.fields:
-                    numbers, weights = _decode(posting["f"].get(field))
-                    if is_required:
-                        clause_matches.update(numbers)
-                        required.setdefault(field, _COMPLETE)
-                    query[field][term_index] = query[field].get(term_index, 0) + 1
-                    if (term, field) in seen:
+                    vector = gathered.query[field]
+                    vector[term_index] = vector.get(term_index, 0) + 1
+                    column = posting["f"].get(field)
+                    if not column:
                         continue
-                    seen.add((term, field))
-                    for number, weight in zip(numbers, weights):
-                        entries = matching.get((number, field))
-                        if entries is None:
-                            matching[(number, field)] = [(term_index, weight)]
-                        else:
-                            entries.append((term_index, weight))
-            if is_required:
-                for field in self.fields:
-                    current = required.get(field, _COMPLETE)
-                    required[field] = set(clause_matches) if current is _COMPLETE else current & clause_matches
-        allowed = _intersect_all(required.values())
-        magnitudes = {field: math.sqrt(sum(value * value for _, value in sorted(vector.items()))) for field, vector in query.items()}
-        scores: dict[int, float] = {}
-        for (number, field), entries in matching.items():
-            if allowed is not _COMPLETE and number not in allowed:
-                continue
-            vector = query[field]
-            # lunr's dot product adds term by term in term-index order.
-            if len(entries) == 1:
-                dot = vector[entries[0][0]] * entries[0][1]
-            else:
-                dot = sum(vector[index] * weight for index, weight in sorted(entries))
-            score = dot / magnitudes[field] if magnitudes[field] else 0
-            scores[number] = scores.get(number, 0) + score
-        return list(scores.items())
+                    numbers, weights = _decode(column)
+                    clause_numbers.append(numbers)
+                    if (term, field) not in seen:
+                        seen.add((term, field))
+                        gathered.postings[field].append(_Posting(len(seen), term_index, numbers, weights))
+            if clause.presence == "required":
+                required.append(clause_numbers)
+        if required and not (len(required) == 1 == len(clauses)):
+            # Only records every required clause matches can score (a lone
+            # required clause already holds every record it scores).
+            allowed = set.intersection(*sorted((set(chain.from_iterable(lists)) for lists in required), key=len))
+            for field, postings in gathered.postings.items():
+                gathered.postings[field] = [kept for kept in (posting.restricted(allowed) for posting in postings) if kept.numbers]
+        return gathered
+
+
+class _Posting:
+    """One term's records in one field, with `rank`: when lunr first meets the pair."""
+
+    __slots__ = ("rank", "term_index", "numbers", "weights", "_members")
+
+    def __init__(self, rank: int, term_index: int, numbers: list[int], weights: list[float]):
+        self.rank, self.term_index, self.numbers, self.weights = rank, term_index, numbers, weights
+        self._members: set[int] | None = None
+
+    def restricted(self, allowed: set[int]) -> "_Posting":
+        """The same posting with only the records in `allowed`."""
+        keep = list(map(allowed.__contains__, self.numbers))
+        return _Posting(self.rank, self.term_index, list(compress(self.numbers, keep)), list(compress(self.weights, keep)))
+
+    def __contains__(self, number: int) -> bool:
+        if self._members is None:
+            self._members = set(self.numbers)
+        return number in self._members
+
+
+class _Gathered:
+    __slots__ = ("query", "postings", "terms")
+
+    def __init__(self, query: dict[str, dict[int, float]], postings: dict[str, list[_Posting]]):
+        self.query = query  # field -> lunr's query vector (term index -> boost sum)
+        self.postings = postings  # field -> postings in the order lunr meets them
+        self.terms = 0  # index terms the query reached
+
+
+def _field_scores(vector: dict[int, float], postings: list[_Posting]) -> dict[int, float]:
+    """lunr's similarity in one field: query vector . field vector / |query vector|.
+
+    The dot product adds term by term in term-index order, as lunr's does.
+    (Loops over records run inside map/zip/dict: these sets reach 30,000.)
+    """
+    magnitude = math.sqrt(sum(value * value for _, value in sorted(vector.items())))
+    dots: dict[int, float] = {}
+    for posting in sorted(postings, key=lambda posting: posting.term_index):
+        boost = vector[posting.term_index]
+        products = map(float, posting.weights) if boost == 1 else map(mul, repeat(boost), posting.weights)
+        dots = _added(dots, dict(zip(posting.numbers, products)))
+    if magnitude == 1:  # x / 1.0 == x
+        return dots
+    if not magnitude:
+        return dict.fromkeys(dots, 0)
+    return dict(zip(dots.keys(), map(truediv, dots.values(), repeat(magnitude))))
+
+
+def _added(total: dict[int, float], addend: dict[int, float]) -> dict[int, float]:
+    """Key by key total + addend; where both hold a record, total's value plus addend's, as lunr adds."""
+    if not total:
+        return addend
+    both = list(total.keys() & addend.keys())
+    merged = addend | total
+    merged.update(zip(both, map(add, map(total.__getitem__, both), map(addend.__getitem__, both))))
+    return merged
+
+
+def _sum_fields(per_field: list[tuple[str, dict[int, float]]]) -> dict[int, float]:
+    """A record's score is the sum of its fields' scores, added in field order."""
+    scores: dict[int, float] = {}
+    for _, field_scores in per_field:
+        scores = _added(scores, field_scores)
+    return scores
+
+
+def _resum_out_of_order(scores: dict[int, float], per_field: list[tuple[str, dict[int, float]]], postings: dict[str, list[_Posting]]) -> None:
+    """Re-add, in lunr's order, the scores of records it meets field by field in another order.
+
+    lunr adds a record's field scores in the order it first meets each
+    (record, field) pair: term by term, then field by field. With one term
+    that is field order; with several it can differ, and with three or more
+    fields the floating-point sum can then differ in the last bit.
+    """
+    fields_matched = Counter(chain.from_iterable(field_scores for _, field_scores in per_field))
+    for number, count in fields_matched.items():
+        if count < 3:
+            continue  # a + b == b + a: order cannot matter
+        parts = sorted(
+            (next(posting.rank for posting in postings[field] if number in posting), field_scores[number])
+            for field, field_scores in per_field
+            if number in field_scores
+        )
+        total: float = 0
+        for _, score in parts:
+            total += score
+        scores[number] = total
 
 
 class ShardedStore:
+    """Rows (what a result shows) for search results; full records for lookups by id."""
+
     def __init__(self, shards: ShardDirectory):
         self.shards = shards
+        self.row_fields = list(shards.directory["rows"]["fields"])
+        self.per_row_shard = shards.directory["rows"]["perShard"]
+        self.per_record_shard = shards.directory["records"]["perShard"]
 
     def require(self, numbers: list[int]) -> None:
-        indexes = sorted({number // self.shards.per_record_shard for number in numbers})
-        self.shards.require([self.shards.record_entry(index) for index in indexes], "records")
+        indexes = sorted({number // self.per_row_shard for number in numbers})
+        self.shards.require([self.shards.listed_entry("rows", index) for index in indexes], "rows")
 
-    def get(self, number: int) -> dict[str, Any]:
-        index, offset = divmod(number, self.shards.per_record_shard)
-        return self.shards.record_shard(index)["records"][offset]
+    def row(self, number: int) -> dict[str, Any]:
+        index, offset = divmod(number, self.per_row_shard)
+        values = self.shards.read(self.shards.listed_entry("rows", index), "rows")["rows"][offset]
+        return {field: value for field, value in zip(self.row_fields, values) if value is not None}
 
     def find(self, record_id: str) -> dict[str, Any] | None:
         shard = self.shards.shard_for(self.shards.id_firsts, self.shards.id_shards, record_id, "ids")
         number = None if shard is None else shard["ids"].get(record_id)
-        return None if number is None else self.get(number)
+        if number is None:
+            return None
+        index, offset = divmod(number, self.per_record_shard)
+        return self.shards.read(self.shards.listed_entry("records", index), "records")["records"][offset]
 
 
 def _decode(column: Any) -> tuple[list[int], list[float]]:
     """A field's postings: record numbers are stored as gaps, weights as they are."""
-    if not column:
-        return [], []
     gaps, weights = column
-    numbers, total = [], 0
-    for gap in gaps:
-        total += gap
-        numbers.append(total)
-    return numbers, weights
-
-
-def _intersect_all(sets) -> set[int] | None:
-    result = _COMPLETE
-    for current in sets:
-        if current is _COMPLETE:
-            continue
-        result = set(current) if result is _COMPLETE else result & current
-    return result
+    return list(accumulate(gaps)), weights

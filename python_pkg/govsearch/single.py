@@ -21,9 +21,9 @@ class LunrMatcher:
     def warm(self) -> None:
         """Nothing to do: the whole index was loaded up front."""
 
-    def match(self, clauses: list[Clause]) -> list[tuple[int, float]]:
+    def match(self, clauses: list[Clause]) -> dict[int, float]:
         raw = self.index.query(to_lunr_query(self.index.create_query(), clauses))
-        return [(self.numbers[item["ref"]], item["score"]) for item in raw]
+        return {self.numbers[item["ref"]]: item["score"] for item in raw}
 
 
 class ListStore:
@@ -34,7 +34,7 @@ class ListStore:
     def require(self, numbers: list[int]) -> None:
         """Nothing to do: every record is loaded."""
 
-    def get(self, number: int) -> dict[str, Any]:
+    def row(self, number: int) -> dict[str, Any]:
         return self.records[number]
 
     def find(self, record_id: str) -> dict[str, Any] | None:

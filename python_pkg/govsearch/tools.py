@@ -106,7 +106,7 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     applied["limit"] = limit
 
     terms = query_terms(arguments["query"], prefix_last=prefix_last)
-    mode, matches, filtered = "all_terms", [], []
+    mode, matches, filtered = "all_terms", engine.match([]), []
     if not terms:
         notices.append(_notice("no_searchable_terms", "The query has no searchable terms (only common words or punctuation). Add a more specific word."))
     else:
@@ -115,7 +115,7 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
             filtered = engine.filter(matches, filters)
             if filtered:
                 break
-    shown = filtered[:limit]
+    shown = engine.best(matches, filtered, limit)
     catalogue.store.require([hit.number for hit in shown])
     return {
         "ok": True,
@@ -165,7 +165,7 @@ def _notice(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 
 def _result(catalogue: "Catalogue", hit: Hit) -> dict[str, Any]:
-    record = catalogue.store.get(hit.number)
+    record = catalogue.store.row(hit.number)
     result = {field: record[field] for field in RESULT_FIELDS}
     result["score"] = hit.score
     result["recordUrl"] = catalogue.record_url(record["id"])

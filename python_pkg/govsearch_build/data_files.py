@@ -23,8 +23,9 @@ from lunr import lunr
 from lunr.index import Index
 
 from govsearch.catalogue import FORMAT, MANIFEST
+from govsearch.datafiles import SHORTEST_DIGEST
 from govsearch.engine import CODE_ALPHABET, DIMENSIONS
-from govsearch.tools import tool_definitions
+from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
 
 from .config import SiteConfig
 from .records import Record
@@ -45,6 +46,10 @@ STORED_FIELDS = (
 SHARDED_FROM = 5_000  # records; below this one file of each kind is smaller and faster
 POSTINGS_SHARD_BYTES = 32 * 1024
 RECORDS_PER_SHARD = 32
+# A query's results are scattered over the record numbers (a dozen or more
+# shards for 20 results), so the rows a result shows live apart from full
+# records, in shards a quarter of the bytes.
+ROWS_PER_SHARD = 16
 IDS_PER_SHARD = 500
 
 
@@ -161,17 +166,28 @@ def write_shards(writer: DataWriter, index: Index, records: list[Record]) -> dic
         "fields": list(index.fields),
         "vocabulary": writer.write("vocabulary", {"terms": terms}, len(terms)),
         "postings": _postings_shards(writer, index, terms, number_of),
-        # Thousands of record shards: each listed by its sha256 alone (the
-        # path follows from number and hash) to keep the directory small.
+        # Thousands of record and row shards: each listed by a sha256 prefix
+        # alone (the path follows from number and hash), to keep the directory small.
         "records": {
             "perShard": RECORDS_PER_SHARD,
             "sha256": [
-                writer.write(f"records/{start // RECORDS_PER_SHARD:05d}", {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]})["sha256"]
+                writer.write(f"records/{start // RECORDS_PER_SHARD:05d}", {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]})["sha256"][:SHORTEST_DIGEST]
                 for start in range(0, len(records), RECORDS_PER_SHARD)
             ],
         },
+        "rows": _row_shards(writer, records),
         "ids": _id_shards(writer, number_of),
     }
+
+
+def _row_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:
+    """What a search result shows of each record (absent optional fields as null)."""
+    fields = [*RESULT_FIELDS, *RESULT_OPTIONAL]
+    hashes = []
+    for start in range(0, len(records), ROWS_PER_SHARD):
+        rows = [[record.data.get(field) for field in fields] for record in records[start : start + ROWS_PER_SHARD]]
+        hashes.append(writer.write(f"rows/{start // ROWS_PER_SHARD:05d}", {"rows": rows})["sha256"][:SHORTEST_DIGEST])
+    return {"perShard": ROWS_PER_SHARD, "fields": fields, "sha256": hashes}
 
 
 def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_of: dict[str, int]) -> list[dict[str, Any]]:
