@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from govsearch import Catalogue, DirectoryLoader, to_json
+from govsearch import Catalogue, DirectoryLoader, FetchingLoader, to_json
+from govsearch.loaders import MissingFiles
+from govsearch.protocol import Session
 from govsearch import sharded as sharded_module
 from govsearch.terms import MATCH_MODES, clauses_for, query_terms
 from govsearch_build.config import load_config
@@ -146,6 +148,53 @@ def test_tampered_shard_fails_closed_mid_query(layouts, tmp_path):
     assert "integrity" in result["error"]["message"]
 
 
+def test_a_small_shard_cache_keeps_its_budget_and_the_answers(layouts):
+    sites, records = layouts
+    single = Catalogue.open(DirectoryLoader(sites["single"]))
+    sharded = Catalogue.open(DirectoryLoader(sites["sharded"]))
+    shards = sharded.store.shards
+    shards.cache_bytes = 64 * 1024  # a few shards: most reads evict
+    evicted = 0
+    for text in queries(records)[:80]:
+        arguments = {"query": text, "limit": 20}
+        before = len(shards._cache)
+        assert to_json(sharded.call("search_government_knowledge", arguments)) == to_json(single.call("search_government_knowledge", arguments))
+        assert shards.cached_bytes <= shards.cache_bytes or len(shards._cache) == 1
+        evicted += before >= len(shards._cache)
+    assert evicted > 10
+
+
+def test_the_browser_loader_keeps_no_second_copy_of_a_file(layouts, tmp_path):
+    """In the worker, downloaded files sit on Pyodide's in-memory disk: read once, they go."""
+    sites, _ = layouts
+    copy = tmp_path / "site"
+    shutil.copytree(sites["sharded"], copy)
+    loader = FetchingLoader(copy, "http://127.0.0.1:9/data/")
+    catalogue = Catalogue.open(loader)
+    before = {p for p in (copy / "data").rglob("*.json")}
+    assert catalogue.call("search_government_knowledge", {"query": "land registry"})["ok"]
+    read = before - {p for p in (copy / "data").rglob("*.json")}
+    assert any("postings" in p.parts for p in read)
+    assert not (copy / "data" / "manifest.json").exists()
+    # Gone from disk and dropped from the cache: the next read asks for a download.
+    shards = catalogue.store.shards
+    shards._cache.clear()
+    catalogue.engine._recent.clear()
+    loader.deferring = True
+    with pytest.raises(MissingFiles):
+        catalogue.call("search_government_knowledge", {"query": "land registry"})
+
+
+def rare_word(catalogue):
+    """A word in a few records: its postings carry no rows, so results come from row shards."""
+    shards = catalogue.store.shards
+    for entry in shards.postings:
+        for term, posting in shards.read(entry, "postings")["terms"].items():
+            if "r" not in posting and [t.indexed for t in query_terms(term)] == [term] and len(posting["f"]) > 1:
+                return term
+    raise AssertionError("no rare word")
+
+
 @pytest.mark.parametrize("kind", ["rows", "records"])
 def test_tampered_row_or_record_shard_fails_closed(layouts, tmp_path, kind):
     """Row and record shards are listed by a 128-bit sha256 prefix: one added byte is still refused."""
@@ -156,7 +205,7 @@ def test_tampered_row_or_record_shard_fails_closed(layouts, tmp_path, kind):
         shard.write_bytes(shard.read_bytes() + b" ")  # still valid JSON
     catalogue = Catalogue.open(DirectoryLoader(copy))
     if kind == "rows":
-        result = catalogue.call("search_government_knowledge", {"query": "land registry"})
+        result = catalogue.call("search_government_knowledge", {"query": rare_word(catalogue)})
     else:
         result = catalogue.call("get_resource_record", {"recordId": "companies-house-api"})
     assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
@@ -170,7 +219,7 @@ def test_shards_listed_without_enough_of_a_sha256_are_refused(layouts, tmp_path)
     catalogue = Catalogue.open(DirectoryLoader(copy))
     hashes = catalogue.store.shards.directory["rows"]["sha256"]
     hashes[:] = [digest[:31] for digest in hashes]  # 124 bits: not enough to vouch
-    result = catalogue.call("search_government_knowledge", {"query": "land registry"})
+    result = catalogue.call("search_government_knowledge", {"query": rare_word(catalogue)})
     assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
     assert "does not vouch" in result["error"]["message"]
 
@@ -223,6 +272,51 @@ def test_the_browser_path_fetches_a_calls_files_in_few_parallel_rounds(layouts, 
     assert rounds <= 4
     expected = Session(DirectoryLoader(sites["sharded"])).answer(tool, text, prefix_last)
     assert answer == expected and json.loads(answer)["ok"] is True
+
+
+def browser_rounds(site, tool, arguments, prefix_last=False):
+    """Answer a call as the worker does: the files each round asks for, then the answer."""
+    from govsearch.protocol import Session
+
+    data = site / "data"
+    partial = site.parent / (site.name + "-partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    (partial / "data").mkdir(parents=True)
+    manifest = json.loads((data / "manifest.json").read_text("utf-8"))
+    for name in ["manifest.json"] + [entry["path"] for entry in manifest["files"].values()]:
+        shutil.copy2(data / name, partial / "data" / name)  # what the worker downloads at start
+    session = Session(FetchingLoader(partial, "https://unused.invalid/data/"))
+    text = json.dumps(arguments)
+    rounds = []
+    answer = session.attempt(tool, text, prefix_last)
+    while isinstance(answer, list):
+        rounds.append(answer)
+        for name in answer:
+            (partial / "data" / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(data / name, partial / "data" / name)
+        answer = session.attempt(tool, text, prefix_last)
+    return rounds, answer
+
+
+def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
+    """A one-word search for a word in many records downloads its postings and nothing more."""
+    sites, _ = layouts
+    site = tmp_path / "sharded"
+    shutil.copytree(sites["sharded"], site)
+    directory = Catalogue.open(DirectoryLoader(site)).store.shards
+    carrying = [term for entry in directory.postings for term, posting in directory.read(entry, "postings")["terms"].items() if "r" in posting]
+    words = [term for term in carrying if [t.indexed for t in query_terms(term)] == [term]]
+    assert len(words) >= 3
+    for word in words[:5]:
+        arguments = {"query": word, "limit": 20}
+        rounds, answer = browser_rounds(site, "search_government_knowledge", arguments)
+        assert len(rounds) == 1 and all(name.startswith("postings/") for name in rounds[0]), (word, rounds)
+        result = json.loads(answer)
+        assert result["returned"] == 20
+        assert answer == Session(DirectoryLoader(sites["single"])).answer("search_government_knowledge", json.dumps(arguments))
+    # With a filter the best rows may lie beyond the word's own 20: they come from row shards.
+    rounds, answer = browser_rounds(site, "search_government_knowledge", {"query": words[0], "collections": ["land-registry"], "limit": 20})
+    assert answer == Session(DirectoryLoader(sites["single"])).answer("search_government_knowledge", json.dumps({"query": words[0], "collections": ["land-registry"], "limit": 20}))
 
 
 def test_a_word_missing_from_the_warmed_vocabulary_fetches_no_shard(layouts):

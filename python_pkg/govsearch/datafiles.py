@@ -23,7 +23,12 @@ SHORTEST_DIGEST = 32  # hex digits
 
 
 def read_verified(loader: Loader, entry: Any, role: str) -> Any:
-    """Parse the JSON file an entry ({path, sha256, size}) describes, after checking it.
+    """Parse the JSON file an entry ({path, sha256, size}) describes, after checking it."""
+    return parse(read_verified_bytes(loader, entry, role), entry["path"])
+
+
+def read_verified_bytes(loader: Loader, entry: Any, role: str) -> bytes:
+    """The bytes of the file an entry describes, once they match its size and sha256.
 
     `sha256` is the hex digest, or at least its first SHORTEST_DIGEST digits.
     """
@@ -36,7 +41,7 @@ def read_verified(loader: Loader, entry: Any, role: str) -> Any:
         raise SiteUnavailable(f"the data does not vouch for {entry['path']} with a sha256")
     if size_differs or hashlib.sha256(data).hexdigest()[: len(expected)] != expected:
         raise SiteUnavailable(f"{entry['path']} failed its integrity check (size or sha256 differs from the manifest)")
-    return parse(data, entry["path"])
+    return data
 
 
 def read_bytes(loader: Loader, name: str) -> bytes:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from itertools import compress
-from typing import Any, Iterable, Mapping, Protocol
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
 from .terms import Clause
 
@@ -102,18 +102,32 @@ class FacetTable:
 
 
 class Matches:
-    """A query's matches (record number -> lunr score) and, once asked for, their profile tally."""
+    """A query's matches (record number -> lunr score), and what has been
+    worked out from them: in the browser a call is asked again once its
+    shards have arrived, and should not redo any of it."""
 
-    __slots__ = ("scores", "_tally")
+    __slots__ = ("scores", "_tally", "_worked")
 
     def __init__(self, scores: dict[int, float]):
         self.scores = scores
         self._tally: Counter[int] | None = None
+        self._worked: dict[tuple[Any, ...], Any] = {}
 
     def tally(self, facets: FacetTable) -> Counter[int]:
         if self._tally is None:
             self._tally = facets.tally(self.scores)
         return self._tally
+
+    def worked(self, key: tuple[Any, ...], work: Callable[[], Any]) -> Any:
+        if key not in self._worked:
+            self._worked[key] = work()
+        return self._worked[key]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    total: int  # matches passing the filters
+    shown: list[Hit]  # the best of them, up to the limit
 
 
 class SearchEngine:
@@ -141,6 +155,15 @@ class SearchEngine:
         while len(self._recent) > RECENT_QUERIES:
             self._recent.popitem(last=False)
         return matches
+
+    def rank(self, matches: Matches, filters: Mapping[str, frozenset[str]], limit: int) -> Ranked:
+        """How many matches pass the filters, and the `limit` best of them."""
+
+        def work() -> Ranked:
+            filtered = self.filter(matches, filters)
+            return Ranked(len(filtered), self.best(matches, filtered, limit))
+
+        return matches.worked(("rank", _key(filters), limit), work)
 
     def filter(self, matches: Matches, filters: Mapping[str, frozenset[str]]) -> list[int]:
         """The matching record numbers that pass every filter (in no particular order)."""
@@ -175,6 +198,9 @@ class SearchEngine:
         but not its own, so its counts show what choosing another value of
         that dimension would give.
         """
+        return matches.worked(("facets", _key(filters)), lambda: self._facet_counts(matches, filters))
+
+    def _facet_counts(self, matches: Matches, filters: Mapping[str, frozenset[str]]) -> dict[str, dict[str, int]]:
         counts: dict[str, Counter[str]] = {name: Counter() for name in DIMENSIONS}
         for profile, count in matches.tally(self.facets).items():
             failing = self._failing(profile, filters)
@@ -190,3 +216,7 @@ class SearchEngine:
 
     def values(self, field: str) -> set[str]:
         return self.facets.values(field)
+
+
+def _key(filters: Mapping[str, frozenset[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple(sorted((name, tuple(sorted(values))) for name, values in filters.items()))

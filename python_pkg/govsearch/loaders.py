@@ -69,11 +69,15 @@ class FetchingLoader:
         if ".." in name.split("/") or name.startswith("/") or ":" in name:
             raise FileNotFoundError(f"{name} is not a data file name")
         try:
-            return self.disk.read(name)
+            data = self.disk.read(name)
         except OSError:
             if self.deferring:
                 raise MissingFiles([name]) from None
             return _fetch_sync(self.data_url + name)
+        # Read once: the catalogue keeps what it parsed (or fetches it again),
+        # and a copy left on Pyodide's in-memory disk would only hold memory.
+        (self.disk.data_dir / name).unlink(missing_ok=True)
+        return data
 
 
 def _fetch_sync(url: str) -> bytes:

@@ -12,7 +12,8 @@ import json
 from .catalogue import Catalogue
 from .datafiles import SiteUnavailable
 from .loaders import Loader, MissingFiles
-from .tools import error_result, to_json
+from .schemas import TOOL_NAMES
+from .tools import error_result, to_json, validator
 
 MAX_ARGUMENT_BYTES = 1 << 20
 # The tools take flat objects. Deeper nesting is refused before parsing: in
@@ -37,7 +38,10 @@ class Session:
         return int(self.catalogue.manifest.get("records", 0)) if self.catalogue else 0
 
     def warm(self) -> None:
-        """Do the catalogue's deferred preparation (called when the worker is idle)."""
+        """Do the deferred preparation (called when the worker is idle): the
+        argument validators and the catalogue's expansion and facet tables."""
+        for tool in TOOL_NAMES:
+            validator(tool)
         if self.catalogue is not None:
             self.catalogue.engine.warm()
 

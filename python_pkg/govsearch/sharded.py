@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections import Counter
+from collections import Counter, OrderedDict
 from itertools import accumulate, chain, compress, repeat
 from operator import add, mul, truediv
 from typing import Any, Mapping
@@ -26,28 +26,58 @@ from typing import Any, Mapping
 from lunr.query import Clause as LunrClause
 from lunr.token_set import TokenSet
 
-from .datafiles import SiteUnavailable, read_verified
+from .datafiles import SiteUnavailable, parse, read_verified_bytes
 from .loaders import Loader, MissingFiles
 from .terms import Clause
 
 
-class ShardDirectory:
-    """The directory file's view of the shards, with a cache of those read."""
+# Shards kept parsed, by the size of their JSON: a long session must not grow
+# without bound (the worker's WebAssembly memory never shrinks). A query
+# needs a few MB at most; the whole full-estate index is about 85 MB.
+CACHE_BYTES = 24 * 1024 * 1024
+KNOWN_ROWS = 4096  # rows kept from postings (a query's words bring 20 each)
 
-    def __init__(self, loader: Loader, directory: Mapping[str, Any]):
+
+class ShardDirectory:
+    """The directory file's view of the shards, with a cache of those read
+    (least recently used shards leave first)."""
+
+    def __init__(self, loader: Loader, directory: Mapping[str, Any], cache_bytes: int = CACHE_BYTES):
         self.loader = loader
         self.directory = directory
         self.postings = directory["postings"]
         self.posting_firsts = [entry["first"] for entry in self.postings]
         self.id_shards = directory["ids"]
         self.id_firsts = [entry["first"] for entry in self.id_shards]
-        self._cache: dict[str, Any] = {}
+        self.cache_bytes = cache_bytes
+        self.cached_bytes = 0
+        self._cache: OrderedDict[str, tuple[Any, int]] = OrderedDict()
+        self._known_rows: OrderedDict[int, list[Any]] = OrderedDict()
+
+    def remember_rows(self, rows: list[list[Any]]) -> None:
+        """Rows a common word's postings carry ([number, *row]): its best results,
+        shown without downloading their row shards."""
+        for number, *values in rows:
+            self._known_rows[number] = values
+            self._known_rows.move_to_end(number)
+        while len(self._known_rows) > KNOWN_ROWS:
+            self._known_rows.popitem(last=False)
+
+    def known_row(self, number: int) -> list[Any] | None:
+        return self._known_rows.get(number)
 
     def read(self, entry: Mapping[str, Any], role: str) -> Any:
         path = entry["path"]
-        if path not in self._cache:
-            self._cache[path] = read_verified(self.loader, entry, role)
-        return self._cache[path]
+        if path in self._cache:
+            self._cache.move_to_end(path)
+            return self._cache[path][0]
+        data = read_verified_bytes(self.loader, entry, role)
+        value = parse(data, path)
+        self._cache[path] = (value, len(data))
+        self.cached_bytes += len(data)
+        while self.cached_bytes > self.cache_bytes and len(self._cache) > 1:
+            self.cached_bytes -= self._cache.popitem(last=False)[1][1]
+        return value
 
     def require(self, entries: list[Mapping[str, Any]], role: str) -> None:
         """Read every entry not read yet; a deferring loader names all that are missing at once."""
@@ -148,6 +178,8 @@ class ShardedMatcher:
                     raise SiteUnavailable(f"the postings for a vocabulary term are missing ({term[:40]!r})")
                 term_index = posting["i"]
                 gathered.terms += 1
+                if "r" in posting:
+                    self.shards.remember_rows(posting["r"])
                 for field in self.fields:
                     vector = gathered.query[field]
                     vector[term_index] = vector.get(term_index, 0) + 1
@@ -269,12 +301,14 @@ class ShardedStore:
         self.per_record_shard = shards.directory["records"]["perShard"]
 
     def require(self, numbers: list[int]) -> None:
-        indexes = sorted({number // self.per_row_shard for number in numbers})
+        indexes = sorted({number // self.per_row_shard for number in numbers if self.shards.known_row(number) is None})
         self.shards.require([self.shards.listed_entry("rows", index) for index in indexes], "rows")
 
     def row(self, number: int) -> dict[str, Any]:
-        index, offset = divmod(number, self.per_row_shard)
-        values = self.shards.read(self.shards.listed_entry("rows", index), "rows")["rows"][offset]
+        values = self.shards.known_row(number)
+        if values is None:
+            index, offset = divmod(number, self.per_row_shard)
+            values = self.shards.read(self.shards.listed_entry("rows", index), "rows")["rows"][offset]
         return {field: value for field, value in zip(self.row_fields, values) if value is not None}
 
     def find(self, record_id: str) -> dict[str, Any] | None:

@@ -106,25 +106,25 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     applied["limit"] = limit
 
     terms = query_terms(arguments["query"], prefix_last=prefix_last)
-    mode, matches, filtered = "all_terms", engine.match([]), []
+    mode, matches = "all_terms", engine.match([])
+    ranked = engine.rank(matches, filters, limit)
     if not terms:
         notices.append(_notice("no_searchable_terms", "The query has no searchable terms (only common words or punctuation). Add a more specific word."))
     else:
         for mode in _modes(terms):
             matches = engine.match(clauses_for(terms, mode))
-            filtered = engine.filter(matches, filters)
-            if filtered:
+            ranked = engine.rank(matches, filters, limit)
+            if ranked.total:
                 break
-    shown = engine.best(matches, filtered, limit)
-    catalogue.store.require([hit.number for hit in shown])
+    catalogue.store.require([hit.number for hit in ranked.shown])
     return {
         "ok": True,
         "query": arguments["query"],
         "filters": applied,
-        "total": len(filtered),
-        "returned": len(shown),
+        "total": ranked.total,
+        "returned": len(ranked.shown),
         "match_mode": mode,
-        "results": [_result(catalogue, hit) for hit in shown],
+        "results": [_result(catalogue, hit) for hit in ranked.shown],
         "facets": engine.facet_counts(matches, filters),
         "notices": notices,
     }

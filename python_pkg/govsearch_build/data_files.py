@@ -24,7 +24,7 @@ from lunr.index import Index
 
 from govsearch.catalogue import FORMAT, MANIFEST
 from govsearch.datafiles import SHORTEST_DIGEST
-from govsearch.engine import CODE_ALPHABET, DIMENSIONS
+from govsearch.engine import CODE_ALPHABET, DIMENSIONS, SCORE_PLACES
 from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
 
 from .config import SiteConfig
@@ -50,6 +50,12 @@ RECORDS_PER_SHARD = 32
 # shards for 20 results), so the rows a result shows live apart from full
 # records, in shards a quarter of the bytes.
 ROWS_PER_SHARD = 16
+ROW_FIELDS = (*RESULT_FIELDS, *RESULT_OPTIONAL)
+# A word in many records also carries the rows of its best TOP_ROWS records
+# (the tool's largest limit) in its postings: a one-word search then needs no
+# second round of downloads, and a rarer word's results are few.
+TOP_ROWS_FROM = 50  # records holding the term
+TOP_ROWS = 20
 IDS_PER_SHARD = 500
 
 
@@ -165,7 +171,7 @@ def write_shards(writer: DataWriter, index: Index, records: list[Record]) -> dic
     return {
         "fields": list(index.fields),
         "vocabulary": writer.write("vocabulary", {"terms": terms}, len(terms)),
-        "postings": _postings_shards(writer, index, terms, number_of),
+        "postings": _postings_shards(writer, index, terms, number_of, [_row(record) for record in records]),
         # Thousands of record and row shards: each listed by a sha256 prefix
         # alone (the path follows from number and hash), to keep the directory small.
         "records": {
@@ -180,18 +186,32 @@ def write_shards(writer: DataWriter, index: Index, records: list[Record]) -> dic
     }
 
 
+def _row(record: Record) -> list[Any]:
+    """What a search result shows of a record, in ROW_FIELDS order (absent optional fields as null)."""
+    return [record.data.get(field) for field in ROW_FIELDS]
+
+
 def _row_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:
-    """What a search result shows of each record (absent optional fields as null)."""
-    fields = [*RESULT_FIELDS, *RESULT_OPTIONAL]
     hashes = []
     for start in range(0, len(records), ROWS_PER_SHARD):
-        rows = [[record.data.get(field) for field in fields] for record in records[start : start + ROWS_PER_SHARD]]
+        rows = [_row(record) for record in records[start : start + ROWS_PER_SHARD]]
         hashes.append(writer.write(f"rows/{start // ROWS_PER_SHARD:05d}", {"rows": rows})["sha256"][:SHORTEST_DIGEST])
-    return {"perShard": ROWS_PER_SHARD, "fields": fields, "sha256": hashes}
+    return {"perShard": ROWS_PER_SHARD, "fields": list(ROW_FIELDS), "sha256": hashes}
 
 
-def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_of: dict[str, int]) -> list[dict[str, Any]]:
-    """Per term: its lunr term index and, per field, (record gaps, weights).
+def _top_rows(pairs_by_field: dict[str, list[tuple[int, float]]], fields: list[str], rows: list[list[Any]]) -> list[list[Any]]:
+    """[number, *row] of the term's best TOP_ROWS records, as a one-word search ranks them."""
+    scores: dict[int, float] = {}
+    for field in fields:  # lunr adds a one-word query's field scores in field order
+        for number, weight in pairs_by_field.get(field, ()):
+            scores[number] = scores.get(number, 0) + weight
+    best = sorted(scores, key=lambda number: (-round(scores[number], SCORE_PLACES), number))[:TOP_ROWS]
+    return [[number, *rows[number]] for number in best]
+
+
+def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_of: dict[str, int], rows: list[list[Any]]) -> list[dict[str, Any]]:
+    """Per term: its lunr term index and, per field, (record gaps, weights);
+    for a word in at least TOP_ROWS_FROM records, also its best rows ("r").
 
     Weights come from lunr's field vectors: the term's boosted BM25 score in
     that record's field, which is all lunr's similarity needs.
@@ -211,6 +231,9 @@ def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_
             gaps = [pairs[0][0]] + [b[0] - a[0] for a, b in zip(pairs, pairs[1:])]
             fields[field] = [gaps, [weight for _, weight in pairs]]
         current[term] = {"i": term_index, "f": fields}
+        pairs_by_field = by_index.get(term_index, {})
+        if len({number for pairs in pairs_by_field.values() for number, _ in pairs}) >= TOP_ROWS_FROM:
+            current[term]["r"] = _top_rows(pairs_by_field, list(index.fields), rows)
         size += len(dump(current[term])) + len(term) + 4
         if size >= POSTINGS_SHARD_BYTES:
             shards.append(_close_shard(writer, len(shards), current))
