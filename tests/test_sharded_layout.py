@@ -185,6 +185,18 @@ def test_the_browser_loader_keeps_no_second_copy_of_a_file(layouts, tmp_path):
         catalogue.call("search_government_knowledge", {"query": "land registry"})
 
 
+def test_warming_comes_in_small_pieces_and_ends(layouts):
+    """The worker warms one piece per idle moment, so a call waits for one piece at most."""
+    sites, _ = layouts
+    session = Session(DirectoryLoader(sites["sharded"]))
+    pieces = 1
+    while session.warm():
+        pieces += 1
+    assert pieces >= 3 and session.warm() is False
+    engine = session.catalogue.engine
+    assert engine.matcher._token_set is not None and engine.facets._profiles is not None
+
+
 def rare_word(catalogue):
     """A word in a few records: its postings carry no rows, so results come from row shards."""
     shards = catalogue.store.shards

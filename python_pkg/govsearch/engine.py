@@ -136,9 +136,13 @@ class SearchEngine:
         self.facets = facets
         self._recent: OrderedDict[tuple[Clause, ...], Matches] = OrderedDict()
 
+    def preparations(self) -> list[Callable[[], object]]:
+        """What can be worked out before the first query needs it, in pieces."""
+        return [lambda: self.facets.profiles, self.matcher.warm]
+
     def warm(self) -> None:
-        self.matcher.warm()
-        self.facets.profiles  # noqa: B018 - worked out now, while nobody waits
+        for prepare in self.preparations():
+            prepare()
 
     def match(self, clauses: list[Clause]) -> Matches:
         """Every record the clauses match, with its lunr score.

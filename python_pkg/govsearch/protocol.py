@@ -8,6 +8,8 @@ same bytes from `python -m govsearch call` and from the page's worker.
 from __future__ import annotations
 
 import json
+from functools import partial
+from typing import Callable
 
 from .catalogue import Catalogue
 from .datafiles import SiteUnavailable
@@ -32,18 +34,26 @@ class Session:
             self.failure = ""
         except SiteUnavailable as error:
             self.catalogue, self.failure = None, str(error)
+        self._preparations: list[Callable[[], object]] = [partial(validator, tool) for tool in TOOL_NAMES]
+        if self.catalogue is not None:
+            self._preparations += self.catalogue.engine.preparations()
 
     @property
     def records(self) -> int:
         return int(self.catalogue.manifest.get("records", 0)) if self.catalogue else 0
 
-    def warm(self) -> None:
-        """Do the deferred preparation (called when the worker is idle): the
-        argument validators and the catalogue's expansion and facet tables."""
-        for tool in TOOL_NAMES:
-            validator(tool)
-        if self.catalogue is not None:
-            self.catalogue.engine.warm()
+    def warm(self) -> bool:
+        """Do the next piece of deferred preparation (argument validators, facet
+        profiles, the expansion TokenSet); True while more remain.
+
+        The worker calls it only while no call is in flight, one piece at a
+        time: a call that arrives meanwhile waits for one piece at most, not
+        for all of them (the TokenSet alone takes ~150 ms in Pyodide at full
+        estate).
+        """
+        if self._preparations:
+            self._preparations.pop(0)()
+        return bool(self._preparations)
 
     def attempt(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False) -> str | list[str]:
         """The answer, or the data files to download first (then ask again).

@@ -32,6 +32,8 @@ const MAX_FETCH_ROUNDS = 4; // a call needs at most postings, expansions, then r
 let fallback = null; // an error result JSON string when Python never became ready
 let dead = false; // Python failed fatally: nothing more can run here
 let runtime = null; // the Pyodide instance, once loaded
+let warming = null; // govsearch_warm while preparation remains: one piece per idle moment
+let busy = 0; // calls being answered
 
 function post(message) {
   self.postMessage(message);
@@ -158,15 +160,8 @@ async function start(base) {
     const status = pyodide.globals.get("govsearch_status").toJs({ dict_converter: Object.fromEntries });
     if (status.ok) {
       post({ type: "ready", records: status.records });
-      // Prepare for prefix and typo matching before the first keystroke needs it.
-      const warm = pyodide.globals.get("govsearch_warm");
-      setTimeout(() => {
-        try {
-          warm();
-        } catch (error) {
-          // Only preparation: a real call will meet (and report) the same problem.
-        }
-      }, 0);
+      warming = pyodide.globals.get("govsearch_warm");
+      warmWhenIdle();
     } else {
       post({ type: "unavailable", message: status.message });
     }
@@ -174,6 +169,27 @@ async function start(base) {
     fallback = errorJson("site_unavailable", `The search engine could not start: ${error && error.message ? error.message : error}`);
     post({ type: "failed", message: fallback && JSON.parse(fallback).error.message });
   }
+}
+
+// Prepare (validators, facet profiles, prefix and typo matching) while no
+// call is waiting, one piece per task, so a call never waits for all of it.
+function warmWhenIdle() {
+  setTimeout(() => {
+    if (!warming || busy > 0 || dead) {
+      return; // the running call schedules this again when it ends
+    }
+    let more = false;
+    try {
+      more = warming();
+    } catch (error) {
+      // Only preparation: a real call will meet (and report) the same problem.
+    }
+    if (more) {
+      warmWhenIdle();
+    } else {
+      warming = null;
+    }
+  }, 0);
 }
 
 // Download one data file a call asked for into Pyodide's disk. Failures are
@@ -218,6 +234,7 @@ async function handleCall(message) {
     return; // the page has been told; it answers the call itself
   }
   if (answer) {
+    busy++;
     try {
       result = await answerWithData(String(message.tool), String(message.argumentsJson), Boolean(message.prefixLast));
     } catch (error) {
@@ -230,6 +247,11 @@ async function handleCall(message) {
         return;
       }
       result = errorJson("internal_error", `The search failed: ${text}`);
+    } finally {
+      busy--;
+      if (warming) {
+        warmWhenIdle();
+      }
     }
   } else {
     result = fallback || errorJson("site_unavailable", "The search engine is not ready.");
