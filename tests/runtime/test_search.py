@@ -119,6 +119,17 @@ def test_prefix_matching_is_for_the_human_box_only(search):
     assert {"house-price-index", "housing-benefit"} <= set(ids(typing))
 
 
+@pytest.mark.parametrize("typed", ["h", "ho", "uk"])
+def test_one_or_two_letters_are_searched_as_whole_words_while_typing(search, typed):
+    """A short prefix would reach a large part of the vocabulary on the first key pressed."""
+    assert search({"query": typed}, prefix_last=True) == search({"query": typed})
+
+
+def test_three_letters_match_as_a_prefix(search):
+    assert search({"query": "hou"})["total"] == 0
+    assert "housing-benefit" in ids(search({"query": "hou"}, prefix_last=True))
+
+
 def test_results_carry_record_page_and_optional_fields(search):
     item = search({"query": "VAT MTD"})["results"][0]
     assert item["id"] == "vat-api"
