@@ -28,7 +28,7 @@ from lunr.token_set import TokenSet
 
 from .datafiles import SiteUnavailable, parse, read_verified_bytes
 from .loaders import Loader, MissingFiles
-from .terms import Clause
+from .terms import Clause, vocabulary_token_set
 
 
 # Shards kept parsed, by the size of their JSON: a long session must not grow
@@ -125,7 +125,7 @@ class ShardedMatcher:
         """lunr's TokenSet of the whole vocabulary, read only when a query needs expansion."""
         if self._token_set is None:
             vocabulary = self.shards.read(self.shards.directory["vocabulary"], "vocabulary")["terms"]
-            self._token_set = TokenSet.from_list(vocabulary)
+            self._token_set = vocabulary_token_set(vocabulary)
             self._vocabulary = frozenset(vocabulary)
         return self._token_set
 

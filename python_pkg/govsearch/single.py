@@ -10,12 +10,14 @@ from typing import Any
 
 from lunr.index import Index
 
-from .terms import Clause, to_lunr_query
+from .terms import Clause, to_lunr_query, vocabulary_token_set
 
 
 class LunrMatcher:
     def __init__(self, serialized: dict[str, Any], numbers: dict[str, int]):
         self.index = Index.load(serialized)
+        # lunr's own vocabulary automaton can lose and invent terms (see vocabulary_token_set).
+        self.index.token_set = vocabulary_token_set(list(self.index.inverted_index))
         self.numbers = numbers  # ref -> record number
 
     def warm(self) -> None:

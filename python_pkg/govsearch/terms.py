@@ -16,6 +16,7 @@ from lunr.pipeline import Pipeline
 from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 from lunr.stop_word_filter import stop_word_filter
+from lunr.token_set import TokenSet
 from lunr.tokenizer import Tokenizer
 from lunr.trimmer import trimmer
 
@@ -122,3 +123,27 @@ def to_lunr_query(query: Query, clauses: list[Clause]) -> Query:
             wildcard=Query.WILDCARD_TRAILING if clause.wildcard else Query.WILDCARD_NONE,
         )
     return query
+
+
+def vocabulary_token_set(terms: list[str]) -> TokenSet:
+    """The index's vocabulary as a lunr TokenSet (a plain trie), for wildcard
+    and typo expansion with lunr's own intersect.
+
+    lunr's TokenSet.from_list minimises the automaton with node keys made of
+    edge labels and node ids run together, so with digits in terms two
+    different nodes can share a key and be merged: the vocabulary then holds
+    words the index lacks and misses words it has (at full estate "ppg13),"
+    appears and "ppg13" and "ppg17" vanish; lunr.js issue #503). A trie has
+    no merging, builds faster, and visits edges in the same order, so every
+    expansion comes out as lunr's would with a correct automaton.
+    """
+    root = TokenSet()
+    for term in sorted(terms):
+        node = root
+        for char in term:
+            child = node.edges.get(char)
+            if child is None:
+                child = node.edges[char] = TokenSet()
+            node = child
+        node.final = True
+    return root
