@@ -112,7 +112,6 @@ class ShardDirectory:
         return None if shard is None else shard["terms"].get(term)
 
 
-
 class ShardedMatcher:
     def __init__(self, shards: ShardDirectory):
         self.shards = shards
@@ -122,7 +121,8 @@ class ShardedMatcher:
 
     @property
     def token_set(self) -> TokenSet:
-        """lunr's TokenSet of the whole vocabulary, read only when a query needs expansion."""
+        """The whole vocabulary as a TokenSet (terms.vocabulary_token_set), read
+        only when a query needs expansion."""
         if self._token_set is None:
             vocabulary = self.shards.read(self.shards.directory["vocabulary"], "vocabulary")["terms"]
             self._token_set = vocabulary_token_set(vocabulary)
@@ -135,7 +135,7 @@ class ShardedMatcher:
         self.token_set  # noqa: B018 - the property builds and keeps it
 
     def expand(self, clause: Clause) -> list[str]:
-        """The index terms a clause reaches, exactly as lunr expands them."""
+        """The index terms a clause reaches, as lunr expands them (over a correct automaton)."""
         term = clause.term + "*" if clause.wildcard and not clause.term.endswith("*") else clause.term
         if not clause.edit_distance and "*" not in term:
             # An exact term reaches itself if the index holds it: no vocabulary needed.
