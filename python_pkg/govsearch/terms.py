@@ -8,6 +8,7 @@ English stemmer), and the clauses are built programmatically.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from dataclasses import dataclass
@@ -147,3 +148,16 @@ def vocabulary_token_set(terms: list[str]) -> TokenSet:
             node = child
         node.final = True
     return root
+
+
+def prefixed(sorted_terms: list[str], prefix: str) -> list[str]:
+    """The terms starting with `prefix`, in the order lunr's TokenSet lists a
+    trailing-wildcard expansion, found without building the automaton.
+
+    lunr lists an automaton depth first from a stack, so each node's word
+    comes before its longer words and children come last letter first: that
+    is the order of the terms' code points negated.
+    """
+    low = bisect.bisect_left(sorted_terms, prefix)
+    high = bisect.bisect_left(sorted_terms, prefix + chr(0x10FFFF), low)
+    return sorted(sorted_terms[low:high], key=lambda term: [-ord(char) for char in term])

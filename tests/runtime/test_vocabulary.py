@@ -13,7 +13,7 @@ import pytest
 from lunr.query import Clause as LunrClause
 from lunr.token_set import TokenSet
 
-from govsearch.terms import vocabulary_token_set
+from govsearch.terms import prefixed, vocabulary_token_set
 
 BREAKS_LUNR = sorted([
     "##", "%", "&", "'children'", "(%", "(.", "(0)845", "(10,000", "(126.5", "(14/05/2017).", "(181,408)",
@@ -56,3 +56,15 @@ def test_where_lunrs_automaton_is_right_expansions_come_out_the_same_in_the_same
         word = rng.choice(words)
         assert expand(ours, word[:2] + "*") == expand(lunrs, word[:2] + "*")
         assert expand(ours, word, 1) == expand(lunrs, word, 1)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_prefix_expansion_without_the_automaton_lists_the_same_terms_in_the_same_order(seed):
+    """The search box's prefixes are expanded from the sorted vocabulary, not the automaton (not yet built at start-up)."""
+    rng = random.Random(100 + seed)
+    alphabet = "abcde019()./é"
+    words = sorted({"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8))) for _ in range(3000)} | set(BREAKS_LUNR))
+    automaton = vocabulary_token_set(words)
+    prefixes = {word[: rng.randint(1, len(word))] for word in rng.sample(words, 200)} | {"", "ppg", "zz", "("}
+    for prefix in prefixes:
+        assert prefixed(words, prefix) == expand(automaton, prefix + "*"), prefix
