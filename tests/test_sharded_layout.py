@@ -261,44 +261,25 @@ def test_warming_prepares_expansion_without_changing_answers(layouts):
 )
 def test_the_browser_path_fetches_a_calls_files_in_few_parallel_rounds(layouts, tmp_path, tool, arguments, prefix_last):
     """Session.attempt names every missing file of a step at once; the answer equals the direct one."""
-    from govsearch import FetchingLoader
-    from govsearch.protocol import Session
-
     sites, _ = layouts
-    data = sites["sharded"] / "data"
-    partial = tmp_path / "site"
-    (partial / "data").mkdir(parents=True)
-    manifest = json.loads((data / "manifest.json").read_text("utf-8"))
-    for name in ["manifest.json"] + [entry["path"] for entry in manifest["files"].values()]:
-        shutil.copy2(data / name, partial / "data" / name)  # what the worker downloads at start
-    session = Session(FetchingLoader(partial, "https://unused.invalid/data/"))
-    text = json.dumps(arguments)
-    rounds, fetched = 0, set()
-    answer = session.attempt(tool, text, prefix_last)
-    while isinstance(answer, list):
-        assert answer and not fetched & set(answer), "a file was asked for twice"
-        for name in answer:
-            (partial / "data" / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(data / name, partial / "data" / name)
-        fetched |= set(answer)
-        rounds += 1
-        answer = session.attempt(tool, text, prefix_last)
-    assert rounds <= 4
-    expected = Session(DirectoryLoader(sites["sharded"])).answer(tool, text, prefix_last)
+    rounds, answer = browser_rounds(sites["sharded"], tmp_path, tool, arguments, prefix_last)
+    asked = [name for names in rounds for name in names]
+    assert all(rounds) and len(asked) == len(set(asked)), "a file was asked for twice"
+    assert len(rounds) <= 4
+    expected = Session(DirectoryLoader(sites["sharded"])).answer(tool, json.dumps(arguments), prefix_last)
     assert answer == expected and json.loads(answer)["ok"] is True
 
 
-def browser_rounds(site, tool, arguments, prefix_last=False):
-    """Answer a call as the worker does: the files each round asks for, then the answer."""
-    from govsearch.protocol import Session
-
+def browser_rounds(site, work, tool, arguments, prefix_last=False):
+    """Answer a call as the worker does (in a copy under `work` that starts with what
+    the worker downloads at start): the files each round asks for, then the answer."""
     data = site / "data"
-    partial = site.parent / (site.name + "-partial")
+    partial = work / "partial-site"
     shutil.rmtree(partial, ignore_errors=True)
     (partial / "data").mkdir(parents=True)
     manifest = json.loads((data / "manifest.json").read_text("utf-8"))
     for name in ["manifest.json"] + [entry["path"] for entry in manifest["files"].values()]:
-        shutil.copy2(data / name, partial / "data" / name)  # what the worker downloads at start
+        shutil.copy2(data / name, partial / "data" / name)
     session = Session(FetchingLoader(partial, "https://unused.invalid/data/"))
     text = json.dumps(arguments)
     rounds = []
@@ -323,13 +304,13 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
     assert len(words) >= 3
     for word in words[:5]:
         arguments = {"query": word, "limit": 20}
-        rounds, answer = browser_rounds(site, "search_government_knowledge", arguments)
+        rounds, answer = browser_rounds(site, tmp_path, "search_government_knowledge", arguments)
         assert len(rounds) == 1 and all(name.startswith("postings/") for name in rounds[0]), (word, rounds)
         result = json.loads(answer)
         assert result["returned"] == 20
         assert answer == Session(DirectoryLoader(sites["single"])).answer("search_government_knowledge", json.dumps(arguments))
     # With a filter the best rows may lie beyond the word's own 20: they come from row shards.
-    rounds, answer = browser_rounds(site, "search_government_knowledge", {"query": words[0], "collections": ["land-registry"], "limit": 20})
+    rounds, answer = browser_rounds(site, tmp_path, "search_government_knowledge", {"query": words[0], "collections": ["land-registry"], "limit": 20})
     assert answer == Session(DirectoryLoader(sites["single"])).answer("search_government_knowledge", json.dumps({"query": words[0], "collections": ["land-registry"], "limit": 20}))
 
 
