@@ -11,7 +11,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: setup serve build test bench-quick bench chromium clean
+.PHONY: setup serve build test bench-quick bench eval chromium clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -46,6 +46,10 @@ bench-quick: setup chromium
 
 bench: setup chromium
 	$(PY) bench/run.py --sizes 1000,10000,full
+
+# Relevance on the judged queries in eval/ (full estate when ../shared/data exists); see eval/README.md.
+eval: setup
+	$(PY) eval/run.py
 
 clean:
 	rm -rf _site build .cache test-artifacts
