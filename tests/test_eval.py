@@ -129,9 +129,14 @@ def test_one_url_graded_twice_under_two_spellings_is_refused(tmp_path):
         load_queries(_write(tmp_path, body))
 
 
-def test_the_project_set_loads():
+def test_the_project_set_covers_what_the_issue_asks():
     queries = load_queries()
-    assert len({q.id for q in queries}) == len(queries) >= 50
+    labels = [label for q in queries for label in q.labels()]
+    counts = {label: labels.count(label) for label in ("typo", "acronym", "filter", "ambiguous", "no-answer")}
+    assert len(queries) >= 150
+    assert counts["typo"] >= 15 and counts["acronym"] >= 15 and counts["filter"] >= 20, counts
+    assert counts["ambiguous"] >= 10 and counts["no-answer"] >= 5, counts
+    assert all(q.need.strip() and q.id for q in queries)
 
 
 # ---- the curated-corpus guard ---------------------------------------------
