@@ -55,8 +55,14 @@ def validator(tool: str) -> ToolValidator:
 
 
 def to_json(result: dict[str, Any]) -> str:
-    """The one serialisation of a result, shared by the CLI and the browser worker."""
-    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    """The one serialisation of a result, shared by the CLI and the browser worker.
+
+    ASCII only (every other character as a \\u escape): a lone surrogate in
+    the input (valid in JSON text, not in UTF-8) cannot break the CLI's
+    output or the worker's string, and no reader can mistake the encoding
+    (Chromium's DevTools read tool output as Latin-1).
+    """
+    return json.dumps(result, ensure_ascii=True, separators=(",", ":"))
 
 
 def error_result(code: str, message: str, problems: list[Problem] | None = None) -> dict[str, Any]:
@@ -75,7 +81,9 @@ def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last:
         problems = [Problem("", "type", "The arguments are nested too deeply to read. Send a flat JSON object.")]
     if problems:
         summary = "; ".join(problem.path or "(arguments)" for problem in problems[:5])
-        return error_result("invalid_arguments", f"The arguments do not match the {tool} input schema ({summary}). Each problem says what to send instead.", problems)
+        more = getattr(problems, "unlisted", 0)
+        unlisted = f" {more} more problem{'s' if more != 1 else ''} of the same kinds are not listed." if more else ""
+        return error_result("invalid_arguments", f"The arguments do not match the {tool} input schema ({summary}). Each problem says what to send instead.{unlisted}", problems)
     try:
         if tool == SEARCH_TOOL:
             return search(catalogue, arguments, prefix_last=prefix_last)
