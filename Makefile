@@ -19,7 +19,7 @@ $(VENV)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (pyodide-lock requires it); install it or set PYTHON=/path/to/python3.12" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[build,test]"
+	$(PY) -m pip install --quiet -e ".[build,test,mcp]"
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
