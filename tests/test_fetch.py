@@ -33,9 +33,14 @@ pytestmark = pytest.mark.shared_data
 
 
 @pytest.fixture(scope="module")
-def mirror_dir(tmp_path_factory) -> Path:
-    """A copy of ../shared/data in the upstream form the lock hashes."""
+def shared_data() -> Path:
     need(SHARED_DATA.is_dir(), "../shared/data (the real exports)")
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="module")
+def mirror_dir(shared_data, tmp_path_factory) -> Path:
+    """A copy of ../shared/data in the upstream form the lock hashes."""
     root = tmp_path_factory.mktemp("mirror")
     for item in load_lock(LOCK):
         source = SHARED_DATA / item.local
@@ -186,3 +191,20 @@ def test_the_build_refuses_a_sources_folder_that_is_not_the_locked_bytes(mirror_
     (folder / "api-catalogue" / "organisation.csv").write_text("name\n", "utf-8")
     with pytest.raises(FetchError, match="api-catalogue/organisation.csv"):
         verify_folder(lock, folder)
+
+
+def test_the_lock_pins_every_export_the_full_estate_reads(shared_data):
+    from govsearch_build.config import load_config
+
+    lock = tomllib.loads(LOCK.read_text("utf-8"))
+    for source in lock["sources"]:
+        commit = source["commit"]
+        assert source["repository"].count("/") == 1 and source["licence"] and source["commit_note"], source["name"]
+        assert len(commit) == 40 or source["commit_resolved"] is False, source["name"]
+        assert all(f"/{source['repository']}/{commit}/{entry['path']}" in entry["url"] for entry in source["files"])
+    locked = {item.local for item in load_lock(LOCK)}
+    shared = {str(path.relative_to(SHARED_DATA)) for path in SHARED_DATA.rglob("*") if path.is_file() and path.name != "SOURCES.md"}
+    assert locked == shared
+    config = load_config(REPO / "site" / "full-estate.toml")
+    for source in config.sources:
+        assert any(str(SHARED_DATA / local).startswith(str(source.path)) for local in locked), source.path

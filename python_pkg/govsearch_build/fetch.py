@@ -26,6 +26,7 @@ import tomllib
 import urllib.error
 import urllib.parse
 import urllib.request
+import zlib
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,7 +106,7 @@ def is_verified(item: LockedFile, folder: Path) -> bool:
     path = folder / item.local
     try:
         data = upstream_bytes(path, item.gzip)
-    except (OSError, EOFError, gzip.BadGzipFile):
+    except (OSError, EOFError, zlib.error):
         return False
     return len(data) == item.size and hashlib.sha256(data).hexdigest() == item.sha256
 
@@ -173,7 +174,6 @@ def _fetch_one(item: LockedFile, url: str, cache: Path, timeout: float, retries:
     for attempt in range(1, attempts + 1):
         handle = tempfile.NamedTemporaryFile(dir=target.parent, prefix=".fetch-", suffix=".part", delete=False)
         temp = Path(handle.name)
-        received = 0
         try:
             with handle:
                 received, digest = _download(url, handle, timeout, advance)
@@ -183,7 +183,6 @@ def _fetch_one(item: LockedFile, url: str, cache: Path, timeout: float, retries:
             _store(temp, target, item.gzip)
             return
         except _Transient as error:
-            advance(-received)
             if attempt == attempts:
                 raise FetchError(f"{item.local}: {url}: {error} (gave up after {attempts} attempts)") from None
             time.sleep(backoff * 2 ** (attempt - 1))
