@@ -139,7 +139,7 @@ def test_a_tampered_file_is_refused_naming_it_and_nothing_is_kept(mirror, tmp_pa
     lock = small_lock(tmp_path)
     cache = tmp_path / "cache"
     with pytest.raises(FetchError) as refused:
-        fetch(lock, cache, mirror=base + "/tamper", timeout=5, retries=2, backoff=0.05, workers=1, progress=False)
+        fetch(lock, cache, mirror=base + "/tamper", timeout=5, attempts=2, backoff=0.05, workers=1, progress=False)
     message = str(refused.value)
     assert "api-catalogue/catalogue.csv" in message and f"{base}/tamper/api-catalogue/catalogue.csv" in message
     assert "sha256" in message
@@ -163,7 +163,7 @@ def test_a_missing_file_stops_with_the_404_at_once(mirror, tmp_path):
     base, _ = mirror
     started = time.monotonic()
     with pytest.raises(FetchError) as refused:
-        fetch(small_lock(tmp_path), tmp_path / "cache", mirror=base + "/nowhere", timeout=5, retries=4, backoff=1, progress=False)
+        fetch(small_lock(tmp_path), tmp_path / "cache", mirror=base + "/nowhere", timeout=5, attempts=4, backoff=1, progress=False)
     assert time.monotonic() - started < 5, "a 404 is not worth retrying"
     assert "HTTP 404" in str(refused.value) and f"{base}/nowhere/api-catalogue/" in str(refused.value)
     assert not list((tmp_path / "cache").rglob("*.csv"))
@@ -174,7 +174,7 @@ def test_a_stalled_server_ends_with_a_timeout_error(mirror, tmp_path, route):
     base, _ = mirror
     started = time.monotonic()
     with pytest.raises(FetchError) as refused:
-        fetch(small_lock(tmp_path), tmp_path / "cache", mirror=f"{base}/{route}", timeout=1, retries=2, backoff=0.1, progress=False)
+        fetch(small_lock(tmp_path), tmp_path / "cache", mirror=f"{base}/{route}", timeout=1, attempts=2, backoff=0.1, progress=False)
     elapsed = time.monotonic() - started
     # two attempts of one second each and one back-off, with room for a loaded machine
     assert elapsed < 6, elapsed

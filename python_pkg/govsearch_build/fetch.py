@@ -9,7 +9,7 @@ the layout (and names) of ../shared/data, so the importers read either folder
 the same way and the built data files are byte-identical.
 
     python build.py fetch [--lock site/sources.lock.toml] [--cache .cache/sources]
-                          [--mirror BASE] [--timeout 30] [--retries 4]
+                          [--mirror BASE] [--timeout 30] [--attempts 4]
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def verify_folder(lock: Path, folder: Path) -> None:
 
 
 def fetch(lock: Path = DEFAULT_LOCK, cache: Path = DEFAULT_CACHE, *, mirror: str | None = None, timeout: float = 30.0,
-          retries: int = 4, backoff: float = 1.0, workers: int = 6, progress: bool = True) -> FetchSummary:
+          attempts: int = 4, backoff: float = 1.0, workers: int = 6, progress: bool = True) -> FetchSummary:
     """Make `cache` hold every locked file, downloading only those not already verified there.
 
     Stops at the first file that cannot be fetched or verified (after the
@@ -135,7 +135,7 @@ def fetch(lock: Path = DEFAULT_LOCK, cache: Path = DEFAULT_CACHE, *, mirror: str
     _remove_leftovers(cache)
     wanted = [item for item in items if not is_verified(item, cache)]
     with _Progress(progress, sum(item.size for item in wanted), len(wanted)) as bar:
-        get = lambda item: _fetch_one(item, item.url_from(mirror), cache, timeout, retries, backoff, bar.advance)  # noqa: E731
+        get = lambda item: _fetch_one(item, item.url_from(mirror), cache, timeout, attempts, backoff, bar.advance)  # noqa: E731
         _run_all(get, wanted, workers)
     return FetchSummary(downloaded=len(wanted), cached=len(items) - len(wanted),
                         bytes_downloaded=sum(item.size for item in wanted), seconds=time.monotonic() - started)
@@ -165,12 +165,12 @@ def _run_all(get: Callable[[LockedFile], None], items: list[LockedFile], workers
             raise future.exception()
 
 
-def _fetch_one(item: LockedFile, url: str, cache: Path, timeout: float, retries: int, backoff: float,
+def _fetch_one(item: LockedFile, url: str, cache: Path, timeout: float, attempts: int, backoff: float,
                advance: Callable[[int], None]) -> None:
     """Download one file with bounded retries and back-off; keep it only if it verifies."""
     target = cache / item.local
     target.parent.mkdir(parents=True, exist_ok=True)
-    attempts = max(1, retries)
+    attempts = max(1, attempts)
     for attempt in range(1, attempts + 1):
         handle = tempfile.NamedTemporaryFile(dir=target.parent, prefix=".fetch-", suffix=".part", delete=False)
         temp = Path(handle.name)
@@ -291,7 +291,7 @@ def main(argv: list[str]) -> int:
     options = _parser().parse_args(argv)
     try:
         summary = fetch(Path(options.lock), Path(options.cache), mirror=options.mirror or os.environ.get("GOVSEARCH_MIRROR") or None,
-                        timeout=options.timeout, retries=options.retries, progress=not options.quiet)
+                        timeout=options.timeout, attempts=options.attempts, progress=not options.quiet)
     except FetchError as error:
         console.print(f"[red]fetch failed:[/red] {error}")
         return 1
@@ -308,6 +308,6 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--mirror", help="fetch BASE/<name>/<file> instead of each file's upstream URL "
                         "(also the GOVSEARCH_MIRROR environment variable)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds without data before an attempt fails (default 30)")
-    parser.add_argument("--retries", type=int, default=4, help="attempts per file, with doubling back-off (default 4)")
+    parser.add_argument("--attempts", type=int, default=4, help="attempts per file, with a back-off doubling from 1 s between them (default 4)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
