@@ -23,6 +23,8 @@ from urllib.parse import urlsplit
 import jsonschema
 import yaml
 
+from .quality import QualityLog
+
 MAX_FILE_BYTES = 256 * 1024
 TEXT_FIELDS = ("title", "summary", "publisher", "accessNote", "licence")
 # Hostile-input limits. A record is a flat mapping with a few small nested
@@ -74,6 +76,7 @@ class LoadResult:
     # Files that produced rejections, so counts are per input not per problem.
     rejected_files: set[str] = field(default_factory=set)
     imports: list[dict[str, Any]] = field(default_factory=list)  # one report per imported source
+    quality: QualityLog = field(default_factory=QualityLog)  # what each data-quality rule changed
 
     def reject(self, problems: Iterable[Rejection]) -> None:
         for problem in problems:
@@ -217,6 +220,9 @@ def validate_record(data: dict[str, Any], file: str, *, http_allowed_hosts: Iter
     allowed = set(http_allowed_hosts)
     for name in ("url", "documentationUrl"):
         problems.extend(_url_problems(data.get(name), name, file, allowed))
+    for number, link in enumerate(data.get("links") or []):
+        if isinstance(link, dict):
+            problems.extend(_url_problems(link.get("url"), f"links/{number}/url", file, allowed))
     for name in ("observed", "updated"):
         problems.extend(_date_problems(data.get(name), name, file))
     if isinstance(data.get("evidence"), dict):
