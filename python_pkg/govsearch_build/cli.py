@@ -85,8 +85,8 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     _step(f"Indexing {len(records)} records", lambda: write_data(config, records, out / "data"))
     _step("Publishing the Pyodide runtime", lambda: publish_runtime(out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels"))
     assets = _step("Compiling assets", lambda: Assets.publish(static_dir=PROJECT_ROOT / "site" / "static", out_dir=out / "static", node_modules=PROJECT_ROOT / "node_modules", base_path=config.base_path))
-    pages = _step("Rendering pages", lambda: render_site(config, records, out, assets))
     report = build_report(loaded)
+    pages = _step("Rendering pages", lambda: render_site(config, records, out, assets, report=report))
     (out / REPORT_NAME).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
     console.print(
         f"[green]Built[/green] {len(records)} records, {len(pages)} pages into {out} "

@@ -15,17 +15,26 @@ from urllib.parse import urlsplit, urlunsplit
 
 EXAMPLES = 5
 
-# What each rule does, shown on the data-quality page.
+# Each rule: (title, what it does), shown on the data-quality page.
 RULES = {
-    "mojibake-repaired": "Text decoded twice at the source (UTF-8 read as Latin-1, e.g. \"Solicitorâ\\x80\\x99s\") is decoded once.",
-    "repeated-words": "A word repeated at once (\"KADOE API API\") is written once.",
-    "generic-title": "A title that is only a format word, a number or a generic product name (\"CSV\", \"0\", \"Esri Rest API\") is qualified with the item's name from the row, or the row is rejected.",
-    "formats-merged": "The formats and services of one dataset (CSV, GeoJSON, KML, a REST service of the same item) become links of one record.",
-    "type-from-evidence": "A row typed as an API whose link is a file download is a dataset.",
-    "http-only-kept": "A plain-http link on a public-body host is kept and marked \"not encrypted\" rather than dropped.",
-    "same-resource-merged": "Records of the same resource (same normalised URL or id), within or across collections, become one record that belongs to each collection.",
-    "documentation-linked": "An API and its documentation page are linked both ways; a page documenting one API only is the API record's documentation link.",
-    "licence-from-govuk": "A GOV.UK page without a stated licence takes GOV.UK's own statement: Open Government Licence v3.0 unless otherwise stated.",
+    "mojibake-repaired": ("Garbled characters repaired",
+        "Text decoded twice at the source (UTF-8 read as Latin-1, e.g. \"Solicitorâ\\x80\\x99s\") is decoded once."),
+    "repeated-words": ("Repeated words removed",
+        "A word repeated at once (\"KADOE API API\") is written once."),
+    "generic-title": ("Titles that name no resource",
+        "A title that is only a format word, a number or a generic product name (\"CSV\", \"0\", \"Esri Rest API\") is qualified with the item's name from the row (its catalogue page's slug) or else its publisher; a bare number with no item name is rejected."),
+    "formats-merged": ("One dataset, one record: formats and services as links",
+        "The formats and services of one dataset (CSV, GeoJSON, KML, a REST service of the same item) become links of one record."),
+    "type-from-evidence": ("Resource type from evidence",
+        "A row typed as an API whose link is a file download is a dataset."),
+    "http-only-kept": ("Plain-http official links kept and flagged",
+        "A plain-http link on a public-body host is kept and marked \"not encrypted\" rather than dropped."),
+    "same-resource-merged": ("One resource, one record across collections",
+        "Records of the same resource (same URL once scheme, host case, a trailing slash or an empty last query value are set aside), within or across collections, become one record that belongs to each collection."),
+    "documentation-linked": ("APIs and their documentation linked",
+        "An API and its documentation page are linked both ways; a page documenting one API only is the API record's documentation link."),
+    "licence-from-govuk": ("GOV.UK licence stated",
+        "A GOV.UK page without a stated licence takes GOV.UK's own statement: Open Government Licence v3.0 unless otherwise stated."),
 }
 
 
@@ -55,7 +64,8 @@ class QualityLog:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            rule: {"description": RULES[rule], **dict(sorted(self.counts[rule].items())), "examples": self.examples[rule]}
+            rule: {"title": RULES[rule][0], "description": RULES[rule][1], **dict(sorted(self.counts[rule].items())),
+                   "examples": self.examples[rule]}
             for rule in RULES if rule in self.counts
         }
 
