@@ -15,14 +15,14 @@ from govsearch_build.records import Record
 from sitefixture import SITE_TOML
 
 REVIEWED = {
-    "id": "de-weather-api", "title": "Weather API", "summary": "Reviewed: forecasts for UK places.",
+    "id": "de-weather-api", "title": "Met Office", "summary": "Reviewed: forecasts for UK places.",
     "url": "https://api.weather.example.gov.uk/v1", "resourceType": "api", "publisher": "Met Office",
     "accessStatus": "authentication-required", "accessNote": "Needs a key (checked).", "collection": "deep-evidence",
     "keywords": ["forecast"], "source": {"kind": "curated"},
     "evidence": {"observed": "2026-07-14", "accessEvidenceUrl": "https://api.weather.example.gov.uk/docs", "licenceStatus": "not-stated", "licenceTitle": "Not stated"},
 }
 IMPORTED = {
-    "id": "apic-weather", "title": "Weather", "summary": "Weather data.", "url": "https://API.weather.example.gov.uk/v1/",
+    "id": "apic-weather", "title": "Met Office", "summary": "Weather data.", "url": "https://API.weather.example.gov.uk/v1/",
     "resourceType": "api", "publisher": "Met Office", "accessStatus": "public", "collection": "government-apis",
     "licence": "Open Government Licence v3.0", "keywords": ["weather", "climate"], "documentationUrl": "https://api.weather.example.gov.uk/docs",
     "source": {"kind": "api-catalogue"},
@@ -47,6 +47,7 @@ def test_same_resource_becomes_one_record_and_reviewed_facts_win():
     records = {r.id: r.data for r in finish_estate(_records(), log)}
     assert set(records) == {"de-weather-api", "okf-tax-wsdl", "living-tax-page"}
     weather = records["de-weather-api"]
+    assert weather["title"] == "Met Office API"  # an API titled only by its publisher's name
     assert weather["collections"] == ["deep-evidence", "government-apis"]
     # the review's access and (absent) licence stand; the import adds keywords and its documentation link
     assert weather["accessStatus"] == "authentication-required" and "licence" not in weather
@@ -57,6 +58,7 @@ def test_same_resource_becomes_one_record_and_reviewed_facts_win():
     assert records["living-tax-page"]["licence"] == "Open Government Licence v3.0"  # GOV.UK's own statement
     quality = log.as_dict()
     assert quality["same-resource-merged"]["merged"] == 2 and quality["licence-from-govuk"]["changed"] == 1
+    assert quality["generic-title"]["changed"] == 1
 
 
 def test_filters_by_any_collection_find_it_once(tmp_path):

@@ -74,9 +74,20 @@ def govuk_licence(records: list[Record], log: QualityLog) -> None:
             log.note("licence-from-govuk", "changed", record.file, "not stated", OGL)
 
 
+def api_titles(records: list[Record], log: QualityLog) -> None:
+    """An API titled only with its publisher's name ("Companies House") names the
+    organisation, not the API: it is titled "<publisher> API"."""
+    for record in records:
+        data = record.data
+        if data["resourceType"] == "api" and data["title"] == data["publisher"]:
+            log.note("generic-title", "changed", record.file, data["title"], f"{data['title']} API")
+            data["title"] = f"{data['title']} API"
+
+
 def finish_estate(records: list[Record], log: QualityLog) -> list[Record]:
     """The whole-estate rules, in order; returns the records to build."""
     records = merge_same_resources(records, log)
     link_records(records)
     govuk_licence(records, log)
+    api_titles(records, log)
     return records

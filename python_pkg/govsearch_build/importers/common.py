@@ -323,8 +323,6 @@ class ImportBuilder:
                     self.reject(file, "title", f"the title {title[:80]!r} is only a format word, number or generic product name, and the row names no item to qualify it")
                 return False
             self._repair(data, "title", file, "generic-title", lambda _: qualified)
-        elif data.get("resourceType") == "api" and title == data.get("publisher"):
-            self._repair(data, "title", file, "generic-title", lambda text: f"{text} API")
         if data.get("resourceType") == "api" and isinstance(url, str) and is_file_download(url):
             data["resourceType"] = "dataset"
             self.quality.note("type-from-evidence", "changed", file, "api", f"dataset: {url}")
