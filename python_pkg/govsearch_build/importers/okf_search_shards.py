@@ -51,6 +51,11 @@ Schema) carry the url of the record they describe (a data.gov.uk dataset
 page, an ONS dataset); they are merged into that record (their formats join
 its keywords) and reported. Records are ordered so the described record is
 kept.
+
+Formats of one dataset: a row titled only by its format or service ("CSV",
+"Esri Rest API") whose documentation page is a Data Product's url is folded
+into that record as one of its `links` and reported as merged (see
+`_fold_formats`).
 """
 
 from __future__ import annotations
