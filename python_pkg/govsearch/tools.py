@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 DEFAULT_LIMIT = 8
 OGL_ATTRIBUTION = "Contains public sector information licensed under the Open Government Licence v3.0."
-RESULT_OPTIONAL = ("updated", "licence")
+RESULT_OPTIONAL = ("updated", "licence", "collections", "linkSecurity")
 RESULT_FIELDS = ("id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection")
 
 TOOL_DESCRIPTIONS = {

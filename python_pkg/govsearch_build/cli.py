@@ -17,6 +17,7 @@ from pathlib import Path
 from rich.console import Console
 
 from .config import ConfigError, SiteConfig, load_config
+from .estate import finish_estate
 from .records import LoadResult, drop_duplicates, load_content
 from .report import build_report
 
@@ -91,8 +92,8 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     _step(f"Indexing {len(records)} records", lambda: write_data(config, records, out / "data"))
     _step("Publishing the Pyodide runtime", lambda: publish_runtime(out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels"))
     assets = _step("Compiling assets", lambda: Assets.publish(static_dir=PROJECT_ROOT / "site" / "static", out_dir=out / "static", node_modules=PROJECT_ROOT / "node_modules", base_path=config.base_path))
-    pages = _step("Rendering pages", lambda: render_site(config, records, out, assets))
     report = build_report(loaded)
+    pages = _step("Rendering pages", lambda: render_site(config, records, out, assets, report=report))
     (out / REPORT_NAME).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
     published = _published_size(out)
     console.print(
@@ -104,28 +105,31 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
 
 
 def collect_records(config: SiteConfig) -> LoadResult:
-    """Curated content plus every configured source, each input built or rejected.
+    """Curated content plus every configured source, each input built, merged or rejected.
 
-    Curated records come first, so where an import describes the same
-    resource (same URL in a collection) the curated record is kept and the
-    imported one is reported as a duplicate.
+    Curated records come first; records of the same resource (same normalised
+    URL, any collection) then become one (see govsearch_build/estate.py: a
+    reviewed record's facts win, then curated, then sources in order).
     """
     loaded = load_content(config.content_dir, http_allowed_hosts=config.http_allowed_hosts)
-    if not config.sources:
-        return loaded
-    from .importers import combine_results, run_import
+    records = loaded.records
+    if config.sources:
+        from .importers import combine_results, run_import
 
-    authority = _publisher_authority(config)
-    results = []
-    for source in config.sources:
-        console.print(f"  importing {source.kind} from {source.path}")
-        result = run_import(source.kind, [source.path], collection=source.collection, authority=authority, revision=source.revision, observed=source.observed)
-        loaded.reject(result.rejected)
-        loaded.imports.append(result.report)
-        results.append(result)
-    imported, merged = combine_results(results)
-    loaded.imports.append(merged)
-    kept, duplicates = drop_duplicates(loaded.records + imported)
+        authority = _publisher_authority(config)
+        results = []
+        for source in config.sources:
+            console.print(f"  importing {source.kind} from {source.path}")
+            result = run_import(source.kind, [source.path], collection=source.collection, authority=authority, revision=source.revision,
+                                observed=source.observed, http_hosts=config.http_allowed_hosts)
+            loaded.reject(result.rejected)
+            loaded.imports.append(result.report)
+            loaded.quality.extend(result.quality)
+            results.append(result)
+        imported, merged = combine_results(results)
+        loaded.imports.append(merged)
+        records = records + imported
+    kept, duplicates = drop_duplicates(finish_estate(records, loaded.quality))
     loaded.records = kept
     loaded.reject(duplicates)
     return loaded
