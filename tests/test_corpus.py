@@ -200,6 +200,7 @@ STORED_PAGE_EVIDENCE = {
     "bank-holidays": ("UK bank holidays", "https://www.gov.uk/bank-holidays", "https://github.com/alphagov/publishing-api/"),
     "find-energy-certificate": ("Find an energy certificate", "https://www.gov.uk/find-energy-certificate", "https://github.com/communitiesuk/epb-frontend-smoke-tests/"),
     "renew-driving-licence": ("Renew your driving licence", "https://www.gov.uk/renew-driving-licence", "https://github.com/alphagov/govuk-frontend/"),
+    "sign-in-universal-credit": ("Sign in to your Universal Credit account", "https://www.gov.uk/sign-in-universal-credit", "https://github.com/alphagov/govuk-design-guide/"),
 }
 
 
