@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import subprocess
 import sys
@@ -25,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import estate  # noqa: E402  (puts python_pkg on the path)
 from govsearch import Catalogue, DirectoryLoader  # noqa: E402
-from judgments import Query, load_queries  # noqa: E402
+from judgments import QUERIES, Query, load_queries  # noqa: E402
 from relevance import RELEVANT, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
 
 K = 10
@@ -41,9 +42,9 @@ def judge(catalogue: Catalogue, query: Query, reachable: set[str] | None = None)
     results = answer.get("results", []) if answer.get("ok") else []
     urls = [item["url"] for item in results]
     grades = query.grades
-    ideal = None if reachable is None else [g for url, g in grades.items() if url in reachable]
+    ideal = list(grades.values()) if reachable is None else [g for url, g in grades.items() if url in reachable]
     scored = {"ndcg": ndcg(urls, grades, K, ideal), "recall": recall(urls, _only(grades, reachable), K), "mrr": reciprocal_rank(urls, grades, K)}
-    if not any(g >= RELEVANT for g in (grades.values() if ideal is None else ideal)):
+    if not any(g >= RELEVANT for g in ideal):
         scored = dict.fromkeys(scored)  # nothing right to find here: not scored
     return {
         "id": query.id,
@@ -70,8 +71,8 @@ def evaluate(site: Path, queries: list[Query], *, restrict: bool = False, urls: 
     held = None if urls is None else {normalise_url(url) for url in urls}
     judged = [judge(catalogue, query, held if restrict else None) for query in queries]
     for row, query in zip(judged, queries):
-        if held is not None:
-            row["missing"] = sorted(url for url, g in query.grades.items() if g >= 2 and url not in held)
+        if held is not None and not restrict:  # the curated site is a sample: its gaps are expected
+            row["missing"] = sorted(url for url, g in query.grades.items() if g >= RELEVANT and url not in held)
     return judged
 
 
@@ -96,12 +97,14 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-def report(name: str, rows: list[dict[str, Any]], records: int | None) -> dict[str, Any]:
+def report(name: str, rows: list[dict[str, Any]], records: int | None, site: str) -> dict[str, Any]:
     worst = sorted((row for row in rows if row["ndcg"] is not None), key=lambda row: (row["ndcg"], row["id"]))[:WORST]
     return {
         "corpus": name,
+        "site": site,
         "date": datetime.date.today().isoformat(),
-        "commit": _git("rev-parse", "--short", "HEAD"),
+        "commit": _git("rev-parse", "--short", "HEAD"),  # the checkout the run started from
+        "queriesSha256": hashlib.sha256(QUERIES.read_bytes()).hexdigest()[:12],
         "records": records,
         "k": K,
         "summary": summarise(rows),
@@ -110,6 +113,14 @@ def report(name: str, rows: list[dict[str, Any]], records: int | None) -> dict[s
         "noAnswer": [{"id": row["id"], "total": row["total"], "top": [item["title"] for item in row["results"][:3]]} for row in rows if not row["answerable"]],
         "queries": rows,
     }
+
+
+def _built(site: Path) -> int | None:
+    """A site built elsewhere: its record count from the build report, if it has one."""
+    try:
+        return json.loads((site / "build-report.json").read_text("utf-8"))["records"]["built"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _git(*args: str) -> str | None:
@@ -122,9 +133,9 @@ def _git(*args: str) -> str | None:
 def markdown(result: dict[str, Any]) -> str:
     s = result["summary"]
     lines = [
-        f"# Relevance on the {result['corpus']} ({result['date']}, commit {result['commit']})",
+        f"# Relevance on the {result['corpus']} ({result['date']}, checkout {result['commit']}, queries.toml {result['queriesSha256']})",
         "",
-        f"{s['queries']} judged queries ({s['scored']} scored), {result['records'] or 'unknown'} records, limit {result['k']}.",
+        f"{s['queries']} judged queries ({s['scored']} scored), {result['records'] or 'unknown'} records (site {result['site']}), limit {result['k']}.",
         "",
         "| | queries | nDCG@10 | recall@10 | MRR | zero-result rate |",
         "|---|---:|---:|---:|---:|---:|",
@@ -141,6 +152,10 @@ def markdown(result: dict[str, Any]) -> str:
         row = rows[qid]
         first = row["results"][0] if row["results"] else {"title": "(no results)", "grade": None}
         lines.append(f"| `{row['query']}` ({qid}) | {row['ndcg']:.3f} | {_cell(first['title'])} | {first['grade'] if first['grade'] is not None else '-'} |")
+    gaps = [row for row in result["queries"] if row.get("missing")]
+    if gaps:
+        lines += ["", "## Judged answers (grade 2-3) the corpus does not hold", ""]
+        lines += [f"- {row['id']}: {', '.join(row['missing'])}" for row in gaps]
     lines += ["", "## Queries with no right answer in the catalogue", ""]
     lines += [f"- {item['id']}: {item['total']} results; top: {', '.join(_cell(t) for t in item['top']) or '(none)'}" for item in result["noAnswer"]]
     return "\n".join(lines) + "\n"
@@ -161,8 +176,15 @@ def _cell(text: str) -> str:
 
 def write(result: dict[str, Any], name: str) -> None:
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{name}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    (RESULTS / f"{name}.json").write_text(_json(result), "utf-8")
     (RESULTS / f"{name}.md").write_text(markdown(result), "utf-8")
+
+
+def _json(result: dict[str, Any]) -> str:
+    """Indented, but one line per query, so a ranking change diffs query by query."""
+    head = json.dumps({k: v for k, v in result.items() if k != "queries"}, indent=1, ensure_ascii=False)
+    rows = ",\n".join("  " + json.dumps(row, ensure_ascii=False) for row in result["queries"])
+    return head[: -len("\n}")] + ',\n "queries": [\n' + rows + "\n ]\n}\n"
 
 
 def curated_subset(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -174,7 +196,8 @@ def curated_subset(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def run(name: str, site: Path, queries: list[Query], *, restrict: bool, save: bool) -> dict[str, Any]:
     rows = evaluate(site, queries, restrict=restrict)
     urls = estate.corpus_urls(site)
-    result = report(name, rows, None if urls is None else len(urls))
+    label = "built here" if urls is not None else str(site)
+    result = report(name, rows, len(urls) if urls is not None else _built(site), label)
     if restrict:
         result["subset"] = curated_subset(rows)
     print(markdown(result))

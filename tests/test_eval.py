@@ -167,3 +167,22 @@ def test_curated_subset_keeps_its_ndcg(curated_results):
         f"nDCG@10 on the curated subset fell to {figure:.3f} (committed {committed['ndcg@10']:.3f}); "
         f"worst: {[(row['id'], round(row['ndcg'] or 0, 3)) for row in worst]}"
     )
+
+
+def test_the_full_estate_cache_is_rebuilt_when_an_input_changes(tmp_path):
+    from types import SimpleNamespace
+
+    from estate import fingerprint
+
+    (tmp_path / "content").mkdir()
+    (tmp_path / "source").mkdir()
+    (tmp_path / "site.toml").write_text("title = 'x'\n")
+    (tmp_path / "source" / "rows.csv").write_text("a,b\n")
+    config = SimpleNamespace(file=tmp_path / "site.toml", content_dir=tmp_path / "content", sources=[SimpleNamespace(path=tmp_path / "source")])
+    first = fingerprint(config)
+    assert fingerprint(config) == first
+    (tmp_path / "content" / "new-record.md").write_text("---\n")
+    second = fingerprint(config)
+    assert second != first
+    (tmp_path / "source" / "rows.csv").write_text("a,b\n1,2\n")
+    assert fingerprint(config) != second
