@@ -71,6 +71,7 @@ class FacetTable:
         self.encoded = {field: column["codes"] for field, column in columns.items()}
         self.widths = {field: column["width"] for field, column in columns.items()}
         self._profiles: tuple[list[int], list[tuple[tuple[str, ...], ...]]] | None = None
+        self._values: dict[str, list[str]] = {}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "FacetTable":
@@ -103,8 +104,13 @@ class FacetTable:
         """How many of the records have each profile."""
         return Counter(map(self.profiles[0].__getitem__, numbers))
 
-    def values(self, field: str) -> set[str]:
-        return {member for value in self.names[field] for member in value}
+    def values(self, field: str) -> list[str]:
+        """Every distinct value of the field, sorted; one list per table, so
+        indexes built over it (publisher suggestions) are built once."""
+        kept = self._values.get(field)
+        if kept is None:
+            kept = self._values[field] = sorted({member for value in self.names[field] for member in value})
+        return kept
 
 
 class Matches:

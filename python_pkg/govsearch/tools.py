@@ -116,7 +116,7 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
             notices.append(_notice("empty_filter", f"{name} was an empty list, so it was not used as a filter. Omit the property next time.", path=f"/{name}"))
             continue
         if name == "publishers":
-            values = _normalise_publishers(values, notices, engine.facets.names["publisher"])
+            values = _normalise_publishers(values, notices, engine.facets.values("publisher"))
         filters[name] = frozenset(values)
         applied[name] = values
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
