@@ -110,9 +110,10 @@ from govsearch.cli import main
 site, calls, printed = sys.argv[1], json.load(sys.stdin), []
 for tool, stdin in calls:
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
-    sys.stdout = io.StringIO()
+    sys.stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     assert main(["call", tool, "--site", site]) == 0, (tool, stdin)
-    printed.append(sys.stdout.getvalue())
+    sys.stdout.flush()
+    printed.append(sys.stdout.buffer.getvalue().decode("utf-8"))
 sys.__stdout__.write(json.dumps(printed))
 """
 

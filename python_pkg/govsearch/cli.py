@@ -63,7 +63,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _print(text: str) -> int:
-    sys.stdout.write(text + "\n")
+    # Tool results are ASCII; readable search output may still hold a lone
+    # surrogate from the command line, which UTF-8 cannot encode.
+    sys.stdout.buffer.write((text + "\n").encode("utf-8", "backslashreplace"))
+    sys.stdout.flush()
     return 0
 
 

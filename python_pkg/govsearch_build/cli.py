@@ -2,6 +2,7 @@
 
     python build.py [--config site/site.toml] [--out _site] [--keep-going] [--serve [--port 8000]]
     python build.py import KIND PATH... [--collection ID] [--out DIR]
+    python build.py fetch [--mirror BASE] [--cache .cache/sources]   (see fetch.py)
 """
 
 from __future__ import annotations
@@ -34,9 +35,13 @@ def main(argv: list[str] | None = None) -> int:
         from .importers.cli import main as import_main
 
         return import_main(argv[1:])
+    if argv[:1] == ["fetch"]:
+        from .fetch import main as fetch_main
+
+        return fetch_main(argv[1:])
     options = _parser().parse_args(argv)
     try:
-        config = load_config(Path(options.config))
+        config = load_config(Path(options.config), Path(options.sources) if options.sources else None)
         out = Path(options.out)
         build(config, out, keep_going=options.keep_going)
     except (ConfigError, BuildFailed) as error:
@@ -53,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python build.py", description="Build the govsearch site.")
     parser.add_argument("--config", default=str(PROJECT_ROOT / "site" / "site.toml"))
     parser.add_argument("--out", default=str(PROJECT_ROOT / "_site"))
+    parser.add_argument("--sources", metavar="DIR", help="read the config's [[sources]] from DIR (e.g. .cache/sources after `build.py fetch`) instead of its sources_dir")
     parser.add_argument("--keep-going", action="store_true", help="build the valid records even when some are rejected")
     parser.add_argument("--serve", action="store_true", help="serve the built site on 127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
@@ -63,6 +69,7 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     """Build the site into `out`; returns the build report."""
     started = time.monotonic()
     _refuse_unsafe_out(config, out)
+    _check_sources(config)
     loaded = _step("Reading records", lambda: collect_records(config))
     if loaded.rejected and not keep_going:
         for problem in loaded.rejected[:20]:
@@ -87,10 +94,12 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     pages = _step("Rendering pages", lambda: render_site(config, records, out, assets))
     report = build_report(loaded)
     (out / REPORT_NAME).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    published = _published_size(out)
     console.print(
         f"[green]Built[/green] {len(records)} records, {len(pages)} pages into {out} "
         f"in {time.monotonic() - started:.1f} s; {report['records']['rejected']} rejected (see {REPORT_NAME})"
     )
+    console.print(f"  GitHub Pages limits: {published.summary()}")
     return report
 
 
@@ -132,6 +141,35 @@ def _publisher_authority(config: SiteConfig):
             if files:
                 return PublisherAuthority.from_govuk_json(files[0])
     return None
+
+
+def _check_sources(config: SiteConfig) -> None:
+    """Refuse to build from sources that are absent or not the locked bytes.
+
+    Without this a missing export would only reject its rows, and a
+    --keep-going build would publish the curated records alone.
+    """
+    missing = [source.path for source in config.sources if not source.path.exists()]
+    if missing:
+        raise BuildFailed(f"source {missing[0]} does not exist: put ../shared/data beside the checkout, "
+                          "or run `make fetch` and build with --sources .cache/sources")
+    if config.sources_lock and config.sources_dir:
+        from .fetch import FetchError, verify_folder
+
+        try:
+            verify_folder(config.sources_lock, config.sources_dir)
+        except FetchError as error:
+            raise BuildFailed(str(error)) from None
+
+
+def _published_size(out: Path):
+    """The built tree measured against GitHub Pages' limits; a crossed limit fails the build."""
+    from .pages_limits import LimitExceeded, check_pages_limits
+
+    try:
+        return check_pages_limits(out)
+    except LimitExceeded as error:
+        raise BuildFailed(str(error)) from None
 
 
 def _refuse_unsafe_out(config: SiteConfig, out: Path) -> None:
