@@ -3,7 +3,9 @@
 A real subprocess (`python -m govsearch mcp --site DIR`) is started the way a
 desktop client starts it; its tools must be the page's tools, and every
 answer, valid call or not, must be the very bytes `python -m govsearch call`
-prints for the same arguments, as text and as structured content.
+prints for the same arguments, as text and as structured content. Meanwhile
+an audit hook checks that the server reads only the site folder (and
+Python's own files) and never touches the network.
 """
 
 from __future__ import annotations
@@ -126,21 +128,59 @@ def cli_answers(site: Path, calls: list[tuple[str, Any]]) -> list[str]:
     return [text[:-1] for text in printed]
 
 
-def server(site: Path) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "govsearch", "mcp", "--site", str(site)], env=ENV, cwd=str(REPO))
+# `python -m govsearch mcp --site DIR` under an audit hook (PEP 578) that logs
+# any network use, any file opened for writing, and any file read outside the
+# site folder and Python's own: the privacy statement, checked. The log's
+# descriptor is opened before the hook, so logging opens nothing; -B keeps
+# Python from writing its bytecode cache, which is not the server's doing.
+AUDITED_SERVER = """
+import os, runpy, sys
+site = os.path.realpath(sys.argv[-1])
+log = os.open(os.environ["AUDIT_LOG"], os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+readable = tuple(os.path.realpath(path) + os.sep for path in (site, sys.prefix, sys.base_prefix, os.environ["PYTHONPATH"]))
+network = {"socket.connect", "socket.bind", "socket.getaddrinfo", "socket.gethostbyname", "socket.sendto", "socket.sendmsg"}
+writing = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+def audit(event, args):
+    if event in network:
+        os.write(log, f"network: {event} {args!r}\\n".encode())
+    elif event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+        path, mode, flags = args
+        writes = any(c in mode for c in "wax+") if mode else bool(flags & writing)
+        real = os.path.realpath(os.fsdecode(path))
+        if writes or (real != os.devnull and not (real + os.sep).startswith(readable)):
+            os.write(log, f"open: {path!r} {mode!r} {flags}\\n".encode())
+
+sys.addaudithook(audit)
+sys.argv = ["govsearch", *sys.argv[1:]]
+runpy.run_module("govsearch", run_name="__main__", alter_sys=True)
+"""
+
+
+def server(site: Path, audit_log: Path) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable, args=["-B", "-c", AUDITED_SERVER, "mcp", "--site", str(site)],
+        env={**ENV, "AUDIT_LOG": str(audit_log)}, cwd=str(REPO),
+    )
 
 
 def session(site: Path, calls: list[tuple[str, Any]], mode: str = "legacy") -> tuple[Any, list[Any]]:
-    """Start the server, list its tools, make the calls; (tools, results)."""
+    """Start the server, list its tools, make the calls; (tools, results).
+
+    Fails if the server touched the network or any file but the site's."""
+    audit_log = site.parent / f"{site.name}-audit.log"
+    audit_log.write_text("")
 
     async def run() -> tuple[Any, list[Any]]:
         with anyio.fail_after(180):
-            async with Client(server(site), mode=mode, read_timeout_seconds=60) as client:
+            async with Client(server(site, audit_log), mode=mode, read_timeout_seconds=60) as client:
                 tools = await client.list_tools()
                 results = [await client.call_tool(tool, arguments) for tool, arguments in calls]
                 return tools, results
 
-    return anyio.run(run)
+    outcome = anyio.run(run)
+    assert audit_log.read_text() == "", audit_log.read_text()
+    return outcome
 
 
 def answers_equal_cli(site: Path, calls: list[tuple[str, Any]], results: list[Any]) -> int:

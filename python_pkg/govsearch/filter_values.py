@@ -66,7 +66,8 @@ def _fold(text: str) -> str:
 
 def _no_match(dimension: str, prefix: str, folded: str, counts: dict[str, int]) -> dict[str, Any]:
     """No value starts with the prefix: offer values that contain it anywhere."""
-    inside = [value for value in counts if folded.strip() and folded.strip() in _fold(value)][:SUGGESTIONS]
+    text = folded.strip()
+    inside = [value for value in counts if text and text in _fold(value)][:SUGGESTIONS]
     hint = f" Values that contain it: {'; '.join(inside)}." if inside else " Try a shorter prefix, or omit it to see the most common values."
     return {
         "code": "no_prefix_match",
