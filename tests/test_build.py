@@ -45,6 +45,14 @@ def test_report_accounts_for_every_record(fixture_build):
     assert report["publishers"]["HM Land Registry"] == 3
 
 
+def test_data_quality_page_reports_the_build(fixture_build):
+    report = json.loads((fixture_build / "build-report.json").read_text("utf-8"))
+    page = (fixture_build / "data-quality" / "index.html").read_text("utf-8")
+    assert f"{report['records']['built']} records built; 0 inputs rejected" in page
+    # the curated fixture is clean: no rule changed anything, and the page says so
+    assert report["quality"] == {} and 'id="quality-none"' in page
+
+
 def test_manifest_describes_every_data_file(fixture_build):
     data = fixture_build / "data"
     manifest = json.loads((data / "manifest.json").read_text("utf-8"))

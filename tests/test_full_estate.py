@@ -16,7 +16,8 @@ from govsearch_build.assets import Assets
 from govsearch_build.cli import collect_records
 from govsearch_build.config import load_config
 from govsearch_build.data_files import write_data
-from govsearch_build.quality import collapse_repeats, is_generic_title, normalised_url
+from govsearch_build.quality import RULES, collapse_repeats, is_generic_title, normalised_url
+from govsearch_build.report import build_report
 from govsearch_build.render import CATALOGUE_ATTRIBUTION, Renderer
 from govsearch.tools import OGL_ATTRIBUTION
 
@@ -153,3 +154,17 @@ def test_record_pages_state_the_licence_once_and_consistently(estate, tmp_path):
             counts["not stated" if line.startswith("Not stated") else "other"] += 1
             assert OGL_ATTRIBUTION not in page, (record["id"], line)
     assert len(renderer.records) == sum(counts.values()) and min(counts.values()) > 0, counts
+
+
+def test_data_quality_page_counts_every_rule(estate, tmp_path):
+    loaded, _ = estate
+    report = build_report(loaded)
+    assert set(report["quality"]) == set(RULES)  # every rule does something on the real exports
+    assets = Assets.publish(static_dir=REPO / "site" / "static", out_dir=tmp_path / "static", node_modules=REPO / "node_modules")
+    renderer = Renderer(load_config(REPO / "site" / "full-estate.toml"), loaded.records[:10], tmp_path, assets, report=report)
+    renderer.write_data_quality()
+    page = (tmp_path / "data-quality" / "index.html").read_text("utf-8")
+    for name, entry in report["quality"].items():
+        section = page[page.index(f'id="rule-{name}"'):]
+        action = next(a for a in ("changed", "merged", "kept", "rejected") if a in entry)
+        assert f"<strong>{entry[action]:,}</strong> {action}" in section[:section.index("</section>")], name

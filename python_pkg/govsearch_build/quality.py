@@ -50,9 +50,9 @@ class QualityLog:
         if len(self.examples[rule]) < EXAMPLES:
             example = {"file": file[:200], "action": action}
             if before:
-                example["before"] = before[:200]
+                example["before"] = _visible(before[:200])
             if after:
-                example["after"] = after[:200]
+                example["after"] = _visible(after[:200])
             self.examples[rule].append(example)
 
     def extend(self, other: "QualityLog") -> None:
@@ -68,6 +68,14 @@ class QualityLog:
                    "examples": self.examples[rule]}
             for rule in RULES if rule in self.counts
         }
+
+
+def _visible(text: str) -> str:
+    """C1 control characters (garbled text's invisible half) written out as \\xNN."""
+    return _C1.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+
+
+_C1 = re.compile("[\u0080-\u009f]")
 
 
 # --- mojibake -------------------------------------------------------------
