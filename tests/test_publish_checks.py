@@ -34,10 +34,12 @@ def tree(tmp_path):
 def test_a_site_within_the_limits_is_measured(tree):
     size = check_pages_limits(tree)
     assert (size.bytes, size.files, size.largest, size.largest_path) == (1000, 2, 700, "data/big.json")
+    # two folders and two files, each with a 512-byte header, the files in whole blocks, and the end marker
+    assert size.archive == 2 * 512 + (512 + 512) + (512 + 1024) + 1024
 
 
 @pytest.mark.parametrize("limit, value, words", [
-    ("SITE_BYTES", 999, "the site is"),
+    ("SITE_BYTES", 4095, "the site is 0 MB as the archive"),
     ("FILE_BYTES", 600, "data/big.json is"),
     ("FILE_COUNT", 1, "the site has 2 files"),
 ])
