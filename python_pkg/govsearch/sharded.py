@@ -92,11 +92,6 @@ class ShardDirectory:
         if missing:
             raise MissingFiles(sorted(set(missing)))
 
-    @property
-    def cached(self) -> "OrderedDict[str, tuple[Any, int]]":
-        """Shards read and kept, by path."""
-        return self._cache
-
     def posting_entry(self, term: str) -> Mapping[str, Any] | None:
         position = bisect.bisect_right(self.posting_firsts, term) - 1
         return None if position < 0 else self.postings[position]
@@ -197,8 +192,9 @@ class ShardedMatcher:
         decided from the directory's sizes; a clause left unread counts as
         reaching more than any budget."""
         reached = [[c.term] if self._exact(c) else budgeted(self.expand(c), c) for c in clauses]
-        reached = [[term for term in terms if self._known(term)] for terms in reached]
-        needs = [self._unread_bytes(terms) for terms in reached]
+        # Sizes from the directory, whatever is cached or loaded already: the
+        # same call decides the same way in the CLI and in a long page session.
+        needs = [self._shard_bytes(terms) for terms in reached]
         fits, spent = set(), 0
         for position in sorted(range(len(clauses)), key=needs.__getitem__):
             if spent + needs[position] <= byte_budget:
@@ -207,7 +203,7 @@ class ShardedMatcher:
         self._require_postings([term for position in sorted(fits) for term in reached[position]])
         counts = []
         for position, terms in enumerate(reached):
-            found = (self.shards.posting(term) for term in terms) if position in fits else ()
+            found = (self.shards.posting(term) for term in terms if self._known(term)) if position in fits else ()
             counts.append(sum(len(column[0]) for posting in found if posting for column in posting["f"].values()) if position in fits else UNREAD + needs[position])
         return counts, spent
 
@@ -215,9 +211,9 @@ class ShardedMatcher:
     def _exact(clause: Clause) -> bool:
         return not clause.edit_distance and not clause.wildcard and "*" not in clause.term
 
-    def _unread_bytes(self, terms: list[str]) -> int:
+    def _shard_bytes(self, terms: list[str]) -> int:
         entries = {entry["path"]: entry.get("size", 0) for entry in map(self.shards.posting_entry, terms) if entry is not None}
-        return sum(size for path, size in entries.items() if path not in self.shards.cached)
+        return sum(entries.values())
 
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         expansions, self.limited = self._expansions(clauses)

@@ -16,7 +16,7 @@ from .datafiles import SiteUnavailable
 from .engine import DIMENSIONS, Budget, Hit
 from .names import name_index
 from .schemas import RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
-from .terms import MAX_EXPANSIONS, MAX_POSTINGS, MAX_QUERY_TERMS, clauses_for, query_terms, typo_tolerant
+from .terms import MAX_EXPANSIONS, MAX_POSTINGS, MAX_QUERY_TERMS, MAX_SHARD_BYTES, clauses_for, query_terms, typo_tolerant
 from .validation import Problem, ToolValidator, echo
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     else:
         # Cheap decision first: no looser mode can find what the filters exclude.
         nothing = engine.filters_pass_nothing(filters)
-        budget, modes = Budget(postings=MAX_POSTINGS), _modes(terms)
+        budget, modes = Budget(MAX_POSTINGS, MAX_SHARD_BYTES), _modes(terms)
         for tried, mode in enumerate(modes[:1] if nothing else modes):
             if budget.postings <= 0 or budget.shard_bytes <= 0:
                 mode = modes[tried - 1]
