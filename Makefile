@@ -10,8 +10,12 @@ PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.13*/bi
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# The full estate reads ../shared/data when it is beside the checkout, else the
+# cache `make fetch` fills from the pinned upstream sources (site/sources.lock.toml).
+SOURCES ?= $(if $(wildcard ../shared/data/SOURCES.md),../shared/data,.cache/sources)
+MIRROR ?=
 
-.PHONY: setup serve build test bench-quick bench chromium clean
+.PHONY: setup serve build test bench-quick bench eval chromium clean fetch build-full serve-full
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -19,7 +23,7 @@ $(VENV)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (pyodide-lock requires it); install it or set PYTHON=/path/to/python3.12" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[build,test]"
+	$(PY) -m pip install --quiet -e ".[build,test,mcp]"
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -38,6 +42,15 @@ build: setup
 serve: setup
 	$(PY) build.py --serve --port $(PORT)
 
+fetch: setup
+	$(PY) build.py fetch $(if $(MIRROR),--mirror $(MIRROR))
+
+build-full: setup $(if $(filter .cache/sources,$(SOURCES)),fetch)
+	$(PY) build.py --config site/full-estate.toml --sources $(SOURCES) --out _site-full --keep-going
+
+serve-full: setup $(if $(filter .cache/sources,$(SOURCES)),fetch)
+	$(PY) build.py --config site/full-estate.toml --sources $(SOURCES) --out _site-full --keep-going --serve --port $(PORT)
+
 test: setup chromium
 	$(PY) -m pytest
 
@@ -47,5 +60,9 @@ bench-quick: setup chromium
 bench: setup chromium
 	$(PY) bench/run.py --sizes 1000,10000,full
 
+# Relevance on the judged queries in eval/ (full estate when ../shared/data exists); see eval/README.md.
+eval: setup
+	$(PY) eval/run.py
+
 clean:
-	rm -rf _site build .cache test-artifacts
+	rm -rf _site _site-full build .cache test-artifacts

@@ -66,7 +66,7 @@ def adversarial_calls(catalogue: Any) -> list[tuple[str, dict[str, Any], bool]]:
     common = sorted(alphabetic, key=lambda term: (-counts[term], term))
     common_long = [term for term in common if len(term) >= 6]
     longest = sorted(alphabetic, key=lambda term: (-len(term), term))
-    publishers = sorted(catalogue.engine.facets.names["publisher"], key=lambda name: (-len(name), name))
+    publishers = sorted(catalogue.engine.facets.values("publisher"), key=lambda name: (-len(name), name))
     many_common = _words(common_long)
     every_filter = {"resourceTypes": RESOURCE_TYPES, "accessStatuses": ACCESS, "collections": COLLECTIONS, "publishers": publishers[:8]}
     calls: list[tuple[str, dict[str, Any], bool]] = [

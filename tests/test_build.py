@@ -39,7 +39,7 @@ def fixture_build(tmp_path_factory):
 def test_report_accounts_for_every_record(fixture_build):
     report = json.loads((fixture_build / "build-report.json").read_text("utf-8"))
     inputs = len(list((REPO / "tests" / "fixtures" / "corpus").glob("*.md")))
-    assert report["records"] == {"built": inputs, "rejected": 0}
+    assert report["records"] == {"built": inputs, "rejected": 0, "merged_same_resource": 0}
     assert sum(report["by_collection"].values()) == inputs
     assert report["by_resource_type"]["api"] == 5
     assert report["publishers"]["HM Land Registry"] == 3
@@ -95,7 +95,7 @@ def test_keep_going_builds_the_rest_and_reports_each_rejection(tmp_path):
     done = build("--config", str(config_for(tmp_path, bad_corpus(tmp_path))), "--out", str(out), "--keep-going")
     assert done.returncode == 0, done.stderr
     report = json.loads((out / "build-report.json").read_text("utf-8"))
-    assert report["records"] == {"built": 14, "rejected": 3}
+    assert report["records"] == {"built": 14, "rejected": 3, "merged_same_resource": 0}
     rejected = {(item["file"], item["field"]) for item in report["rejected_records"]}
     assert ("bad-type.md", "resourceType") in rejected
     # Of two files with one id, the first in path order is kept; the other names it.

@@ -46,6 +46,14 @@ def test_usage_errors_and_missing_site_exit_two(tmp_path):
 def test_schema_prints_the_input_schema():
     done = run("schema", "search_government_knowledge")
     assert done.returncode == 0 and json.loads(done.stdout) == load_schema("search_government_knowledge")
+    values = run("schema", "list_filter_values")
+    assert values.returncode == 0 and json.loads(values.stdout)["properties"]["dimension"]["enum"] == ["collections", "resourceTypes", "accessStatuses", "publishers"]
+
+
+def test_mcp_refuses_a_missing_site_before_serving(tmp_path):
+    done = run("mcp", "--site", str(tmp_path / "nowhere"))
+    assert done.returncode == 2 and done.stdout == "" and f"the site at {tmp_path / 'nowhere'} cannot be used" in done.stderr
+    assert run("mcp").returncode == 2  # --site is required
 
 
 def test_search_prints_readable_results(site):

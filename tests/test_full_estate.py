@@ -12,9 +12,13 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader, to_json
+from govsearch_build.assets import Assets
 from govsearch_build.cli import collect_records
 from govsearch_build.config import load_config
 from govsearch_build.data_files import write_data
+from govsearch_build.quality import collapse_repeats, is_generic_title, normalised_url
+from govsearch_build.render import CATALOGUE_ATTRIBUTION, Renderer
+from govsearch.tools import OGL_ATTRIBUTION
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -36,7 +40,8 @@ def estate(tmp_path_factory):
 
 def test_every_input_is_built_or_reported(estate):
     loaded, _ = estate
-    assert len(loaded.records) > 30_000
+    # about 11,800 records: one dataset's formats are links of one record, one resource is one record
+    assert len(loaded.records) > 10_000
     for report in loaded.imports:
         if "inputs" in report:
             accounted = report["built"] + report["rejected"] + sum(report["left_out"].values()) + report["duplicates_merged"]
@@ -78,3 +83,73 @@ def test_terms_with_digits_are_found_whole_and_as_prefixes(estate):
             assert answers[0] == answers[1], (text, prefix_last)
             result = json.loads(answers[0])
             assert result["ok"] and result["total"] > 0, (text, prefix_last, result)
+
+
+def _bench_queries(records):
+    import sys
+
+    sys.path.insert(0, str(REPO / "bench"))
+    from queries import make_queries
+
+    return make_queries(records, per_kind=40)
+
+
+def test_no_answer_lists_one_resource_twice(estate):
+    """The benchmark's queries and the issue's examples, 20 results each, unfiltered and by collection."""
+    loaded, sites = estate
+    catalogue = Catalogue.open(DirectoryLoader(sites["sharded"]))
+    queries = [{"query": q["query"], **q["filters"]} for q in _bench_queries(loaded.records)]
+    queries += [{"query": text} for text in ("bank holidays", "companies house", "get information about schools", "food alerts")]
+    seen_multi = 0
+    for arguments in queries:
+        answer = catalogue.call("search_government_knowledge", {**arguments, "limit": 20})
+        urls = [normalised_url(result["url"]) for result in answer["results"]]
+        assert len(urls) == len(set(urls)), (arguments, urls)
+        seen_multi += any(len(result.get("collections", [])) > 1 for result in answer["results"])
+    assert len(queries) >= 200 and seen_multi >= 1
+
+
+def test_titles_name_their_resource(estate):
+    loaded, _ = estate
+    generic = [r.data["title"] for r in loaded.records if is_generic_title(r.data["title"])]
+    repeated = [r.data["title"] for r in loaded.records if collapse_repeats(r.data["title"]) != r.data["title"]]
+    only_publisher = [r.data["title"] for r in loaded.records if r.data["resourceType"] == "api" and r.data["title"] == r.data["publisher"]]
+    assert generic == [] and repeated == [] and only_publisher == []
+    assert not [r.id for r in loaded.records if "API API" in r.data["summary"]]
+
+
+def test_http_only_official_links_are_searchable(estate):
+    loaded, sites = estate
+    flagged = [r for r in loaded.records if r.data.get("linkSecurity") == "http-only"]
+    assert len(flagged) >= 200 and all(r.data["url"].startswith("http://") for r in flagged)
+    catalogue = Catalogue.open(DirectoryLoader(sites["sharded"]))
+    for record in random.Random(5).sample(flagged, 10):
+        answer = catalogue.call("search_government_knowledge", {"query": record.data["title"], "limit": 20})
+        hit = [result for result in answer["results"] if result["id"] == record.id]
+        assert hit and hit[0]["linkSecurity"] == "http-only", record.data["title"]
+
+
+_LICENCE = re.compile(r'<dd class="govuk-summary-list__value app-wrap" id="licence">([^<]*)')
+
+
+def test_record_pages_state_the_licence_once_and_consistently(estate, tmp_path):
+    """Every record page of the full estate: one licence line; the OGL attribution
+    only when that line is the OGL, otherwise the catalogue-details wording."""
+    loaded, _ = estate
+    config = load_config(REPO / "site" / "full-estate.toml")
+    assets = Assets.publish(static_dir=REPO / "site" / "static", out_dir=tmp_path / "static", node_modules=REPO / "node_modules")
+    renderer = Renderer(config, loaded.records, tmp_path, assets)
+    catalogue_words = CATALOGUE_ATTRIBUTION.replace("'", "&#39;")
+    counts = {"ogl": 0, "other": 0, "not stated": 0}
+    for record in renderer.records:
+        renderer.render_record(record)
+        page = renderer.written.pop().read_text("utf-8")
+        assert page.count(">Licence</dt>") == 1 and "Licence status" not in page, record["id"]
+        line = _LICENCE.search(page).group(1).strip()
+        if "Open Government Licence" in line:
+            counts["ogl"] += 1
+            assert catalogue_words not in page, record["id"]
+        else:
+            counts["not stated" if line.startswith("Not stated") else "other"] += 1
+            assert OGL_ATTRIBUTION not in page, (record["id"], line)
+    assert len(renderer.records) == sum(counts.values()) and min(counts.values()) > 0, counts

@@ -12,7 +12,7 @@ import pytest
 from govsearch_build.assets import Assets, hashed_name
 from govsearch_build.config import load_config
 from govsearch_build.records import Record, load_content
-from govsearch_build.render import CSP, needs_attribution, publisher_slugs, render_markdown, render_site
+from govsearch_build.render import CATALOGUE_ATTRIBUTION, CSP, needs_attribution, publisher_slugs, render_markdown, render_site
 
 REPO = Path(__file__).resolve().parents[1]
 OGL = "Contains public sector information licensed under the Open Government Licence v3.0."
@@ -127,7 +127,8 @@ def test_untrusted_fields_are_escaped_and_the_body_sanitised(built):
     assert "<script" not in main and "<img" not in main and "javascript:" not in main
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in main
     assert "&lt;img src=x onerror=" in main
-    assert OGL in main  # imported records carry the OGL attribution
+    # imported records carry the OGL attribution, worded not to license the resource itself (its licence is "Some licence")
+    assert CATALOGUE_ATTRIBUTION.replace("'", "&#39;") in main and OGL not in main
 
 
 def test_render_markdown_removes_raw_html_and_bad_urls():

@@ -58,17 +58,21 @@ class FacetTable:
     """One column per filter dimension: every record's value, as a code.
 
     Codes are fixed-width base-64 strings (one character for up to 64
-    distinct values). Filters and facet counts work on *profiles*: the
+    distinct values). A value may be a list: a record of one resource that
+    belongs to several collections has the list of them as its one value,
+    and passes a filter naming any of them. Filters and facet counts work on *profiles*: the
     distinct combinations of the four values, a few thousand at most, so a
     query's matches are read once whatever the filters. They are worked out
     the first time a query needs them: opening a large site decodes nothing.
     """
 
     def __init__(self, columns: Mapping[str, Mapping[str, Any]]):
-        self.names = {field: list(column["values"]) for field, column in columns.items()}
+        # every value as a tuple of the values it stands for (one, or a record's several)
+        self.names = {field: [tuple(value) if isinstance(value, list) else (value,) for value in column["values"]] for field, column in columns.items()}
         self.encoded = {field: column["codes"] for field, column in columns.items()}
         self.widths = {field: column["width"] for field, column in columns.items()}
-        self._profiles: tuple[list[int], list[tuple[str, ...]]] | None = None
+        self._profiles: tuple[list[int], list[tuple[tuple[str, ...], ...]]] | None = None
+        self._values: dict[str, list[str]] = {}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "FacetTable":
@@ -87,8 +91,8 @@ class FacetTable:
         return codes
 
     @property
-    def profiles(self) -> tuple[list[int], list[tuple[str, ...]]]:
-        """Each record's profile id, and each profile's values (in DIMENSIONS order)."""
+    def profiles(self) -> tuple[list[int], list[tuple[tuple[str, ...], ...]]]:
+        """Each record's profile id, and each profile's values (in DIMENSIONS order, each a tuple)."""
         if self._profiles is None:
             fields = list(DIMENSIONS.values())
             ids: dict[tuple[int, ...], int] = {}
@@ -101,8 +105,13 @@ class FacetTable:
         """How many of the records have each profile."""
         return Counter(map(self.profiles[0].__getitem__, numbers))
 
-    def values(self, field: str) -> set[str]:
-        return set(self.names[field])
+    def values(self, field: str) -> list[str]:
+        """Every distinct value of the field, sorted; one list per table, so
+        indexes built over it (publisher suggestions) are built once."""
+        kept = self._values.get(field)
+        if kept is None:
+            kept = self._values[field] = sorted({member for value in self.names[field] for member in value})
+        return kept
 
 
 class Matches:
@@ -251,13 +260,14 @@ class SearchEngine:
             failing = self._failing(profile, filters)
             for position, name in enumerate(DIMENSIONS):
                 if not failing or failing == [name]:
-                    counts[name][self.facets.profiles[1][profile][position]] += count
+                    for value in self.facets.profiles[1][profile][position]:
+                        counts[name][value] += count
         return {name: dict(sorted(tally.items(), key=lambda item: (-item[1], item[0]))) for name, tally in counts.items()}
 
     def _failing(self, profile: int, filters: Mapping[str, frozenset[str]]) -> list[str]:
         """The filters a profile does not pass."""
         values = self.facets.profiles[1][profile]
-        return [name for position, name in enumerate(DIMENSIONS) if name in filters and values[position] not in filters[name]]
+        return [name for position, name in enumerate(DIMENSIONS) if name in filters and filters[name].isdisjoint(values[position])]
 
     def values(self, field: str) -> set[str]:
         return self.facets.values(field)

@@ -39,7 +39,7 @@ class Session:
         self._preparations: list[Callable[[], object]] = [partial(validator, tool) for tool in TOOL_NAMES]
         if self.catalogue is not None:
             self._preparations += self.catalogue.engine.preparations()
-            publishers = self.catalogue.engine.facets.names["publisher"]
+            publishers = self.catalogue.engine.facets.values("publisher")
             self._preparations.append(partial(name_index, publishers))
         self._preparations.append(_settle)
 

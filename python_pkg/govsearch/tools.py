@@ -1,4 +1,4 @@
-"""The two tools agents and the search page call, and the JSON they answer with.
+"""The tools agents and the search page call, and the JSON they answer with.
 
 `call_tool` is the single entry point: validation first (nothing heavy runs
 on arguments the schema rejects), then the tool. Results are plain dicts
@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from .datafiles import SiteUnavailable
 from .engine import DIMENSIONS, Budget, Hit
+from .filter_values import list_filter_values
 from .names import name_index
-from .schemas import RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
+from .schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .terms import MAX_EXPANSIONS, MAX_POSTINGS, MAX_QUERY_TERMS, MAX_SHARD_BYTES, clauses_for, query_terms, typo_tolerant
 from .validation import Problem, ToolValidator, echo
 
@@ -24,12 +25,18 @@ if TYPE_CHECKING:
 
 DEFAULT_LIMIT = 8
 OGL_ATTRIBUTION = "Contains public sector information licensed under the Open Government Licence v3.0."
-RESULT_OPTIONAL = ("updated", "licence")
+RESULT_OPTIONAL = ("updated", "licence", "collections", "linkSecurity")
 RESULT_FIELDS = ("id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection")
 
 TOOL_DESCRIPTIONS = {
     SEARCH_TOOL: None,  # the seed schema's own description, verbatim
     RECORD_TOOL: "Fetch one catalogue record by id, with its access note, licence and provenance.",
+    FILTER_TOOL: (
+        "List the exact values a search_government_knowledge filter accepts (collections, resourceTypes, "
+        "accessStatuses or publishers), with how many records have each, most first. Use it before filtering "
+        "by publisher: publisher names are matched exactly, so look the name up here (prefix, ignoring case) "
+        "and send it exactly as listed."
+    ),
 }
 
 
@@ -87,6 +94,8 @@ def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last:
     try:
         if tool == SEARCH_TOOL:
             return search(catalogue, arguments, prefix_last=prefix_last)
+        if tool == FILTER_TOOL:
+            return list_filter_values(catalogue, arguments)
         return get_record(catalogue, arguments["recordId"])
     except SiteUnavailable as error:
         # A shard fetched mid-query failed its check: refuse rather than answer from partial data.
@@ -107,7 +116,7 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
             notices.append(_notice("empty_filter", f"{name} was an empty list, so it was not used as a filter. Omit the property next time.", path=f"/{name}"))
             continue
         if name == "publishers":
-            values = _normalise_publishers(values, notices, engine.facets.names["publisher"])
+            values = _normalise_publishers(values, notices, engine.facets.values("publisher"))
         filters[name] = frozenset(values)
         applied[name] = values
     limit = int(arguments.get("limit", DEFAULT_LIMIT))

@@ -156,7 +156,7 @@ class ToolValidator:
             text = f"{field} must be {_article(wanted)} {wanted} (rule: type); got {echo(offending)}."
         elif rule == "enum":
             text = f"{field} is {echo(offending)}, which is not an allowed value (rule: enum). Send one of these exact tokens: {', '.join(definition)}.{_suggest(offending, definition)}"
-            advice = "Or omit the property."
+            advice = "" if name in self.schema.get("required", []) else "Or omit the property."
         elif rule in ("minLength", "maxLength"):
             text = f"{field} is {_length(offending)} characters long; {_bound(rule, definition)} (rule: {rule})."
         elif rule in ("minItems", "maxItems"):
@@ -214,7 +214,7 @@ def _length(value: Any) -> str:
 
 def _bound(rule: str, limit: Any, unit: str = "characters") -> str:
     if rule == "minLength":
-        return f"it must have at least {limit} {unit}; send non-empty search terms" if limit == 1 else f"the minimum is {limit} {unit}"
+        return f"it must have at least {limit} {unit}; send non-empty text" if limit == 1 else f"the minimum is {limit} {unit}"
     if rule == "maxLength":
         return f"the limit is {limit} {unit}; send shorter text"
     if rule == "minItems":

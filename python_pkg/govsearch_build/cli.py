@@ -2,6 +2,7 @@
 
     python build.py [--config site/site.toml] [--out _site] [--keep-going] [--serve [--port 8000]]
     python build.py import KIND PATH... [--collection ID] [--out DIR]
+    python build.py fetch [--mirror BASE] [--cache .cache/sources]   (see fetch.py)
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from rich.console import Console
 
 from .config import ConfigError, SiteConfig, load_config
+from .estate import finish_estate
 from .records import LoadResult, drop_duplicates, load_content
 from .report import build_report
 
@@ -34,9 +36,13 @@ def main(argv: list[str] | None = None) -> int:
         from .importers.cli import main as import_main
 
         return import_main(argv[1:])
+    if argv[:1] == ["fetch"]:
+        from .fetch import main as fetch_main
+
+        return fetch_main(argv[1:])
     options = _parser().parse_args(argv)
     try:
-        config = load_config(Path(options.config))
+        config = load_config(Path(options.config), Path(options.sources) if options.sources else None)
         out = Path(options.out)
         build(config, out, keep_going=options.keep_going)
     except (ConfigError, BuildFailed) as error:
@@ -53,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python build.py", description="Build the govsearch site.")
     parser.add_argument("--config", default=str(PROJECT_ROOT / "site" / "site.toml"))
     parser.add_argument("--out", default=str(PROJECT_ROOT / "_site"))
+    parser.add_argument("--sources", metavar="DIR", help="read the config's [[sources]] from DIR (e.g. .cache/sources after `build.py fetch`) instead of its sources_dir")
     parser.add_argument("--keep-going", action="store_true", help="build the valid records even when some are rejected")
     parser.add_argument("--serve", action="store_true", help="serve the built site on 127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
@@ -63,6 +70,7 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     """Build the site into `out`; returns the build report."""
     started = time.monotonic()
     _refuse_unsafe_out(config, out)
+    _check_sources(config)
     loaded = _step("Reading records", lambda: collect_records(config))
     if loaded.rejected and not keep_going:
         for problem in loaded.rejected[:20]:
@@ -84,39 +92,44 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     _step(f"Indexing {len(records)} records", lambda: write_data(config, records, out / "data"))
     _step("Publishing the Pyodide runtime", lambda: publish_runtime(out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels"))
     assets = _step("Compiling assets", lambda: Assets.publish(static_dir=PROJECT_ROOT / "site" / "static", out_dir=out / "static", node_modules=PROJECT_ROOT / "node_modules", base_path=config.base_path))
-    pages = _step("Rendering pages", lambda: render_site(config, records, out, assets))
     report = build_report(loaded)
+    pages = _step("Rendering pages", lambda: render_site(config, records, out, assets, report=report))
     (out / REPORT_NAME).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    published = _published_size(out)
     console.print(
         f"[green]Built[/green] {len(records)} records, {len(pages)} pages into {out} "
         f"in {time.monotonic() - started:.1f} s; {report['records']['rejected']} rejected (see {REPORT_NAME})"
     )
+    console.print(f"  GitHub Pages limits: {published.summary()}")
     return report
 
 
 def collect_records(config: SiteConfig) -> LoadResult:
-    """Curated content plus every configured source, each input built or rejected.
+    """Curated content plus every configured source, each input built, merged or rejected.
 
-    Curated records come first, so where an import describes the same
-    resource (same URL in a collection) the curated record is kept and the
-    imported one is reported as a duplicate.
+    Curated records come first; records of the same resource (same normalised
+    URL, any collection) then become one (see govsearch_build/estate.py: a
+    reviewed record's facts win, then curated, then sources in order).
     """
     loaded = load_content(config.content_dir, http_allowed_hosts=config.http_allowed_hosts)
-    if not config.sources:
-        return loaded
-    from .importers import combine_results, run_import
+    records = loaded.records
+    if config.sources:
+        from .importers import combine_results, run_import
 
-    authority = _publisher_authority(config)
-    results = []
-    for source in config.sources:
-        console.print(f"  importing {source.kind} from {source.path}")
-        result = run_import(source.kind, [source.path], collection=source.collection, authority=authority, revision=source.revision, observed=source.observed)
-        loaded.reject(result.rejected)
-        loaded.imports.append(result.report)
-        results.append(result)
-    imported, merged = combine_results(results)
-    loaded.imports.append(merged)
-    kept, duplicates = drop_duplicates(loaded.records + imported)
+        authority = _publisher_authority(config)
+        results = []
+        for source in config.sources:
+            console.print(f"  importing {source.kind} from {source.path}")
+            result = run_import(source.kind, [source.path], collection=source.collection, authority=authority, revision=source.revision,
+                                observed=source.observed, http_hosts=config.http_allowed_hosts)
+            loaded.reject(result.rejected)
+            loaded.imports.append(result.report)
+            loaded.quality.extend(result.quality)
+            results.append(result)
+        imported, merged = combine_results(results)
+        loaded.imports.append(merged)
+        records = records + imported
+    kept, duplicates = drop_duplicates(finish_estate(records, loaded.quality))
     loaded.records = kept
     loaded.reject(duplicates)
     return loaded
@@ -132,6 +145,35 @@ def _publisher_authority(config: SiteConfig):
             if files:
                 return PublisherAuthority.from_govuk_json(files[0])
     return None
+
+
+def _check_sources(config: SiteConfig) -> None:
+    """Refuse to build from sources that are absent or not the locked bytes.
+
+    Without this a missing export would only reject its rows, and a
+    --keep-going build would publish the curated records alone.
+    """
+    missing = [source.path for source in config.sources if not source.path.exists()]
+    if missing:
+        raise BuildFailed(f"source {missing[0]} does not exist: put ../shared/data beside the checkout, "
+                          "or run `make fetch` and build with --sources .cache/sources")
+    if config.sources_lock and config.sources_dir:
+        from .fetch import FetchError, verify_folder
+
+        try:
+            verify_folder(config.sources_lock, config.sources_dir)
+        except FetchError as error:
+            raise BuildFailed(str(error)) from None
+
+
+def _published_size(out: Path):
+    """The built tree measured against GitHub Pages' limits; a crossed limit fails the build."""
+    from .pages_limits import LimitExceeded, check_pages_limits
+
+    try:
+        return check_pages_limits(out)
+    except LimitExceeded as error:
+        raise BuildFailed(str(error)) from None
 
 
 def _refuse_unsafe_out(config: SiteConfig, out: Path) -> None:

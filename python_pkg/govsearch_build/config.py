@@ -42,6 +42,8 @@ class SiteConfig:
     sources: tuple[Source, ...] = ()
     http_allowed_hosts: tuple[str, ...] = ()
     index_layout: str = "auto"  # "single", "sharded", or "auto" (sharded for large sites)
+    sources_dir: Path | None = None  # where [[sources]] paths start: ../shared/data or the fetched cache
+    sources_lock: Path | None = None  # the lock pinning the bytes sources_dir must hold
 
     def collection(self, collection_id: str) -> Collection:
         return next(c for c in self.collections if c.id == collection_id)
@@ -51,7 +53,8 @@ class SiteConfig:
         return self.base_path + path.lstrip("/")
 
 
-def load_config(path: Path) -> SiteConfig:
+def load_config(path: Path, sources_dir: Path | None = None) -> SiteConfig:
+    """Read and check `path`; `sources_dir` replaces the file's `sources_dir` (for example the fetched cache)."""
     try:
         raw = tomllib.loads(path.read_text("utf-8"))
     except FileNotFoundError:
@@ -72,7 +75,10 @@ def load_config(path: Path) -> SiteConfig:
     collections = tuple(_collection(path, item) for item in raw.get("collections", []))
     if tuple(c.id for c in collections) != COLLECTION_IDS:
         raise ConfigError(f"{path}: [[collections]] must list exactly {', '.join(COLLECTION_IDS)} in that order")
-    sources = tuple(_source(path, where, item) for item in raw.get("sources", []))
+    if sources_dir is None and raw.get("sources_dir") is not None:
+        sources_dir = where / need("sources_dir")
+    lock = need("sources_lock") if "sources_lock" in raw else None
+    sources = tuple(_source(path, sources_dir or where, item) for item in raw.get("sources", []))
     return SiteConfig(
         file=path,
         title=need("title"),
@@ -84,6 +90,8 @@ def load_config(path: Path) -> SiteConfig:
         sources=sources,
         http_allowed_hosts=tuple(raw.get("http_allowed_hosts", [])),
         index_layout=_layout(path, raw.get("index_layout", "auto")),
+        sources_dir=Path(sources_dir).resolve() if sources_dir is not None else None,
+        sources_lock=(where / lock).resolve() if lock else None,
     )
 
 

@@ -42,6 +42,7 @@ FIELDS = (
 STORED_FIELDS = (
     "id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection",
     "accessNote", "licence", "observed", "updated", "keywords", "documentationUrl", "source", "evidence",
+    "collections", "linkSecurity", "links",
 )
 SHARDED_FROM = 5_000  # records; below this one file of each kind is smaller and faster
 POSTINGS_SHARD_BYTES = 32 * 1024
@@ -91,13 +92,23 @@ def facet_table(records: list[Record]) -> dict[str, Any]:
     """Per dimension: the distinct values and every record's code as fixed-width base 64."""
     columns = {}
     for field in DIMENSIONS.values():
-        values = sorted({record.data[field] for record in records})
+        of_record = [_facet_value(record, field) for record in records]
+        # single values first, then the lists of a record's several collections
+        values = sorted(set(of_record), key=lambda value: (isinstance(value, tuple), value))
         width = 1
         while len(values) > 64**width:
             width += 1
         code = {value: _base64(number, width) for number, value in enumerate(values)}
-        columns[field] = {"values": values, "width": width, "codes": "".join(code[record.data[field]] for record in records)}
+        shown = [list(value) if isinstance(value, tuple) else value for value in values]
+        columns[field] = {"values": shown, "width": width, "codes": "".join(code[value] for value in of_record)}
     return {"columns": columns}
+
+
+def _facet_value(record: Record, field: str) -> str | tuple[str, ...]:
+    """The record's value; for a resource in several collections, the tuple of them."""
+    if field == "collection" and len(record.data.get("collections", ())) > 1:
+        return tuple(record.data["collections"])
+    return record.data[field]
 
 
 def _base64(number: int, width: int) -> str:

@@ -32,6 +32,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
+from .quality import repair_mojibake
+
 _SLUG_URL = re.compile(r"^https?://(?:www\.)?gov\.uk/(?:government/organisations|api/organisations)/([a-z0-9-]+)/?$")
 
 
@@ -93,7 +95,8 @@ class PublisherAuthority:
                 continue
             details = item.get("details") or {}
             org = Organisation(
-                title=unicodedata.normalize("NFC", " ".join(item["title"].split())),
+                # six titles in the real export are UTF-8 decoded twice ("Solicitorâ\x80\x99s")
+                title=unicodedata.normalize("NFC", repair_mojibake(" ".join(item["title"].split()))),
                 slug=str(details.get("slug") or ""),
                 web_url=str(item.get("web_url") or ""),
                 status=str(details.get("govuk_status") or ""),

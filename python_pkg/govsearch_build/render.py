@@ -72,6 +72,10 @@ LICENCE_STATUSES = {
     "restricted": "Restricted",
     "not-stated": "Not stated",
 }
+NOT_STATED = "Not stated by the source"
+CATALOGUE_ATTRIBUTION = ("This record's catalogue details contain public sector information licensed under the "
+                         "Open Government Licence v3.0. The licence of the resource itself is the one given above.")
+LINK_KINDS = {"download": "download", "service": "service", "documentation": "documentation", "api": "API"}
 SOURCE_FIELDS = (("kind", "Kind"), ("file", "File"), ("revision", "Revision"), ("observed", "Observed"), ("url", "Source URL"), ("nativeId", "Identifier at source"))
 TOP_PUBLISHERS = 10
 # Browse pages list at most this many records each: collections/<id>/,
@@ -167,6 +171,30 @@ def needs_attribution(data: dict[str, Any]) -> bool:
     return imported or "open government licence" in str(data.get("licence", "")).lower()
 
 
+def licence_statement(record: dict[str, Any]) -> dict[str, Any]:
+    """The one licence statement of a record page: the record's licence, else the
+    reviewed evidence's, else that the source does not state one."""
+    evidence = record.get("evidence") or {}
+    status = LICENCE_STATUSES.get(evidence.get("licenceStatus", ""), evidence.get("licenceStatus"))
+    if record.get("licence"):
+        shown = status if evidence.get("licenceStatus") != "not-stated" else None
+        return {"text": record["licence"], "stated": True, "status": shown, "reviewed": bool(evidence)}
+    if evidence.get("licenceTitle"):
+        stated = evidence.get("licenceStatus") != "not-stated"
+        return {"text": evidence["licenceTitle"], "stated": stated, "status": status if stated else None, "reviewed": True}
+    return {"text": NOT_STATED, "stated": False, "status": None, "reviewed": False}
+
+
+def attribution(record: dict[str, Any], licence: dict[str, Any]) -> str | None:
+    """The OGL attribution, worded so it never contradicts the licence line:
+    the resource's own licence only when it is the OGL, else the catalogue details'."""
+    if not needs_attribution(record):
+        return None
+    if licence["stated"] and "open government licence" in licence["text"].lower():
+        return OGL_ATTRIBUTION
+    return CATALOGUE_ATTRIBUTION
+
+
 def _by_title(records: Iterable[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
     return tuple(sorted(records, key=lambda r: (r["title"].casefold(), r["id"])))
 
@@ -213,13 +241,15 @@ def composition(records: Iterable[dict[str, Any]], field: str, labels: dict[str,
 
 
 class Renderer:
-    def __init__(self, config: SiteConfig, records: list[Record], out: Path, assets: Assets, page_size: int = RECORDS_PER_PAGE):
+    def __init__(self, config: SiteConfig, records: list[Record], out: Path, assets: Assets, page_size: int = RECORDS_PER_PAGE,
+                 report: dict[str, Any] | None = None):
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
         self.page_size = page_size
         self.config = config
         self.out = out
         self.assets = assets
+        self.report = report or {}
         self.records = [dict(record.data, body=record.body) for record in records]
         self.publisher_slug = publisher_slugs(r["publisher"] for r in self.records)
         self.env = Environment(
@@ -260,7 +290,7 @@ class Renderer:
     def facets(self) -> dict[str, list[Facet]]:
         groups: dict[str, list[Facet]] = {}
         groups["collections"] = [
-            Facet("collections", c.id, c.id, c.title, _by_title(r for r in self.records if r["collection"] == c.id))
+            Facet("collections", c.id, c.id, c.title, _by_title(r for r in self.records if c.id in r.get("collections", [r["collection"]])))
             for c in self.config.collections
         ]
         groups["types"] = [
@@ -316,7 +346,15 @@ class Renderer:
             body = markdown.markdown(source.read_text("utf-8"), extensions=["tables", "sane_lists"]) if source.exists() else ""
             self.write(f"{name}/index.html", "statement.html", title=title, body=Markup(sanitise_html(body)))
         self.write("404.html", "404.html")
+        self.write_data_quality()
         return self.written
+
+    def write_data_quality(self) -> None:
+        """The data-quality page: the build report's `quality` section, rule by rule."""
+        counts = self.report.get("records", {})
+        totals = {"built": f"{counts.get('built', len(self.records)):,}", "rejected": f"{counts.get('rejected', 0):,}",
+                  "merged": f"{counts.get('merged_same_resource', 0):,}"}
+        self.write("data-quality/index.html", "data_quality.html", rules=self.report.get("quality", {}), totals=totals)
 
     def write_facet_pages(self, facet: Facet, context: dict[str, Any]) -> None:
         """One facet's records, RECORDS_PER_PAGE to a page; the charts on the first."""
@@ -353,6 +391,7 @@ class Renderer:
         source = record.get("source") or {"kind": "curated"}
         source_rows = [(label, source[key]) for key, label in SOURCE_FIELDS if source.get(key) not in (None, "")]
         evidence = record.get("evidence") or None
+        licence = licence_statement(record)
         self.write(
             f"records/{record['id']}/index.html",
             "record.html",
@@ -360,11 +399,13 @@ class Renderer:
             body=render_markdown(record["body"]) if record.get("body") else None,
             source_rows=source_rows,
             evidence=evidence,
-            licence_status=LICENCE_STATUSES.get((evidence or {}).get("licenceStatus", ""), (evidence or {}).get("licenceStatus")),
-            attribution=OGL_ATTRIBUTION if needs_attribution(record) else None,
+            licence=licence,
+            link_kinds=LINK_KINDS,
+            attribution=attribution(record, licence),
         )
 
 
-def render_site(config: SiteConfig, records: list[Record], out: Path, assets: Assets, page_size: int = RECORDS_PER_PAGE) -> list[Path]:
-    """Write every HTML page into `out`; returns the files written."""
-    return Renderer(config, records, Path(out), assets, page_size).render()
+def render_site(config: SiteConfig, records: list[Record], out: Path, assets: Assets, page_size: int = RECORDS_PER_PAGE,
+                report: dict[str, Any] | None = None) -> list[Path]:
+    """Write every HTML page into `out` (the data-quality page from `report`); returns the files written."""
+    return Renderer(config, records, Path(out), assets, page_size, report).render()

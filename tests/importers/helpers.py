@@ -1,9 +1,9 @@
 from govsearch_build.records import validate_record
 
 
-def assert_all_valid(result):
+def assert_all_valid(result, http_hosts=()):
     for record in result.records:
-        assert validate_record(record.data, record.file) == [], record.file
+        assert validate_record(record.data, record.file, http_allowed_hosts=http_hosts) == [], record.file
         assert record.data["source"]["kind"] == result.report["kind"]
         assert record.data["source"]["file"]
         assert record.data["source"]["nativeId"]

@@ -25,7 +25,9 @@ def test_api_catalogue(fixtures, authority):
     land = records["apic-land-search"]
     assert land["collection"] == "land-registry" and land["accessStatus"] == "restricted"
     assert land["documentationUrl"] == "https://land.example.gov.uk/docs"
-    assert records["apic-doc-land-search"]["resourceType"] == "api-documentation"
+    # a documentation page of one API only is that API's documentation link, not a second result
+    assert "apic-doc-land-search" not in records
+    assert rep["quality"]["documentation-linked"]["merged"] == 1
     # two catalogue CSVs list "Shared One": merged, reported
     assert rep["duplicates_merged"] == 1
     assert any("Shared One" in d.get("reason", "") for d in rep["duplicates"])

@@ -46,7 +46,12 @@ def test_api_catalogue(shared, real_authority):
     assert rep["accounting"]["built_primary"] >= 240
     assert rep["rejected"] <= 20
     types = rep["by_resource_type"]
-    assert types["api"] >= 200 and types["api-documentation"] >= 50 and types["organisation"] >= 25
+    assert types["api"] >= 200 and types["organisation"] >= 25
+    # a page documenting one API is that API's documentation link; pages covering several stay records
+    assert rep["quality"]["documentation-linked"]["merged"] >= 50 and types["api-documentation"] >= 3
+    docs = [r.data for r in result.records if r.data["resourceType"] == "api-documentation"]
+    assert all(link["kind"] == "api" for d in docs for link in d.get("links", []))
+    assert sum(len(d.get("links", [])) for d in docs) >= 4
 
 
 def test_search_shards(shared, real_authority):

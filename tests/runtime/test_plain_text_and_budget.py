@@ -123,7 +123,7 @@ def test_normal_queries_meet_no_budget(search):
 
 
 def test_publisher_suggestions_come_from_the_closest_names(search, catalogue):
-    names = catalogue.engine.facets.names["publisher"]
+    names = catalogue.engine.facets.values("publisher")
     for name in names[:40]:
         near = name[:-1] + ("x" if name[-1] != "x" else "y")
         if near in names:

@@ -40,18 +40,20 @@ KINDS: tuple[str, ...] = tuple(_MODULES)
 
 def run_import(kind: str, paths: list[Path], *, collection: str | None = None,
                authority: "PublisherAuthority | None" = None,
-               revision: str | None = None, observed: str | None = None) -> ImportResult:
+               revision: str | None = None, observed: str | None = None,
+               http_hosts: Iterable[str] = ()) -> ImportResult:
     """Import `paths` (files or folders) of one kind of export.
 
     `collection` sends every record to that collection (otherwise each
     importer's default and publisher routing apply); `authority` normalises
     publisher names to exact GOV.UK titles; `revision` (upstream commit) and
-    `observed` (YYYY-MM-DD snapshot date) go into each record's provenance.
+    `observed` (YYYY-MM-DD snapshot date) go into each record's provenance;
+    `http_hosts` are public-body hosts whose plain-http links are kept (marked http-only).
     """
     if kind not in _MODULES:
         raise ValueError(f"unknown import kind {kind!r}; expected one of: {', '.join(KINDS)}")
     module = import_module(f".{_MODULES[kind]}", __name__)
-    builder = ImportBuilder(kind, authority=authority, collection=collection, revision=revision, observed=observed)
+    builder = ImportBuilder(kind, authority=authority, collection=collection, revision=revision, observed=observed, http_hosts=http_hosts)
     module.import_paths([Path(p) for p in paths], builder)
     return builder.finish()
 

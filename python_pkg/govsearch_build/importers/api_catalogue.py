@@ -12,7 +12,7 @@ API rows (`api` records, id `apic-<name>`):
 | name | title; `nativeId`; the merge key between the two catalogue CSVs |
 | description | summary (plain text; `\\n` escapes to spaces; trimmed at 2,000 with "…"); when empty, "<name>: an API from <publisher> listed in the UK government API catalogue." |
 | url | url, upgraded to https only for hosts known to serve it. When empty, or shared by several APIs (e.g. https://api.service.hmrc.gov.uk), the API's own `documentation` page becomes the url |
-| documentation | documentationUrl (when different from url); also an `api-documentation` record |
+| documentation | documentationUrl (when different from url); an `api-documentation` record when the page covers several APIs |
 | license | licence + accessStatus/accessNote, per the table below |
 | provider | publisher: organisation.csv id -> name (catalogue.csv), or the name itself (json-source CSV), then the publisher authority |
 | dateUpdated | updated |
@@ -38,10 +38,12 @@ documentation page with other APIs (38 DWP APIs) have no page of their own:
 they are left out (`shared-url-listed-in-documentation-record`) and named as
 keywords of the documentation record that covers them.
 
-Documentation rows (`api-documentation`, id `apic-doc-<name>`): one record
-per distinct documentation URL that is not already an API's url; title
-"<API name> documentation" (or "<provider> API documentation" when the page
-covers several APIs), keywords = the API names, accessStatus public.
+Documentation rows: a page documenting one API only is that API record's
+documentationUrl (reported under quality `documentation-linked`), so the pair
+is one result with two links. A page covering several APIs is a record of its
+own (`api-documentation`, id `apic-doc-<name>`): title "<provider> API
+documentation", keywords = the API names, `links` back to each API record,
+accessStatus public.
 
 Organisation rows (`organisation`, id `apic-org-<id>`): title = name,
 publisher = the name through the authority, url = the row's https url or
@@ -57,7 +59,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .common import ImportBuilder, expand, iso_date, keywords, make_id, shown
+from .common import MAX_LINKS, ImportBuilder, expand, iso_date, keywords, make_id, shown
 
 DEFAULT_COLLECTION = "government-apis"
 CATALOGUE_FILES = ("catalogue.csv", "catalogue-from-json-source.csv")
@@ -198,7 +200,7 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
             url, problem = doc_url, None
         elif doc_url:
             pending_left_out.append((file, raw_doc))
-            doc_groups[doc_url].append((file, row, publisher))
+            doc_groups[doc_url].append((file, row, publisher, None))
             continue
         else:
             why = "shared with other APIs" if raw_url else "empty"
@@ -213,7 +215,7 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
         area = [part for part in re.split(r",|\band\b", row.get("areaServed", "")) if part.strip()]
         documentation = doc_url if doc_url and doc_url != url else None
         if documentation:
-            doc_groups[documentation].append((file, row, publisher))
+            doc_groups[documentation].append((file, row, publisher, url))
         builder.add({
             "id": make_id("apic", name),
             "title": builder.text(name, "title"),
@@ -233,26 +235,37 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
     for file, _raw_doc in pending_left_out:
         builder.leave_out("shared-url-listed-in-documentation-record", file)
     for doc_url, members in doc_groups.items():
-        file, row, publisher = members[0]
-        names = [member[1].get("name", "") for member in members]
-        publishers = {member[2] for member in members}
-        if len(members) == 1:
-            title = f"{names[0]} documentation"
-            summary = f"Documentation for the {names[0]} API from {publisher}, as linked from the UK government API catalogue."
-        else:
-            owner = publisher if len(publishers) == 1 else "UK government"
-            title = f"{owner} API documentation"
-            shown_names = ", ".join(names[:8]) + (" and others" if len(names) > 8 else "")
-            summary = f"Documentation covering {len(names)} APIs from {owner} listed in the UK government API catalogue: {shown_names}."
-        builder.add({
-            "id": make_id("apic-doc", names[0]),
-            "title": builder.text(title, "title"),
-            "summary": builder.text(summary, "summary"),
-            "url": doc_url,
-            "resourceType": "api-documentation",
-            "publisher": publisher,
-            "accessStatus": "public",
-            "collection": builder.route(publisher, DEFAULT_COLLECTION),
-            "keywords": keywords(names),
-            "source": builder.provenance(f"{file} (documentation)", names[0]),
-        }, f"{file} (documentation)", primary=False)
+        _documentation(doc_url, members, builder)
+
+
+def _documentation(doc_url: str, members: list[tuple[str, dict[str, str], str, str | None]], builder: ImportBuilder) -> None:
+    """A documentation page covering several APIs is a record of its own, linking
+    back to each API; the page of one API is that API record's documentation link."""
+    file, row, publisher, api_url = members[0]
+    names = [member[1].get("name", "") for member in members]
+    if len(members) == 1 and api_url:
+        builder.quality.note("documentation-linked", "merged", f"{file} (documentation)", f"{names[0]} documentation", f"documentationUrl of {file}")
+        return
+    publishers = {member[2] for member in members}
+    owner = publisher if len(publishers) == 1 else "UK government"
+    title = f"{owner} API documentation" if len(members) > 1 else f"{names[0]} documentation"
+    shown_names = ", ".join(names[:8]) + (" and others" if len(names) > 8 else "")
+    summary = (f"Documentation covering {len(names)} APIs from {owner} listed in the UK government API catalogue: {shown_names}." if len(names) > 1
+               else f"Documentation for the {names[0]} API from {publisher}, as linked from the UK government API catalogue.")
+    links = [{"title": member[1].get("name", ""), "url": member[3], "kind": "api", "recordId": make_id("apic", member[1].get("name", ""))}
+             for member in members if member[3]][:MAX_LINKS]
+    if links:
+        builder.quality.note("documentation-linked", "changed", f"{file} (documentation)", title, f"links to {len(links)} API records")
+    builder.add({
+        "id": make_id("apic-doc", names[0]),
+        "title": builder.text(title, "title"),
+        "summary": builder.text(summary, "summary"),
+        "url": doc_url,
+        "resourceType": "api-documentation",
+        "publisher": publisher,
+        "accessStatus": "public",
+        "collection": builder.route(publisher, DEFAULT_COLLECTION),
+        "keywords": keywords(names),
+        "links": links,
+        "source": builder.provenance(f"{file} (documentation)", names[0]),
+    }, f"{file} (documentation)", primary=False)

@@ -22,12 +22,14 @@ from typing import Any, Iterable
 from urllib.parse import quote, urlsplit
 
 from ..publishers import PublisherAuthority
+from ..quality import QualityLog, collapse_repeats, is_file_download, is_generic_title, item_name, repair_mojibake
 from ..records import Record, Rejection, drop_duplicates, normalise, validate_record
 
 LIMITS = {"title": 300, "summary": 2000, "publisher": 100, "accessNote": 1000, "licence": 200}
 MAX_ID = 120
 MAX_KEYWORDS = 30
 MAX_KEYWORD = 80
+MAX_LINKS = 40
 EXAMPLES = 5
 DUPLICATE_EXAMPLES = 20
 
@@ -150,6 +152,7 @@ class ImportResult:
     records: list[Record] = field(default_factory=list)
     rejected: list[Rejection] = field(default_factory=list)
     report: dict[str, Any] = field(default_factory=dict)
+    quality: QualityLog = field(default_factory=QualityLog)
 
 
 @dataclass
@@ -164,7 +167,7 @@ class ImportBuilder:
     """Collects candidates and accounts for every input of one import."""
 
     def __init__(self, kind: str, *, authority: PublisherAuthority | None, collection: str | None,
-                 revision: str | None = None, observed: str | None = None):
+                 revision: str | None = None, observed: str | None = None, http_hosts: Iterable[str] = ()):
         self.kind = kind
         self.authority = authority
         self.aliases_only = authority is None
@@ -186,6 +189,9 @@ class ImportBuilder:
         self.extra_merges: list[dict[str, str]] = []
         self.notes: dict[str, Any] = {}
         self.known_https_hosts: set[str] = set()
+        # public-body hosts that offer only plain http (site config `http_allowed_hosts`)
+        self.http_hosts = frozenset(http_hosts)
+        self.quality = QualityLog()
 
     # --- accounting -------------------------------------------------------
     def input(self, count: int = 1) -> None:
@@ -221,7 +227,7 @@ class ImportBuilder:
 
     def publisher(self, *names: Any) -> str | None:
         """Exact GOV.UK name for the first resolvable spelling; else the first name as given."""
-        given = [plain_text(name) for name in names if isinstance(name, str) and plain_text(name)]
+        given = [repair_mojibake(plain_text(name)) for name in names if isinstance(name, str) and plain_text(name)]
         for name in given:
             resolved = self._resolver.resolve(name)
             if resolved:
@@ -268,6 +274,8 @@ class ImportBuilder:
             if host in HTTPS_HOSTS or host in self.known_https_hosts or host.endswith(HTTPS_HOST_SUFFIXES):
                 self.upgraded[host] += 1
                 text = "https://" + text[len("http://"):]
+            elif host in self.http_hosts:
+                return text, None  # a public body's http-only link: kept, and marked http-only by add()
             else:
                 self.http_only[host] += 1
                 return None, f"http-only URL on {host}, which is not known to serve https"
@@ -294,14 +302,47 @@ class ImportBuilder:
             clean["source"] = {k: v for k, v in clean["source"].items() if v not in (None, "")}
         if not clean.get("observed") and clean.get("source", {}).get("observed"):
             clean["observed"] = clean["source"]["observed"]
-        self.candidates.append(_Candidate(normalise(clean), body, file, primary))
+        clean = normalise(clean)
+        if self._apply_rules(clean, file, primary):
+            self.candidates.append(_Candidate(clean, body, file, primary))
+
+    def _apply_rules(self, data: dict[str, Any], file: str, primary: bool) -> bool:
+        """The quality rules (govsearch_build.quality) on one candidate; False if it is rejected."""
+        for name in ("title", "summary", "publisher", "accessNote"):
+            if isinstance(data.get(name), str):
+                self._repair(data, name, file, "mojibake-repaired", repair_mojibake)
+        for name in ("title", "summary"):
+            if isinstance(data.get(name), str):
+                self._repair(data, name, file, "repeated-words", collapse_repeats)
+        title, url = data.get("title"), data.get("url")
+        if isinstance(title, str) and is_generic_title(title):
+            qualified = _qualified_title(title, data)
+            if qualified is None:
+                self.quality.note("generic-title", "rejected", file, title)
+                if primary:
+                    self.reject(file, "title", f"the title {title[:80]!r} is only a format word, number or generic product name, and the row names no item to qualify it")
+                return False
+            self._repair(data, "title", file, "generic-title", lambda _: qualified)
+        if data.get("resourceType") == "api" and isinstance(url, str) and is_file_download(url):
+            data["resourceType"] = "dataset"
+            self.quality.note("type-from-evidence", "changed", file, "api", f"dataset: {url}")
+        if isinstance(url, str) and url.startswith("http://"):
+            data["linkSecurity"] = "http-only"
+            self.quality.note("http-only-kept", "kept", file, after=url)
+        return True
+
+    def _repair(self, data: dict[str, Any], name: str, file: str, rule: str, repair: Any) -> None:
+        fixed = repair(data[name])
+        if fixed != data[name]:
+            self.quality.note(rule, "changed", file, data[name], fixed)
+            data[name] = fixed
 
     def finish(self) -> ImportResult:
         valid: list[Record] = []
         primary_of: dict[str, bool] = {}
         derived_rejected = 0
         for cand in self.candidates:
-            problems = validate_record(cand.data, cand.file)
+            problems = validate_record(cand.data, cand.file, http_allowed_hosts=self.http_hosts)
             if problems:
                 for problem in problems:
                     self.rejected.append(problem)
@@ -363,8 +404,9 @@ class ImportBuilder:
             "by_access_status": dict(Counter(r.data["accessStatus"] for r in kept).most_common()),
             "publisher_authority": "aliases only" if self.aliases_only else f"{len(self._resolver)} GOV.UK organisations",
         }
+        report["quality"] = self.quality.as_dict()
         report.update(self.notes)
-        return ImportResult(records=kept, rejected=list(self.rejected), report=report)
+        return ImportResult(records=kept, rejected=list(self.rejected), report=report, quality=self.quality)
 
     def _unique_ids(self, records: list[Record]) -> list[Record]:
         """Different resources whose ids collide get a hash suffix (same url: left to merge)."""
@@ -382,22 +424,42 @@ class ImportBuilder:
         return out
 
 
-def merge_into(target: Record, other: Record) -> None:
-    """Fold a duplicate into the record kept: keywords united, gaps filled."""
+def _qualified_title(title: str, data: dict[str, Any]) -> str | None:
+    """A generic title qualified by the item's name (from its page's slug), else by
+    its publisher; None for a bare number with no item name."""
+    name = item_name(data.get("documentationUrl", ""), data.get("url", ""))
+    if name:
+        return trim(f"{name} ({title})", LIMITS["title"])[0]
+    if data.get("publisher") and not title.strip().isdigit():
+        return trim(f"{title} from {data['publisher']}", LIMITS["title"])[0]
+    return None
+
+
+def merge_into(target: Record, other: Record, *, reviewed: bool = False) -> None:
+    """Fold a duplicate into the record kept: keywords and links united, gaps filled.
+
+    A `reviewed` record (with evidence) keeps its access and licence facts as they are.
+    """
     data = target.data
     words = keywords(list(data.get("keywords", [])) + list(other.data.get("keywords", [])))
     if words:
         data["keywords"] = words
     # an access status the kept record could not establish is taken from the duplicate
-    if data.get("accessStatus") == "access-not-established" and other.data.get("accessStatus") not in (None, "access-not-established"):
+    if not reviewed and data.get("accessStatus") == "access-not-established" and other.data.get("accessStatus") not in (None, "access-not-established"):
         data["accessStatus"] = other.data["accessStatus"]
         if other.data.get("accessNote"):
             data["accessNote"] = other.data["accessNote"]
         else:
             data.pop("accessNote", None)
-    for name in ("licence", "documentationUrl", "updated"):
+    for name in ("documentationUrl", "updated") if reviewed else ("licence", "documentationUrl", "updated"):
         if name not in data and name in other.data and other.data[name] != data["url"]:
             data[name] = other.data[name]
+    links = list(data.get("links", []))
+    for link in other.data.get("links", []):
+        if len(links) < MAX_LINKS and link["url"] != data["url"] and all(link["url"] != mine["url"] for mine in links):
+            links.append(link)
+    if links:
+        data["links"] = links
 
 
 def _reason_counts(rejections: list[Rejection]) -> dict[str, int]:

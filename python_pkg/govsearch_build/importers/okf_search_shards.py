@@ -51,6 +51,11 @@ Schema) carry the url of the record they describe (a data.gov.uk dataset
 page, an ONS dataset); they are merged into that record (their formats join
 its keywords) and reported. Records are ordered so the described record is
 kept.
+
+Formats of one dataset: a row titled only by its format or service ("CSV",
+"Esri Rest API") whose documentation page is a Data Product's url is folded
+into that record as one of its `links` and reported as merged (see
+`_fold_formats`).
 """
 
 from __future__ import annotations
@@ -59,7 +64,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .common import ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
+from ..quality import is_file_download, is_generic_title
+from .common import MAX_LINKS, ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
 
 DEFAULT_COLLECTION = "government-apis"
 OGL = "Open Government Licence v3.0"
@@ -134,8 +140,35 @@ def import_paths(paths: list[Path], builder: ImportBuilder) -> None:
     docs = Counter(item.get("documentation") for _, item in rows if item.get("documentation"))
     # the records described come before the contracts describing them
     rows.sort(key=lambda pair: pair[1].get("record_type") in STANDARD)
+    rows, links = _fold_formats(rows, builder)
     for file, item in rows:
-        _one(file, item, product_urls, docs, builder)
+        _one(file, item, product_urls, docs, builder, links.get(str(item.get("url") or "")))
+
+
+def _fold_formats(rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, list[dict[str, str]]]]:
+    """One dataset's formats and services become links of its Data Product record.
+
+    data.gov.uk lists each download (CSV, GeoJSON, KML...) and service (an
+    Esri REST or WFS endpoint) of a dataset as a row titled only by its format,
+    whose documentation page is the dataset's own page. Such a row is folded
+    into the Data Product row with that page as its url: its link joins the
+    product's links and the row is reported as merged.
+    """
+    products = {str(item.get("url")): file for file, item in rows if item.get("record_type") == "Data Product" and item.get("url")}
+    kept: list[tuple[str, dict[str, Any]]] = []
+    links: dict[str, list[dict[str, str]]] = {}
+    for file, item in rows:
+        doc, raw_url, title = str(item.get("documentation") or ""), str(item.get("url") or ""), builder.text(item.get("title"), "title")
+        if item.get("record_type") == "Data Product" or doc not in products or not raw_url or raw_url == doc or not is_generic_title(title):
+            kept.append((file, item))
+            continue
+        url, problem = builder.url(raw_url)
+        listed = links.setdefault(doc, [])
+        if url and len(listed) < MAX_LINKS and all(link["url"] != url for link in listed):
+            listed.append({"title": title, "url": url, "kind": "download" if is_file_download(url) else "service"})
+        builder.merged_before_build(file, products[doc], "a format or service of the dataset, listed as one of its links")
+        builder.quality.note("formats-merged", "merged", file, title, f"link of {products[doc]}" if url else f"merged; link not kept: {problem}")
+    return kept, links
 
 
 def _access(item: dict[str, Any], file: str, builder: ImportBuilder) -> tuple[str | None, str, str | None]:
@@ -171,7 +204,8 @@ def _access(item: dict[str, Any], file: str, builder: ImportBuilder) -> tuple[st
     return (licence or None), status, (builder.text(note, "accessNote") if note else None)
 
 
-def _one(file: str, item: dict[str, Any], product_urls: Counter, docs: Counter, builder: ImportBuilder) -> None:
+def _one(file: str, item: dict[str, Any], product_urls: Counter, docs: Counter, builder: ImportBuilder,
+         links: list[dict[str, str]] | None = None) -> None:
     name = str(item.get("name") or "").strip()
     title = builder.text(item.get("title"), "title")
     if not name:
@@ -221,5 +255,6 @@ def _one(file: str, item: dict[str, Any], product_urls: Counter, docs: Counter, 
         "updated": iso_date(item.get("updated_at")) or iso_date(item.get("timestamp")),
         "keywords": keywords(list(item.get("topics") or []) + list(formats) + list(item.get("tags") or [])),
         "documentationUrl": doc_url if doc_url and doc_url != url else None,
+        "links": links,
         "source": builder.provenance(file, name),
     }, file)

@@ -1,0 +1,93 @@
+"""Rules over the whole estate, once every source is read: one record per resource.
+
+Importers see one export at a time; the same resource can still arrive from
+several (a curated `deep-evidence` record and the API catalogue's row for the
+same API, an ONS dataset also listed for land and property). Here records
+whose URLs name the same resource (`quality.normalised_url`) become one
+record that belongs to every collection they were in.
+
+Which record's facts win: a reviewed record (one with `evidence`, the
+`deep-evidence` tier) first, then curated records, then imports in the order
+of `[[sources]]`. The winner keeps its title, summary, url, publisher, type,
+access status, access note and licence; a reviewed record never takes access
+or licence facts from an import (they are what its review checked). The
+others add their keywords and links, and fill a missing documentation link,
+update date or (for unreviewed records) licence.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .config import COLLECTION_IDS
+from .importers.common import merge_into
+from .quality import QualityLog, normalised_url
+from .records import Record
+
+OGL = "Open Government Licence v3.0"
+
+
+def _rank(record: Record, position: int) -> tuple[int, int]:
+    reviewed = "evidence" in record.data
+    curated = record.data.get("source", {}).get("kind", "curated") == "curated"
+    return (0 if reviewed else 1 if curated else 2, position)
+
+
+def merge_same_resources(records: list[Record], log: QualityLog) -> list[Record]:
+    """One record per normalised URL, in the order the first of each came;
+    every record gets `collections` (its own first, then the others')."""
+    groups: dict[str, list[tuple[int, Record]]] = defaultdict(list)
+    for position, record in enumerate(records):
+        groups[normalised_url(record.data["url"])].append((position, record))
+    kept: list[tuple[int, Record]] = []
+    for members in groups.values():
+        ordered = sorted(members, key=lambda pair: _rank(pair[1], pair[0]))
+        winner = ordered[0][1]
+        collections = {winner.data["collection"]}
+        for _, other in ordered[1:]:
+            merge_into(winner, other, reviewed="evidence" in winner.data)
+            collections.update(other.data.get("collections") or [other.data["collection"]])
+            log.note("same-resource-merged", "merged", other.file, f"{other.data['collection']}: {other.data['title']}",
+                     f"{winner.id} ({winner.data['collection']})")
+        others = sorted(collections - {winner.data["collection"]}, key=COLLECTION_IDS.index)
+        winner.data["collections"] = [winner.data["collection"], *others]
+        kept.append((min(position for position, _ in members), winner))
+    return [record for _, record in sorted(kept, key=lambda pair: pair[0])]
+
+
+def link_records(records: list[Record]) -> None:
+    """Links to another record name it only if that record was built."""
+    ids = {record.id for record in records}
+    for record in records:
+        for link in record.data.get("links", []):
+            if link.get("recordId") and link["recordId"] not in ids:
+                del link["recordId"]
+
+
+def govuk_licence(records: list[Record], log: QualityLog) -> None:
+    """GOV.UK states that all its content is under the OGL v3.0 unless otherwise
+    stated: a GOV.UK page with no licence of its own says so."""
+    for record in records:
+        data = record.data
+        if data["url"].startswith("https://www.gov.uk/") and "licence" not in data and "evidence" not in data:
+            data["licence"] = OGL
+            log.note("licence-from-govuk", "changed", record.file, "not stated", OGL)
+
+
+def api_titles(records: list[Record], log: QualityLog) -> None:
+    """An API titled only with its publisher's name ("Companies House") names the
+    organisation, not the API: it is titled "<publisher> API"."""
+    for record in records:
+        data = record.data
+        if data["resourceType"] == "api" and data["title"] == data["publisher"]:
+            log.note("generic-title", "changed", record.file, data["title"], f"{data['title']} API")
+            data["title"] = f"{data['title']} API"
+
+
+def finish_estate(records: list[Record], log: QualityLog) -> list[Record]:
+    """The whole-estate rules, in order; returns the records to build."""
+    records = merge_same_resources(records, log)
+    link_records(records)
+    govuk_licence(records, log)
+    api_titles(records, log)
+    return records

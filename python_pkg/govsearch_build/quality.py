@@ -1,0 +1,188 @@
+"""Data-quality rules: repairs that make imported text honest, and their tally.
+
+The importers apply these rules to every row; each change, merge or
+rejection is noted in a `QualityLog` with a few examples, and the build
+report's `quality` section (and the site's data-quality page) shows every
+rule's counts. The rules only ever use facts in the row itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+EXAMPLES = 5
+
+# Each rule: (title, what it does), shown on the data-quality page.
+RULES = {
+    "mojibake-repaired": ("Garbled characters repaired",
+        "Text decoded twice at the source (UTF-8 read as Latin-1, e.g. \"Solicitorâ\\x80\\x99s\") is decoded once."),
+    "repeated-words": ("Repeated words removed",
+        "A word repeated at once (\"KADOE API API\") is written once."),
+    "generic-title": ("Titles that name no resource",
+        "A title that is only a format word, a number or a generic product name (\"CSV\", \"0\", \"Esri Rest API\") is qualified with the item's name from the row (its catalogue page's slug) or else its publisher; a bare number with no item name is rejected."),
+    "formats-merged": ("One dataset, one record: formats and services as links",
+        "The formats and services of one dataset (CSV, GeoJSON, KML, a REST service of the same item) become links of one record."),
+    "type-from-evidence": ("Resource type from evidence",
+        "A row typed as an API whose link is a file download is a dataset."),
+    "http-only-kept": ("Plain-http official links kept and flagged",
+        "A plain-http link on a public-body host is kept and marked \"not encrypted\" rather than dropped."),
+    "same-resource-merged": ("One resource, one record across collections",
+        "Records of the same resource (same URL once scheme, host case, a trailing slash or an empty last query value are set aside), within or across collections, become one record that belongs to each collection."),
+    "documentation-linked": ("APIs and their documentation linked",
+        "An API and its documentation page are linked both ways; a page documenting one API only is the API record's documentation link."),
+    "licence-from-govuk": ("GOV.UK licence stated",
+        "A GOV.UK page without a stated licence takes GOV.UK's own statement: Open Government Licence v3.0 unless otherwise stated."),
+}
+
+
+class QualityLog:
+    """Per rule and action ("changed", "merged", "rejected"): a count and a few examples."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        self.examples: dict[str, list[dict[str, str]]] = defaultdict(list)
+
+    def note(self, rule: str, action: str, file: str, before: str = "", after: str = "") -> None:
+        self.counts[rule][action] += 1
+        if len(self.examples[rule]) < EXAMPLES:
+            example = {"file": file[:200], "action": action}
+            if before:
+                example["before"] = before[:200]
+            if after:
+                example["after"] = after[:200]
+            self.examples[rule].append(example)
+
+    def extend(self, other: "QualityLog") -> None:
+        for rule, actions in other.counts.items():
+            for action, count in actions.items():
+                self.counts[rule][action] += count
+            room = EXAMPLES - len(self.examples[rule])
+            self.examples[rule].extend(other.examples[rule][:max(room, 0)])
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            rule: {"title": RULES[rule][0], "description": RULES[rule][1], **dict(sorted(self.counts[rule].items())),
+                   "examples": self.examples[rule]}
+            for rule in RULES if rule in self.counts
+        }
+
+
+# --- mojibake -------------------------------------------------------------
+# cp1252 gives these characters to bytes 0x80-0x9f; Latin-1 gives C1 controls.
+_CP1252 = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
+_CP1252_BYTES = {char: bytes([byte]) for char, byte in zip(_CP1252, b"\x80\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x8e\x91\x92\x93\x94\x95\x96\x97\x98\x99\x9a\x9b\x9c\x9e\x9f")}
+_CONTINUATION = "[\u0080-\u00bf" + re.escape(_CP1252) + "]"
+_MOJIBAKE = re.compile(f"[\u00c2-\u00f4]{_CONTINUATION}{{1,3}}")
+
+
+def _as_bytes(text: str) -> bytes:
+    return b"".join(_CP1252_BYTES.get(char) or bytes([ord(char)]) for char in text)
+
+
+def repair_mojibake(text: str) -> str:
+    """UTF-8 that was decoded as Latin-1 or cp1252, decoded once; anything else unchanged.
+
+    Only a whole UTF-8 sequence is replaced, so genuine accented text
+    ("café", "Ynys Môn") is left alone.
+    """
+    if not _MOJIBAKE.search(text):
+        return text
+
+    def fix(match: re.Match[str]) -> str:
+        try:
+            return _as_bytes(match.group()).decode("utf-8")
+        except UnicodeDecodeError:
+            return match.group()
+
+    return _MOJIBAKE.sub(fix, text)
+
+
+# --- repeated words -------------------------------------------------------
+_REPEATED = re.compile(r"\b([A-Za-z]{2,})(?:\s+\1\b)+", re.IGNORECASE)
+
+
+def collapse_repeats(text: str) -> str:
+    """"KADOE API API" -> "KADOE API": a word repeated at once is written once."""
+    return _REPEATED.sub(r"\1", text)
+
+
+# --- generic titles -------------------------------------------------------
+# Words that say only how a resource is delivered (formats, protocols,
+# products), and words that add nothing to them ("Link to WMS", "Download
+# Data"). A title of these alone, with at least one of the first kind, or
+# only numbers, names no resource ("Data Hub" still does).
+FORMAT_WORDS = frozenset("""
+    csv tsv json geojson kml kmz xml gml shp shapefile shapefiles excel xls xlsx ods pdf zip rdf atom rss
+    wfs wms wmts wcs ogc inspire esri arcgis rest api apis geoservice geodatabase gdb geopackage gpkg sqlite
+    download downloads endpoint mapserver featureserver feature features server services
+""".split())
+FILLER_WORDS = frozenset("""
+    hub service map file files collection data dataset datasets link links to web view of the and a an for
+    resource resources version v1 v2 v3 portal contract metadata spreadsheet open document format google earth
+""".split())
+_WORD = re.compile(r"[a-z]+|[0-9]+")
+
+
+def is_generic_title(title: str) -> bool:
+    """True for a title that is only a format word, a number or a generic product name."""
+    words = _WORD.findall(title.lower())
+    if all(word.isdigit() for word in words):
+        return True
+    return all(word in FORMAT_WORDS or word in FILLER_WORDS or word.isdigit() for word in words) and any(word in FORMAT_WORDS for word in words)
+
+
+_HUB_ITEM = re.compile(r"/datasets/(?:[^/:]+::)?([^/?#]+)")
+_DGU_ITEM = re.compile(r"data\.gov\.uk/dataset/(?:[0-9a-f-]{36}/)?([^/?#]+)")
+
+
+def item_name(*urls: str) -> str | None:
+    """The item's name spelled out from a catalogue page's slug, or None.
+
+    ArcGIS Hub (".../datasets/ons::some-dataset-name") and data.gov.uk
+    (".../dataset/some-dataset-name") pages name the item in their slug.
+    """
+    for url in urls:
+        if not url:
+            continue
+        match = _HUB_ITEM.search(url) or _DGU_ITEM.search(url)
+        if not match:
+            continue
+        slug = re.sub(r"-[0-9]$", "", match.group(1))  # hub copies: "name-2"
+        words = [word for word in re.split(r"[-_+]+", slug) if word]
+        if re.fullmatch(r"[0-9a-f]{32}(_[0-9]+)?", slug) or not words:
+            continue
+        name = " ".join(words)
+        if not is_generic_title(name) and not name.isdigit():
+            return name[:1].upper() + name[1:]
+    return None
+
+
+# --- evidence of a file download ------------------------------------------
+_FILE_EXTENSIONS = (".csv", ".xls", ".xlsx", ".ods", ".zip", ".geojson", ".kml", ".kmz", ".pdf", ".txt", ".shp", ".gpkg")
+_DOWNLOAD_QUERY = re.compile(r"(?:^|&)(?:f|format|outputformat)=(?:csv|geojson|kml|shape-?zip|excel|xlsx)(?:&|$)", re.IGNORECASE)
+
+
+def is_file_download(url: str) -> bool:
+    """A link to a file (by its extension, a download API path or a format query), not a service."""
+    parts = urlsplit(url)
+    path = parts.path.lower()
+    return path.endswith(_FILE_EXTENSIONS) or "/api/download/" in path or bool(_DOWNLOAD_QUERY.search(parts.query))
+
+
+# --- URL identity ---------------------------------------------------------
+def normalised_url(url: str) -> str:
+    """The identity of the resource a URL names: scheme, host case, default port,
+    a trailing slash and an empty last query value ("?wsdl=") do not matter."""
+    try:
+        parts = urlsplit(url.strip())
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError:
+        return url
+    netloc = host if port in (None, 80, 443) else f"{host}:{port}"
+    path = parts.path.rstrip("/")
+    query = parts.query.rstrip("=") if parts.query.count("=") == 1 else parts.query
+    return urlunsplit(("https", netloc, path, query, parts.fragment))

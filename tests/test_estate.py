@@ -1,0 +1,81 @@
+"""One resource, one result: records of the same resource merge across collections.
+
+A reviewed (deep-evidence) record and an imported one for the same API, under
+URLs that differ only in case, scheme, a trailing slash or an empty query
+value, become one record in both collections; filters by either collection
+find it, an answer shows it once, and the reviewed facts win.
+"""
+
+from govsearch import Catalogue, DirectoryLoader
+from govsearch_build.config import load_config
+from govsearch_build.data_files import write_data
+from govsearch_build.estate import finish_estate
+from govsearch_build.quality import QualityLog
+from govsearch_build.records import Record
+from sitefixture import SITE_TOML
+
+REVIEWED = {
+    "id": "de-weather-api", "title": "Met Office", "summary": "Reviewed: forecasts for UK places.",
+    "url": "https://api.weather.example.gov.uk/v1", "resourceType": "api", "publisher": "Met Office",
+    "accessStatus": "authentication-required", "accessNote": "Needs a key (checked).", "collection": "deep-evidence",
+    "keywords": ["forecast"], "source": {"kind": "curated"},
+    "evidence": {"observed": "2026-07-14", "accessEvidenceUrl": "https://api.weather.example.gov.uk/docs", "licenceStatus": "not-stated", "licenceTitle": "Not stated"},
+}
+IMPORTED = {
+    "id": "apic-weather", "title": "Met Office", "summary": "Weather data.", "url": "https://API.weather.example.gov.uk/v1/",
+    "resourceType": "api", "publisher": "Met Office", "accessStatus": "public", "collection": "government-apis",
+    "licence": "Open Government Licence v3.0", "keywords": ["weather", "climate"], "documentationUrl": "https://api.weather.example.gov.uk/docs",
+    "source": {"kind": "api-catalogue"},
+}
+WSDL = {
+    "id": "okf-tax-wsdl", "title": "Tax service", "summary": "A SOAP service.", "url": "https://soap.example.gov.uk/tax?wsdl=",
+    "resourceType": "api", "publisher": "HM Revenue & Customs", "accessStatus": "public", "collection": "ons", "source": {"kind": "okf-search-shards"},
+}
+WSDL_TWIN = dict(WSDL, id="okf-tax-wsdl-2", url="https://soap.example.gov.uk/tax?wsdl", collection="land-registry")
+GOVUK_PAGE = {
+    "id": "living-tax-page", "title": "Pay your tax", "summary": "How to pay.", "url": "https://www.gov.uk/pay-tax",
+    "resourceType": "govuk-content", "publisher": "HM Revenue & Customs", "accessStatus": "public", "collection": "uk-living", "source": {"kind": "okf-uk-living"},
+}
+
+
+def _records():
+    return [Record(data={**d, "keywords": list(d.get("keywords", []))}, body="", file=f"{d['id']}.md") for d in (IMPORTED, REVIEWED, WSDL, WSDL_TWIN, GOVUK_PAGE)]
+
+
+def test_same_resource_becomes_one_record_and_reviewed_facts_win():
+    log = QualityLog()
+    records = {r.id: r.data for r in finish_estate(_records(), log)}
+    assert set(records) == {"de-weather-api", "okf-tax-wsdl", "living-tax-page"}
+    weather = records["de-weather-api"]
+    assert weather["title"] == "Met Office API"  # an API titled only by its publisher's name
+    assert weather["collections"] == ["deep-evidence", "government-apis"]
+    # the review's access and (absent) licence stand; the import adds keywords and its documentation link
+    assert weather["accessStatus"] == "authentication-required" and "licence" not in weather
+    assert weather["keywords"] == ["forecast", "weather", "climate"]
+    assert weather["documentationUrl"] == "https://api.weather.example.gov.uk/docs"
+    assert records["okf-tax-wsdl"]["collections"] == ["ons", "land-registry"]
+    assert records["living-tax-page"]["collections"] == ["uk-living"]
+    assert records["living-tax-page"]["licence"] == "Open Government Licence v3.0"  # GOV.UK's own statement
+    quality = log.as_dict()
+    assert quality["same-resource-merged"]["merged"] == 2 and quality["licence-from-govuk"]["changed"] == 1
+    assert quality["generic-title"]["changed"] == 1
+
+
+def test_filters_by_any_collection_find_it_once(tmp_path):
+    records = finish_estate(_records(), QualityLog())
+    write_data(load_config(SITE_TOML), records, tmp_path / "data", layout="sharded")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+
+    def ids(arguments):
+        answer = catalogue.call("search_government_knowledge", arguments)
+        return [r["id"] for r in answer["results"]], answer
+
+    found, answer = ids({"query": "weather"})
+    assert found == ["de-weather-api"]
+    assert answer["results"][0]["collections"] == ["deep-evidence", "government-apis"]
+    assert answer["facets"]["collections"] == {"deep-evidence": 1, "government-apis": 1}
+    for collection in ("deep-evidence", "government-apis"):
+        assert ids({"query": "weather", "collections": [collection]})[0] == ["de-weather-api"]
+    assert ids({"query": "weather", "collections": ["ons"]})[1]["total"] == 0
+    both, answer = ids({"query": "tax", "collections": ["ons", "land-registry"]})
+    assert both == ["okf-tax-wsdl"] and answer["total"] == 1

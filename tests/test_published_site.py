@@ -1,0 +1,85 @@
+"""Smoke checks of a built site that need no browser.
+
+The Pages workflow runs these on the full estate it is about to deploy
+(GOVSEARCH_SITE=_site); anywhere else they run on a site built from the test
+fixture corpus. A failure means the site would answer visitors and agents
+wrongly, so nothing is deployed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from govsearch import Catalogue, DirectoryLoader
+
+from govsearch_build.pages_limits import check_pages_limits
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    if os.environ.get("GOVSEARCH_SITE"):
+        return Path(os.environ["GOVSEARCH_SITE"])
+    tmp = tmp_path_factory.mktemp("published")
+    config = (REPO / "site" / "site.toml").read_text("utf-8").replace(
+        'content_dir = "content"', f'content_dir = "{REPO / "tests" / "fixtures" / "corpus"}"')
+    (tmp / "site.toml").write_text(config, "utf-8")
+    done = subprocess.run([sys.executable, str(REPO / "build.py"), "--config", str(tmp / "site.toml"), "--out", str(tmp / "site")],
+                          capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    return tmp / "site"
+
+
+@pytest.fixture(scope="module")
+def catalogue(site) -> Catalogue:
+    return Catalogue.open(DirectoryLoader(site))  # refuses data files whose sha256 does not match
+
+
+def test_every_built_record_is_in_the_index(site):
+    report = json.loads((site / "build-report.json").read_text("utf-8"))
+    manifest = json.loads((site / "data" / "manifest.json").read_text("utf-8"))
+    assert manifest["records"] == report["records"]["built"] > 0
+    assert len(list((site / "records").iterdir())) == report["records"]["built"]
+
+
+def test_each_collection_answers_a_search_and_its_records_open(site, catalogue):
+    collections = _collections(catalogue)
+    assert collections
+    for collection in collections:
+        listed = catalogue.call("search_government_knowledge", {"query": "data", "collections": [collection], "limit": 3})
+        if not listed["ok"] or not listed["results"]:
+            listed = catalogue.call("search_government_knowledge", {"query": "service", "collections": [collection], "limit": 3})
+        if not listed["results"]:
+            continue
+        first = listed["results"][0]
+        words = re.findall(r"[A-Za-z]{5,}", first["title"])
+        if words:  # a word of its own title finds the record again
+            again = catalogue.call("search_government_knowledge", {"query": words[0], "collections": [collection], "limit": 20})
+            assert again["ok"] and again["total"] > 0, (collection, words[0])
+        record = catalogue.call("get_resource_record", {"recordId": first["id"]})
+        assert record["ok"] and record["record"]["title"] == first["title"], record
+        assert (site / "records" / first["id"] / "index.html").is_file()
+
+
+def test_the_site_fits_github_pages(site):
+    size = check_pages_limits(site)
+    assert size.files > 0 and (site / "index.html").is_file() and (site / "404.html").is_file()
+    lock = json.loads((site / "pyodide" / "pyodide-lock.json").read_text("utf-8"))
+    assert "govsearch" in lock["packages"]
+
+
+def _collections(catalogue: Catalogue) -> list[str]:
+    """Collections that hold records, from the facet counts of everyday queries."""
+    found: set[str] = set()
+    for query in ("information", "data", "service"):
+        result = catalogue.call("search_government_knowledge", {"query": query, "limit": 1})
+        found.update(name for name, count in result.get("facets", {}).get("collections", {}).items() if count)
+    return sorted(found)
