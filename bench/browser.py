@@ -133,6 +133,30 @@ async (queries) => {
 """
 
 
+# The adversarial set (bench/adversarial.py): WebMCP for plain calls, the
+# worker protocol for the search box's prefix-while-typing calls.
+RUN_ADVERSARIAL_JS = """
+async (calls) => {
+  const B = window.__bench;
+  const viaWorker = (args, prefixLast) => new Promise((resolve) => {
+    B.pending = B.pending || new Map();
+    B.nextId = (B.nextId || 0) + 1;
+    const id = 1e9 + B.nextId;
+    B.pending.set(id, (text) => resolve(JSON.parse(text)));
+    B.workers[B.workers.length - 1].postMessage({ type: "call", id, tool: "search_government_knowledge", argumentsJson: JSON.stringify(args), prefixLast, lane: "agent" });
+  });
+  const out = [];
+  for (const [args, prefixLast] of calls) {
+    const started = performance.now();
+    const result = prefixLast ? await viaWorker(args, true) : await B.search(args);
+    out.push({ ms: performance.now() - started, ok: result.ok !== false, total: result.total ?? null,
+               notices: (result.notices || []).map((n) => n.code), error: result.ok === false ? JSON.stringify(result.error).slice(0, 200) : null });
+  }
+  return out;
+}
+"""
+
+
 def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
 
@@ -271,7 +295,7 @@ def cold_load(playwright, server, url: str, want: list[str]):
 
 
 def run_engine(server, url: str, want: list[str], cold_runs: int, warmup: list[dict], queries: list[dict],
-               choose_search_js: str | None = None) -> dict:
+               choose_search_js: str | None = None, adversarial: list | None = None) -> dict:
     """Cold loads, then (on the last load) memory, warm queries and memory again."""
     runs = []
     with sync_playwright() as playwright:
@@ -296,6 +320,8 @@ def run_engine(server, url: str, want: list[str], cold_runs: int, warmup: list[d
                 warm_log = server.take_log()
                 second_pass = page.evaluate(RUN_QUERIES_JS, [dict(q["args"]) for q in queries])
                 repeat_log = server.take_log()
+                if adversarial:
+                    extra["adversarial"] = page.evaluate(RUN_ADVERSARIAL_JS, [[args, prefix] for _, args, prefix in adversarial])
                 memory_after_queries = probe.measure()
                 rss_after_queries = renderer_rss(browser)
                 errors = page.evaluate("() => window.__bench.errors")

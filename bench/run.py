@@ -334,6 +334,7 @@ def bench_size(label: str, records, options, pool_source: str) -> dict:
     warmup = warmup_queries(records)
     for q in queries + warmup:
         q["args"] = engine_args(q)
+    adversarial = adversarial_set(work / "ours")
     first = next(q for q in queries if q["kind"] == "plain")
     fragment = "#" + urlencode({"q": first["query"]})
     wants = {"ours": ["first_result", "engine_ready", "tool_search_government_knowledge", "agent_first_result"],
@@ -349,7 +350,7 @@ def bench_size(label: str, records, options, pool_source: str) -> dict:
             log(f"{label}: {engine}: {options.cold_runs} cold load(s), {len(queries)} queries (load average {os.getloadavg()[0]:.1f})")
             load_before = os.getloadavg()
             result = run_engine(server, server.url + fragment, wants[engine], options.cold_runs, warmup, queries,
-                                CHOOSE_OURS_SEARCH if engine == "ours" else None)
+                                CHOOSE_OURS_SEARCH if engine == "ours" else None, adversarial if engine == "ours" else None)
         finally:
             server.stop()
         result["load_average_before"], result["load_average_after"] = load_before, os.getloadavg()
@@ -358,8 +359,13 @@ def bench_size(label: str, records, options, pool_source: str) -> dict:
         log(f"{label}: {engine}: ready {fig['cold_ready_ms']:.0f} ms, first result {fig['cold_first_result_ms']:.0f} ms, "
             f"warm p50 {fig['warm_p50_ms']:.2f} ms p95 {fig['warm_p95_ms']:.2f} ms, {fig['first_search_mb']:.2f} MB, "
             f"renderer RSS {fig['renderer_rss_mb'] or 0:.0f} MB")
+    worst = worst_case(work / "ours", queries, adversarial, by_engine.get("ours", {}).get("browser", {}))
+    if worst:
+        log(f"{label}: worst case: " + "; ".join(f"{where} slowest adversarial {w['adversarial_max_ms']:.0f} ms ({w['adversarial_max_label']}) "
+                                                   f"vs slowest normal {w['normal_max_ms']:.0f} ms = {w['ratio']:.2f}x" for where, w in worst.items()))
     present = [e for e in ENGINES if e in by_engine]
     return {
+        "worst_case": worst,
         "label": label,
         "records": len(records),
         "sampled": sampled,
@@ -373,6 +379,48 @@ def bench_size(label: str, records, options, pool_source: str) -> dict:
         "engines": by_engine,
         "ratios": ratios(by_engine) if present == list(ENGINES) else {},
     }
+
+
+def adversarial_set(site: Path) -> list:
+    """bench/adversarial.py's calls, made from the built site's own vocabulary and publishers."""
+    sys.path.insert(0, str(ROOT / "python_pkg"))
+    from govsearch import Catalogue, DirectoryLoader
+    from adversarial import adversarial_calls
+
+    return adversarial_calls(Catalogue.open(DirectoryLoader(site)))
+
+
+def cpython_times(site: Path, calls: list[tuple[dict, bool]]) -> list[float]:
+    """Each call's time in CPython, on a fresh catalogue warmed as the worker warms it (first pass, like the browser's)."""
+    from govsearch import DirectoryLoader
+    from govsearch.protocol import Session
+
+    session = Session(DirectoryLoader(site))
+    while session.warm():
+        pass  # all the preparation the worker does while idle
+    times = []
+    for args, prefix_last in calls:
+        started = time.perf_counter()
+        session.answer("search_government_knowledge", json.dumps(args), prefix_last)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def worst_case(site: Path, queries: list[dict], adversarial: list, browser: dict) -> dict:
+    """The slowest adversarial call beside the normal queries' p50, p95 and slowest, in CPython and Chromium (same run)."""
+    labels = [label for label, _, _ in adversarial]
+    normal_cpython = cpython_times(site, [(q["args"], False) for q in queries])
+    adversarial_cpython = cpython_times(site, [(args, prefix) for _, args, prefix in adversarial])
+    measured = {"cpython": (normal_cpython, adversarial_cpython)}
+    if browser.get("adversarial"):
+        measured["chromium"] = ([q["ms"] for q in browser["warm"]], [a["ms"] for a in browser["adversarial"]])
+    out = {}
+    for where, (normal, hostile) in measured.items():
+        slowest = max(range(len(hostile)), key=hostile.__getitem__)
+        out[where] = {"normal_p50_ms": percentile(normal, 0.5), "normal_p95_ms": percentile(normal, 0.95), "normal_max_ms": max(normal),
+                      "adversarial_p50_ms": percentile(hostile, 0.5), "adversarial_max_ms": hostile[slowest], "adversarial_max_label": labels[slowest],
+                      "ratio": hostile[slowest] / max(normal), "adversarial_ms": dict(zip(labels, hostile))}
+    return out
 
 
 def fmt(value, unit: str) -> str:
@@ -428,6 +476,15 @@ def markdown(result: dict) -> str:
             lines.append(f"| {label} | {unit} | " + " | ".join(fmt(v, unit) for v in values) + " | "
                          + ratio_fmt(r.get("ours/lunr", {}).get(key)) + " | " + ratio_fmt(r.get("ours/pagefind", {}).get(key)) + " |")
         lines.append("")
+        if size.get("worst_case"):
+            lines.append(f"Worst case (bench/adversarial.py, {len(next(iter(size['worst_case'].values()))['adversarial_ms'])} calls from the site's own vocabulary and publishers) beside the normal queries, ours:")
+            lines.append("")
+            lines.append("| where | normal p50 ms | normal p95 ms | slowest normal ms | slowest adversarial ms | which | ratio |")
+            lines.append("|---|--:|--:|--:|--:|---|--:|")
+            for where, w in size["worst_case"].items():
+                lines.append(f"| {where} | {fmt(w['normal_p50_ms'], 'ms')} | {fmt(w['normal_p95_ms'], 'ms')} | {fmt(w['normal_max_ms'], 'ms')} | "
+                             f"{fmt(w['adversarial_max_ms'], 'ms')} | {w['adversarial_max_label']} | {w['ratio']:.2f}× |")
+            lines.append("")
         lines.append("Queries with at least one hit, by kind (ours / lunr.js / Pagefind):")
         lines.append("")
         lines.append("| kind | queries | ours | lunr.js | Pagefind | p50 ms ours | p50 ms lunr.js | p50 ms Pagefind |")

@@ -11,11 +11,11 @@ title, then id" is simply "score, then record number", in every layout.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Callable, Iterable, Mapping, Protocol
 
-from .terms import MAX_POSTINGS, Clause
+from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, Clause
 
 # Tool filter property -> record field it filters on.
 DIMENSIONS = {
@@ -36,8 +36,9 @@ class Matcher(Protocol):
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         """Record number -> lunr score, for every record the clauses match."""
 
-    def postings(self, clauses: list[Clause]) -> list[int]:
-        """How many postings (record and field pairs) each clause reaches."""
+    def postings(self, clauses: list[Clause], byte_budget: int) -> tuple[list[int], int]:
+        """How many postings (record and field pairs) each clause reaches, reading
+        at most `byte_budget` bytes of index to find out; and the bytes read."""
 
     def warm(self) -> None:
         """Prepare what later queries will need, while nobody is waiting."""
@@ -143,6 +144,15 @@ class Ranked:
     shown: list[Hit]  # the best of them, up to the limit
 
 
+@dataclass
+class Budget:
+    """What one call may still spend (see terms.py): postings scored, shard bytes read."""
+
+    postings: int = MAX_POSTINGS
+    shard_bytes: int = MAX_SHARD_BYTES
+    dropped: list[Clause] = field(default_factory=list)  # clauses the budget left out
+
+
 class SearchEngine:
     def __init__(self, matcher: Matcher, facets: FacetTable):
         self.matcher = matcher
@@ -173,16 +183,27 @@ class SearchEngine:
             self._recent.popitem(last=False)
         return matches
 
-    def within_budget(self, clauses: list[Clause], budget: int = MAX_POSTINGS) -> tuple[list[Clause], list[Clause], int]:
-        """The clauses to match within `budget` postings, those left out (the
-        ones reaching most postings go first; one clause always stays), and
-        the postings the kept ones reach."""
-        reach = dict(zip(clauses, self.matcher.postings(clauses))) if clauses else {}
+    def within_budget(self, clauses: list[Clause], budget: "Budget") -> list[Clause]:
+        """The clauses to match within the call's budget (which they use up);
+        those left out are added to `budget.dropped`.
+
+        Clauses reaching no postings cost nothing and stay; of the others the
+        ones reaching most go first, but one always stays. A required clause
+        reaching nothing means no record can match: nothing is kept, so
+        nothing is scored (the cheap decision lunr would reach the long way).
+        """
+        if not clauses:
+            return []
+        counts, spent = self.matcher.postings(clauses, max(budget.shard_bytes, 0))
+        budget.shard_bytes -= spent
+        reach = dict(zip(clauses, counts))
+        if any(clause.presence == "required" and not reach[clause] for clause in clauses):
+            return []
         kept = sorted(clauses, key=lambda clause: (reach[clause], clauses.index(clause)))
-        dropped = []
-        while len(kept) > 1 and sum(map(reach.__getitem__, kept)) > budget:
-            dropped.append(kept.pop())
-        return [clause for clause in clauses if clause in kept], dropped, sum(map(reach.__getitem__, kept))
+        while sum(1 for clause in kept if reach[clause]) > 1 and _work(kept, reach) > budget.postings:
+            budget.dropped.append(kept.pop())
+        budget.postings -= _work(kept, reach)
+        return [clause for clause in clauses if clause in kept]
 
     def rank(self, matches: Matches, filters: Mapping[str, frozenset[str]], limit: int) -> Ranked:
         """How many matches pass the filters, and the `limit` best of them."""
@@ -250,6 +271,14 @@ class SearchEngine:
 
     def values(self, field: str) -> set[str]:
         return self.facets.values(field)
+
+
+def _work(clauses: list[Clause], reach: Mapping[Clause, int]) -> int:
+    """The work of scoring these clauses, in postings: scores are merged term
+    by term, so beyond two terms each costs a third more (ten terms of the
+    same postings measured about three times one term's time)."""
+    terms = sum(1 for clause in clauses if reach[clause])
+    return int(sum(map(reach.__getitem__, clauses)) * max(1, (terms + 1) / 3))
 
 
 def _key(filters: Mapping[str, frozenset[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -15,6 +15,7 @@ from typing import Callable
 from .catalogue import Catalogue
 from .datafiles import SiteUnavailable
 from .loaders import Loader, MissingFiles
+from .names import name_index
 from .schemas import TOOL_NAMES
 from .tools import error_result, to_json, validator
 
@@ -38,6 +39,8 @@ class Session:
         self._preparations: list[Callable[[], object]] = [partial(validator, tool) for tool in TOOL_NAMES]
         if self.catalogue is not None:
             self._preparations += self.catalogue.engine.preparations()
+            publishers = self.catalogue.engine.facets.values("publisher")
+            self._preparations.append(partial(name_index, publishers))
         self._preparations.append(_settle)
 
     @property

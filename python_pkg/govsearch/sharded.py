@@ -28,7 +28,7 @@ from lunr.token_set import TokenSet
 
 from .datafiles import SiteUnavailable, parse, read_verified_bytes
 from .loaders import Loader, MissingFiles
-from .terms import Clause, budgeted, prefixed, vocabulary_token_set
+from .terms import MAX_SHARD_BYTES, Clause, budgeted, prefixed, vocabulary_token_set
 
 
 # Shards kept parsed, by the size of their JSON: a long session must not grow
@@ -36,6 +36,7 @@ from .terms import Clause, budgeted, prefixed, vocabulary_token_set
 # needs a few MB at most; the whole full-estate index is about 85 MB.
 CACHE_BYTES = 24 * 1024 * 1024
 KNOWN_ROWS = 4096  # rows kept from postings (a query's words bring 20 each)
+UNREAD = 10**9  # what a clause whose shards the budget left unread is said to reach
 
 
 class ShardDirectory:
@@ -120,6 +121,7 @@ class ShardedMatcher:
         self._term_set: frozenset[str] = frozenset()
         self._token_set: TokenSet | None = None
         self.limited: tuple[str, ...] = ()  # clause terms whose expansions the last match cut to the budget
+        self._expanded: dict[Clause, list[str]] = {}
 
     @property
     def vocabulary(self) -> list[str]:
@@ -142,7 +144,16 @@ class ShardedMatcher:
         self.token_set  # noqa: B018 - the property builds and keeps it
 
     def expand(self, clause: Clause) -> list[str]:
-        """The index terms a clause reaches, as lunr expands them (over a correct automaton)."""
+        """The index terms a clause reaches, as lunr expands them (over a correct automaton).
+
+        Kept for the next few calls: the work budget asks before matching."""
+        if clause not in self._expanded:
+            if len(self._expanded) >= 256:
+                self._expanded.clear()
+            self._expanded[clause] = self._expand(clause)
+        return self._expanded[clause]
+
+    def _expand(self, clause: Clause) -> list[str]:
         term = clause.term + "*" if clause.wildcard and not clause.term.endswith("*") else clause.term
         if not clause.edit_distance and "*" not in term:
             # An exact term reaches itself if the index holds it: no vocabulary needed.
@@ -173,12 +184,36 @@ class ShardedMatcher:
         self._require_postings([term for terms in expansions for term in terms])
         return expansions, tuple(clause.term for clause, terms, kept in zip(clauses, reached, expansions) if len(kept) < len(terms))
 
-    def postings(self, clauses: list[Clause]) -> list[int]:
+    def postings(self, clauses: list[Clause], byte_budget: int = MAX_SHARD_BYTES) -> tuple[list[int], int]:
+        """Postings each clause reaches, and the shard bytes read to learn it.
+
+        Reading a common word's shard is itself work (parsing 400 KB of
+        JSON), so shards are read only up to `byte_budget`, smallest first,
+        decided from the directory's sizes; a clause left unread counts as
+        reaching more than any budget."""
+        reached = [[c.term] if self._exact(c) else budgeted(self.expand(c), c) for c in clauses]
+        # Sizes from the directory, whatever is cached or loaded already: the
+        # same call decides the same way in the CLI and in a long page session.
+        needs = [self._shard_bytes(terms) for terms in reached]
+        fits, spent = set(), 0
+        for position in sorted(range(len(clauses)), key=needs.__getitem__):
+            if spent + needs[position] <= byte_budget:
+                fits.add(position)
+                spent += needs[position]
+        self._require_postings([term for position in sorted(fits) for term in reached[position]])
         counts = []
-        for terms in self._expansions(clauses)[0]:
-            found = (self.shards.posting(term) for term in terms)
-            counts.append(sum(len(column[0]) for posting in found if posting for column in posting["f"].values()))
-        return counts
+        for position, terms in enumerate(reached):
+            found = (self.shards.posting(term) for term in terms if self._known(term)) if position in fits else ()
+            counts.append(sum(len(column[0]) for posting in found if posting for column in posting["f"].values()) if position in fits else UNREAD + needs[position])
+        return counts, spent
+
+    @staticmethod
+    def _exact(clause: Clause) -> bool:
+        return not clause.edit_distance and not clause.wildcard and "*" not in clause.term
+
+    def _shard_bytes(self, terms: list[str]) -> int:
+        entries = {entry["path"]: entry.get("size", 0) for entry in map(self.shards.posting_entry, terms) if entry is not None}
+        return sum(entries.values())
 
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         expansions, self.limited = self._expansions(clauses)

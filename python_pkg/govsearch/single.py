@@ -26,14 +26,15 @@ class LunrMatcher:
     def warm(self) -> None:
         """Nothing to do: the whole index was loaded up front."""
 
-    def postings(self, clauses: list[Clause]) -> list[int]:
+    def postings(self, clauses: list[Clause], byte_budget: int = 0) -> tuple[list[int], int]:
+        """Postings each clause reaches (the whole index is loaded: nothing to read)."""
         counts = []
         for clause in clauses:
             term = clause.term + "*" if clause.wildcard else clause.term
             reached = self.index.token_set.vocabulary.intersect(TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))).to_list()
             fields = (self.index.inverted_index[term] for term in budgeted(reached, clause))
             counts.append(sum(len(postings) for field in fields for name, postings in field.items() if name != "_index"))
-        return counts
+        return counts, 0
 
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         # lunr intersects the vocabulary once per clause, in clause order.

@@ -38,7 +38,7 @@ FUZZY_MIN_LENGTH = 5
 FUZZY_MAX_LENGTH = 24
 # Distinct terms searched per call (the rest are named in a notice): 24 long
 # common words ran three match modes over most of the index.
-MAX_QUERY_TERMS = 12
+MAX_QUERY_TERMS = 8
 # Index terms one prefix or typo may reach ("sta" reaches hundreds): the
 # closest (shortest for a prefix, nearest in length for a typo) are kept.
 MAX_EXPANSIONS = 64
@@ -48,6 +48,10 @@ MAX_EXPANSIONS = 64
 # query 30,690. A single clause is always searched; beyond this, clauses
 # reaching the most postings are left out (the rarer words decide anyway).
 MAX_POSTINGS = 48_000
+# Postings shard bytes one call may read to learn how many postings its words
+# reach (sharded layout): parsing is work too. The heaviest normal benchmark
+# query reads 395 KB; the largest shard is 423 KB, so one word always fits.
+MAX_SHARD_BYTES = 600_000
 # A prefix shorter than this is searched as a whole word: "s*" reaches a
 # quarter of the vocabulary (2.5 MB of postings and a second or more of work
 # at full estate) for the first key a person presses.

@@ -13,11 +13,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .datafiles import SiteUnavailable
-from .engine import DIMENSIONS, Hit
+from .engine import DIMENSIONS, Budget, Hit
 from .filter_values import list_filter_values
 from .names import name_index
 from .schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
-from .terms import MAX_EXPANSIONS, MAX_POSTINGS, MAX_QUERY_TERMS, clauses_for, query_terms, typo_tolerant
+from .terms import MAX_EXPANSIONS, MAX_POSTINGS, MAX_QUERY_TERMS, MAX_SHARD_BYTES, clauses_for, query_terms, typo_tolerant
 from .validation import Problem, ToolValidator, echo
 
 if TYPE_CHECKING:
@@ -134,23 +134,22 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     else:
         # Cheap decision first: no looser mode can find what the filters exclude.
         nothing = engine.filters_pass_nothing(filters)
-        budget, modes = MAX_POSTINGS, _modes(terms)
+        budget, modes = Budget(MAX_POSTINGS, MAX_SHARD_BYTES), _modes(terms)
         for tried, mode in enumerate(modes[:1] if nothing else modes):
-            if budget <= 0:
+            if budget.postings <= 0 or budget.shard_bytes <= 0:
                 mode = modes[tried - 1]
                 notices.append(_notice("work_budget_reached", f"Looser matching ({', '.join(modes[tried:]).replace('_', ' ')}) was not tried: the stricter search already used this call's work budget. Use fewer or more specific words."))
                 break
-            clauses, dropped, used = engine.within_budget(clauses_for(terms, mode), budget)
-            budget -= used
-            matches = engine.match(clauses)
+            budget.dropped.clear()  # name only what the answering mode left out
+            matches = engine.match(engine.within_budget(clauses_for(terms, mode), budget))
             ranked = engine.rank(matches, filters, limit)
             if ranked.total:
                 break
         if nothing:
             notices.append(_notice("filters_match_nothing", "No record in the catalogue passes these filters together, whatever the query; looser matching was not tried. Remove or change a filter (facets show what the query matches without each one)."))
-        if dropped:
+        if budget.dropped:
             typed = {term.indexed: term.typed for term in terms}
-            words = ", ".join(typed.get(clause.term, clause.term)[:40] for clause in dropped)
+            words = ", ".join(dict.fromkeys(typed.get(clause.term, clause.term)[:40] for clause in budget.dropped))
             notices.append(_notice("common_terms_left_out", f"Left out of this search because they occur in too many records to weigh within the work budget: {words}. The other words decided the results; add a more specific word."))
     if matches.limited:
         words = ", ".join(term[:40] for term in matches.limited)

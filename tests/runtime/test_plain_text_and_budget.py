@@ -75,7 +75,7 @@ def test_filters_that_pass_nothing_answer_without_fallback_modes(search, catalog
     original = catalogue.engine.matcher.match
     monkeypatch.setattr(catalogue.engine.matcher, "match", lambda clauses: matched.append(clauses) or original(clauses))
     catalogue.engine._recent.clear()
-    result = search({"query": "registry prices lnad", "publishers": ["No Such Publisher"]})
+    result = search({"query": "registry prices", "publishers": ["No Such Publisher"]})
     assert result["total"] == 0 and result["match_mode"] == "all_terms"
     assert {"unknown_publisher", "filters_match_nothing"} <= {n["code"] for n in result["notices"]}
     assert set(result["facets"]) == {"resourceTypes", "accessStatuses", "collections", "publishers"}
@@ -135,7 +135,13 @@ def test_publisher_suggestions_come_from_the_closest_names(search, catalogue):
 def test_within_budget_keeps_one_clause_and_drops_the_commonest_first(catalogue):
     engine = catalogue.engine
     found = clauses_for(query_terms("land registry data"), "all_terms")
-    reach = dict(zip(found, engine.matcher.postings(found)))
-    kept, dropped, used = engine.within_budget(found, 0)
-    assert len(kept) == 1 and kept[0] == min(found, key=lambda clause: reach[clause]) and used == reach[kept[0]]
-    assert engine.within_budget(found, engine_module.MAX_POSTINGS)[1] == []
+    reach = dict(zip(found, engine.matcher.postings(found, 10**9)[0]))
+    budget = engine_module.Budget(postings=0)
+    kept = engine.within_budget(found, budget)
+    assert kept == [min(found, key=lambda clause: reach[clause])] and len(budget.dropped) == 2
+    assert budget.postings == -reach[kept[0]]  # what it used, so no looser mode runs after it
+    roomy = engine_module.Budget()
+    assert engine.within_budget(found, roomy) == found and roomy.dropped == []
+    # A required word the index lacks: nothing can match, so nothing is scored.
+    missing = clauses_for(query_terms("land zzzqqq"), "all_terms")
+    assert engine.within_budget(missing, engine_module.Budget()) == []
