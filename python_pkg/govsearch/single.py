@@ -10,7 +10,7 @@ from typing import Any
 
 from lunr.index import Index
 
-from .terms import Clause, to_lunr_query, vocabulary_token_set
+from .terms import Clause, expand, to_lunr_query, vocabulary_token_set
 
 
 class LunrMatcher:
@@ -19,9 +19,32 @@ class LunrMatcher:
         # lunr's own vocabulary automaton can lose and invent terms (see vocabulary_token_set).
         self.index.token_set = vocabulary_token_set(list(self.index.inverted_index))
         self.numbers = numbers  # ref -> record number
+        self._sorted_terms: list[str] | None = None
 
     def warm(self) -> None:
         """Nothing to do: the whole index was loaded up front."""
+
+    def frequency(self, term: str) -> int:
+        """How many records hold the term in its commonest field (0: not in the index)."""
+        entry = self.index.inverted_index.get(term)
+        return max((len(refs) for field, refs in entry.items() if field != "_index"), default=0) if entry else 0
+
+    def expand(self, clause: Clause) -> list[str]:
+        """The index terms a clause reaches, as lunr expands them (over a correct automaton)."""
+        return expand(clause, self.index.inverted_index.__contains__, self._vocabulary, lambda: self.index.token_set)
+
+    def _vocabulary(self) -> list[str]:
+        if self._sorted_terms is None:
+            self._sorted_terms = sorted(self.index.inverted_index)
+        return self._sorted_terms
+
+    def members(self, clause: Clause, fields: list[str]) -> dict[str, dict[str, list[int]]]:
+        """For each index term the clause reaches: per field, its records (sorted numbers)."""
+        found: dict[str, dict[str, list[int]]] = {}
+        for term in self.expand(clause):
+            entry = self.index.inverted_index[term]
+            found[term] = {field: sorted(map(self.numbers.__getitem__, entry[field])) for field in fields if entry.get(field)}
+        return found
 
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         raw = self.index.query(to_lunr_query(self.index.create_query(), clauses))

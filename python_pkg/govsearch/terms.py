@@ -12,8 +12,10 @@ import bisect
 import os
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from lunr.pipeline import Pipeline
+from lunr.query import Clause as LunrClause
 from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 from lunr.stop_word_filter import stop_word_filter
@@ -21,7 +23,9 @@ from lunr.token_set import TokenSet
 from lunr.tokenizer import Tokenizer
 from lunr.trimmer import trimmer
 
-MATCH_MODES = ("all_terms", "any_term", "fuzzy")
+# In the order the engine tries them (docs/ranking.md): every word; every
+# word with misspelt ones corrected; any word.
+MATCH_MODES = ("all_terms", "fuzzy", "any_term")
 FUZZY_MIN_LENGTH = 5
 # A prefix shorter than this is searched as a whole word: "s*" reaches a
 # quarter of the vocabulary (2.5 MB of postings and a second or more of work
@@ -39,9 +43,76 @@ _TRIM_ONLY.add(trimmer)
 class Term:
     """One searchable word: what the user typed and what the index holds."""
 
-    typed: str  # lower-cased, trimmed token as typed
+    typed: str  # lower-cased, trimmed token as typed (a synonym phrase: its words)
     indexed: str  # after the build pipeline: the form stored in the index
     prefix: bool = False  # match any index term starting with `typed`
+    intent: tuple[str, ...] = ()  # resource types the word asks for: then it is not required
+    synonym: bool = False  # a phrase of a synonym group, searched as the group's word: never fuzzed
+
+    @property
+    def fuzzable(self) -> bool:
+        return not self.prefix and not self.synonym and len(self.typed) >= FUZZY_MIN_LENGTH
+
+
+@dataclass(frozen=True)
+class SearchTerms:
+    """The site's synonym groups and intent words (site config [search]), in
+    index terms, so the build and the query apply them the same way."""
+
+    phrases: dict[tuple[str, ...], str]  # a group's other phrases, as index terms -> the group's word
+    intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
+
+    @classmethod
+    def from_lists(cls, synonyms: list[list[str]], intents: dict[str, list[str]]) -> "SearchTerms":
+        phrases: dict[tuple[str, ...], str] = {}
+        for group in synonyms:
+            own = tuple(indexed for _, indexed in analysed(group[0]))
+            for phrase in group[1:]:
+                key = tuple(indexed for _, indexed in analysed(phrase))
+                if key and key != own:
+                    phrases.setdefault(key, group[0])
+        intent_terms = {}
+        for word, types in intents.items():
+            for _, indexed in analysed(word)[:1]:
+                intent_terms[indexed] = tuple(types)
+        return cls(phrases, intent_terms)
+
+    @property
+    def longest(self) -> int:
+        return max(map(len, self.phrases), default=0)
+
+    def find(self, indexed: list[str], start: int) -> tuple[int, str] | None:
+        """The longest group phrase starting at `start`: (its length, the group's word)."""
+        for length in range(min(self.longest, len(indexed) - start), 0, -1):
+            word = self.phrases.get(tuple(indexed[start : start + length]))
+            if word is not None:
+                return length, word
+        return None
+
+    def canonical_words(self, text: str) -> list[str]:
+        """The group words of every group phrase in `text`, in order (each once):
+        what the build adds to a record's field so the group's word finds it."""
+        indexed = [term for _, term in analysed(text)]
+        found: list[str] = []
+        for start in range(len(indexed)):
+            hit = self.find(indexed, start)
+            if hit and hit[1] not in found:
+                found.append(hit[1])
+        return found
+
+
+NO_SEARCH_TERMS = SearchTerms({}, {})
+
+
+def analysed(text: str) -> list[tuple[str, str]]:
+    """(typed, indexed) of each word of `text` the index could hold: stop words and punctuation left out."""
+    pairs = []
+    for token in Tokenizer(text):
+        typed = _TRIM_ONLY.run([token.clone()])
+        indexed = _PIPELINE.run([token.clone()])
+        if typed and indexed and str(indexed[0]) and _WORDLIKE.search(str(typed[0])):
+            pairs.append((str(typed[0]), str(indexed[0])))
+    return pairs
 
 
 @dataclass(frozen=True)
@@ -62,16 +133,44 @@ class Clause:
         return clause
 
 
-def query_terms(text: str, *, prefix_last: bool = False) -> list[Term]:
+def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTerms = NO_SEARCH_TERMS) -> list[Term]:
     """The searchable terms of a query, in order, without duplicates.
 
     With prefix_last (the human search box, typing), the last token also
     matches as a prefix (from PREFIX_MIN_LENGTH letters), so results appear
-    before a word is finished.
+    before a word is finished. A phrase of a synonym group becomes the
+    group's word; an intent word carries the resource types it asks for.
     """
+    terms = _plain_terms(text, prefix_last)
+    finished = [term for term in terms if not term.prefix]
+    indexed = [term.indexed for term in finished]
+    combined: list[Term] = []
+    position = 0
+    while position < len(finished):
+        hit = search_terms.find(indexed, position)
+        if hit is None:
+            term = finished[position]
+            combined.append(Term(term.typed, term.indexed, intent=search_terms.intents.get(term.indexed, ())))
+            position += 1
+            continue
+        length, word = hit
+        typed = " ".join(term.typed for term in finished[position : position + length])
+        combined.append(Term(typed, analysed(word)[0][1], synonym=True))
+        position += length
+    combined += [term for term in terms if term.prefix]
+    unique: list[Term] = []
+    seen: set[tuple[str, bool]] = set()
+    for term in combined:
+        if (term.indexed, term.prefix) not in seen:
+            seen.add((term.indexed, term.prefix))
+            unique.append(term)
+    return unique
+
+
+def _plain_terms(text: str, prefix_last: bool) -> list[Term]:
+    """Each word as the index holds it (stop words and punctuation left out)."""
     tokens = Tokenizer(text)
     terms: list[Term] = []
-    seen: set[tuple[str, bool]] = set()
     for position, token in enumerate(tokens):
         is_last = position == len(tokens) - 1
         # lunr.py pipelines update tokens in place: give each run its own copy.
@@ -86,29 +185,31 @@ def query_terms(text: str, *, prefix_last: bool = False) -> list[Term]:
         # "happy" -> "happi"), so use what the word and its stem share.
         prefix = os.path.commonprefix([typed_text, stem]) or typed_text
         if prefix_last and is_last and len(prefix) >= PREFIX_MIN_LENGTH:
-            term = Term(typed=typed_text, indexed=prefix, prefix=True)
+            terms.append(Term(typed=typed_text, indexed=prefix, prefix=True))
         elif indexed and str(indexed[0]):
-            term = Term(typed=typed_text, indexed=str(indexed[0]))
-        else:
-            continue  # a stop word
-        key = (term.indexed, term.prefix)
-        if key not in seen:
-            seen.add(key)
-            terms.append(term)
+            terms.append(Term(typed=typed_text, indexed=str(indexed[0])))
+        # else a stop word
     return terms
 
 
-def clauses_for(terms: list[Term], mode: str) -> list[Clause]:
-    """The clauses that search `terms` in one match mode."""
+def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = None) -> list[Clause]:
+    """The clauses that search `terms` in one match mode.
+
+    all_terms and fuzzy require every word but intent words (unless the
+    query is nothing else); fuzzy lets the `misspelt` words (by default every
+    word long enough) match with one typo. any_term requires none.
+    """
     if mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {mode!r}")
+    only_intents = all(term.intent for term in terms)
     clauses = []
     for term in terms:
-        presence = "required" if mode == "all_terms" else "optional"
+        required = mode != "any_term" and (only_intents or not term.intent)
+        presence = "required" if required else "optional"
         if term.prefix:
             clauses.append(Clause(term.indexed, presence, wildcard=True))
             continue
-        fuzzy = mode == "fuzzy" and len(term.typed) >= FUZZY_MIN_LENGTH
+        fuzzy = mode == "fuzzy" and term.fuzzable and (misspelt is None or term.indexed in misspelt)
         clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0))
     return clauses
 
@@ -148,6 +249,17 @@ def vocabulary_token_set(terms: list[str]) -> TokenSet:
             node = child
         node.final = True
     return root
+
+
+def expand(clause: Clause, holds: Callable[[str], bool], sorted_terms: Callable[[], list[str]], token_set: Callable[[], TokenSet]) -> list[str]:
+    """The index terms a clause reaches, as lunr expands them (over a correct
+    automaton), asking for the vocabulary only when the clause needs it."""
+    term = clause.term + "*" if clause.wildcard and not clause.term.endswith("*") else clause.term
+    if not clause.edit_distance and "*" not in term:
+        return [term] if holds(term) else []  # an exact term reaches itself, if the index holds it
+    if not clause.edit_distance and term.index("*") == len(term) - 1:
+        return prefixed(sorted_terms(), term[:-1])  # what the search box sends while typing: no automaton needed
+    return token_set().intersect(TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))).to_list()
 
 
 def prefixed(sorted_terms: list[str], prefix: str) -> list[str]:

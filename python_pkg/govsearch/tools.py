@@ -14,9 +14,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .datafiles import SiteUnavailable
-from .engine import DIMENSIONS, Hit
+from . import rerank
+from .engine import DIMENSIONS, SCORE_PLACES
 from .schemas import RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
-from .terms import FUZZY_MIN_LENGTH, clauses_for, query_terms
+from .terms import Clause, Term, query_terms
 from .validation import Problem, ToolValidator, echo
 
 if TYPE_CHECKING:
@@ -105,39 +106,40 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
 
-    terms = query_terms(arguments["query"], prefix_last=prefix_last)
-    mode, matches = "all_terms", engine.match([])
-    ranked = engine.rank(matches, filters, limit)
+    terms = query_terms(arguments["query"], prefix_last=prefix_last, search_terms=catalogue.ranking.search_terms)
     if not terms:
         notices.append(_notice("no_searchable_terms", "The query has no searchable terms (only common words or punctuation). Add a more specific word."))
+        found = rerank.Answer(0, "all_terms", [], [], engine.match([]))
     else:
-        for mode in _modes(terms):
-            matches = engine.match(clauses_for(terms, mode))
-            ranked = engine.rank(matches, filters, limit)
-            if ranked.total:
-                break
-    catalogue.store.require([hit.number for hit in ranked.shown])
-    return {
+        found = rerank.answer(engine, catalogue.ranking, terms, filters, lambda numbers: _rows(catalogue, numbers))
+    shown = found.ranked[:limit]
+    catalogue.store.require([item.number for item in shown])
+    clauses = dict(found.tiers)
+    results = []
+    for item in shown:
+        result, corrected = _result(catalogue, item, terms, clauses.get(item.mode, []))
+        results.append(result)
+        if item is found.ranked[0] and item.mode == "fuzzy":
+            found.suggestion = rerank.suggestion(arguments["query"], corrected, result)
+    answer = {
         "ok": True,
         "query": arguments["query"],
         "filters": applied,
-        "total": ranked.total,
-        "returned": len(ranked.shown),
-        "match_mode": mode,
-        "results": [_result(catalogue, hit) for hit in ranked.shown],
-        "facets": engine.facet_counts(matches, filters),
+        "total": found.total,
+        "returned": len(shown),
+        "match_mode": found.mode,
+        "results": results,
+        "facets": engine.facet_counts(found.matches, filters),
         "notices": notices,
     }
+    if found.suggestion:
+        answer["suggestion"] = found.suggestion
+    return answer
 
 
-def _modes(terms: list) -> list[str]:
-    """Strict first, then looser: any term (when there are several), then typo-tolerant."""
-    modes = ["all_terms"]
-    if len(terms) > 1:
-        modes.append("any_term")
-    if any(len(term.typed) >= FUZZY_MIN_LENGTH and not term.prefix for term in terms):
-        modes.append("fuzzy")
-    return modes
+def _rows(catalogue: "Catalogue", numbers: list[int]) -> list[dict[str, Any]]:
+    catalogue.store.require(numbers)
+    return [catalogue.store.row(number) for number in numbers]
 
 
 def _normalise_publishers(values: list[str], notices: list[dict[str, Any]], known: set[str]) -> list[str]:
@@ -164,13 +166,19 @@ def _notice(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"code": code, "message": message, **extra}
 
 
-def _result(catalogue: "Catalogue", hit: Hit) -> dict[str, Any]:
-    record = catalogue.store.row(hit.number)
+def _result(catalogue: "Catalogue", item: rerank.Ranked, terms: list[Term], clauses: list[Clause]) -> tuple[dict[str, Any], dict[str, str]]:
+    """One result as the tool shows it, and the corrections its words needed."""
+    record = catalogue.store.row(item.number)
     result = {field: record[field] for field in RESULT_FIELDS}
-    result["score"] = hit.score
+    result["score"] = round(item.score, SCORE_PLACES)
     result["recordUrl"] = catalogue.record_url(record["id"])
     result.update({field: record[field] for field in RESULT_OPTIONAL if field in record})
-    return result
+    result["matchMode"] = item.mode
+    matched, corrected = rerank.matched_fields(catalogue.engine, terms, clauses, item.number)
+    result["matched"] = matched
+    if item.reasons:
+        result["reasons"] = item.reasons
+    return result, corrected
 
 
 def get_record(catalogue: "Catalogue", record_id: str) -> dict[str, Any]:

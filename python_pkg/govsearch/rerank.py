@@ -1,0 +1,268 @@
+"""The second ranking stage: lunr finds and scores, this orders what it found.
+
+lunr stays the first stage (its scores are lunr.js's, to the last bit). Over
+its candidates this module adds, deterministically and in every layout alike
+(docs/ranking.md):
+
+- match modes that keep good answers: every word (`all_terms`), then every
+  word with misspelt ones corrected (`fuzzy`), then any word (`any_term`);
+  a looser mode's records come below the stricter ones', and looser modes
+  are tried while the answer has fewer than TIER_TARGET records;
+- a record prior from the build (reviewed, official and national records
+  above bulk local catalogue rows and format-named rows);
+- title evidence (every word in the title), phrase evidence (words adjacent
+  as typed) and intent words (`api`, `dataset` ...) preferring resource types;
+- which fields matched which words, and the rules that applied, per result.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from itertools import compress
+from operator import mul
+from typing import Any, Callable, Mapping, Sequence
+
+from .engine import CODE_ALPHABET, Matches, SCORE_PLACES, SearchEngine
+from .terms import Clause, SearchTerms, Term, analysed, clauses_for
+
+TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
+POOL = 20  # records whose rows are read for phrase evidence (the same for every limit)
+RARE = 3  # a word in fewer records than this (in its commonest field) may be a typo
+FIELDS = ("title", "publisher", "keywords", "summary", "body")
+
+# Build-time record flags (govsearch_build.data_files.record_flags) and what
+# each does to a record's lunr score. Reasons name the flags that applied.
+FLAG_WEIGHTS = (
+    ("reviewed", 1.6),  # curated or deep-evidence: facts checked by us
+    ("official_page", 1.3),  # a GOV.UK page or an official service on service.gov.uk
+    ("national_api_catalogue", 1.3),  # listed in the government's API catalogue
+    ("local_authority_row", 0.6),  # a local council's catalogue row
+    ("format_only_title", 0.5),  # titled only by its file format ("CSV", "GeoJSON")
+)
+TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
+PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary
+INTENT_BOOST = 1.5  # the record's type is one an intent word asks for
+_MAX_BOOST = TITLE_BOOST * PHRASE_BOOST * INTENT_BOOST
+_CODES = {char: number for number, char in enumerate(CODE_ALPHABET)}
+
+
+class RankingData:
+    """What the build worked out for the re-ranker: each record's flags, and
+    the site's synonym groups and intent words."""
+
+    def __init__(self, data: Mapping[str, Any]):
+        codes = data.get("flags", "")
+        self.flags = [_CODES[char] for char in codes]
+        weights = [self._weight(mask) for mask in range(64)]
+        self.priors = [weights[mask] for mask in self.flags]
+        search = data.get("search", {})
+        self.search_terms = SearchTerms.from_lists(search.get("synonyms", []), search.get("intents", {}))
+
+    @staticmethod
+    def _weight(mask: int) -> float:
+        weight = 1.0
+        for bit, (_, factor) in enumerate(FLAG_WEIGHTS):
+            if mask >> bit & 1:
+                weight *= factor
+        return weight
+
+    def prior(self, number: int) -> float:
+        return self.priors[number] if number < len(self.priors) else 1.0
+
+    def flag_names(self, number: int) -> list[str]:
+        mask = self.flags[number] if number < len(self.flags) else 0
+        return [name for bit, (name, _) in enumerate(FLAG_WEIGHTS) if mask >> bit & 1]
+
+
+def flag_code(names: Sequence[str]) -> str:
+    """The one-character code of a record's flags (used by the build)."""
+    known = [name for name, _ in FLAG_WEIGHTS]
+    return CODE_ALPHABET[sum(1 << known.index(name) for name in names)]
+
+
+@dataclass
+class Ranked:
+    """One answer's records in order, and how they were found."""
+
+    number: int
+    score: float
+    mode: str
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Answer:
+    total: int  # records, after filters, matched by the modes the answer used
+    mode: str  # the strictest mode that matched anything (the first result's)
+    ranked: list[Ranked]  # the best POOL (or fewer), in order
+    tiers: list[tuple[str, list[Clause]]]  # each mode used and its clauses
+    matches: Matches  # every record the modes matched (for facet counts)
+    suggestion: str | None = None
+
+
+@dataclass
+class _Tier:
+    mode: str
+    clauses: list[Clause]
+    matches: Matches
+    numbers: list[int]  # passing the filters, not in a stricter tier
+
+
+def answer(engine: SearchEngine, ranking: RankingData, terms: list[Term], filters: Mapping[str, frozenset[str]], rows: Callable[[list[int]], list[dict[str, Any]]]) -> Answer:
+    """The query's records in order: tier by tier, each ordered by its re-ranked score."""
+    tiers = _tiers(engine, terms, filters)
+    ranked: list[Ranked] = []
+    for tier in tiers:
+        if len(ranked) >= POOL:
+            break
+        ranked += _rank_tier(engine, ranking, terms, tier, POOL - len(ranked))
+    if len([term for term in terms if not term.intent]) > 1 and ranked:
+        _phrase_evidence(terms, ranked, rows([item.number for item in ranked]))
+    union = _union([tier.matches for tier in tiers])
+    total = sum(len(tier.numbers) for tier in tiers)
+    mode = ranked[0].mode if ranked else "all_terms"
+    return Answer(total, mode, ranked, [(tier.mode, tier.clauses) for tier in tiers], union)
+
+
+def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozenset[str]]) -> list[_Tier]:
+    """The modes the answer uses: stricter first, looser ones while it holds fewer than TIER_TARGET records."""
+    tiers: list[_Tier] = []
+    seen: set[int] = set()
+    tried: set[tuple[Clause, ...]] = set()
+    for mode in ("all_terms", "fuzzy", "any_term"):
+        if mode == "fuzzy":
+            misspelt = frozenset(term.indexed for term in terms if term.fuzzable and engine.matcher.frequency(term.indexed) < RARE)
+            clauses = clauses_for(terms, mode, misspelt) if misspelt else []
+        else:
+            clauses = clauses_for(terms, mode) if mode == "all_terms" or len(terms) > 1 else []
+        if not clauses or tuple(clauses) in tried:
+            continue
+        tried.add(tuple(clauses))
+        matches = engine.match(clauses)
+        fresh = [number for number in engine.filter(matches, filters) if number not in seen]
+        seen.update(fresh)
+        tiers.append(_Tier(mode, clauses, matches, fresh))
+        if len(seen) >= TIER_TARGET:
+            break
+    return tiers
+
+
+def _rank_tier(engine: SearchEngine, ranking: RankingData, terms: list[Term], tier: _Tier, room: int) -> list[Ranked]:
+    """The `room` best of a tier's records by lunr score x prior x title and intent evidence."""
+    numbers = tier.numbers
+    if not numbers:
+        return []
+    scores = tier.matches.scores
+    base = list(map(mul, map(scores.__getitem__, numbers), map(ranking.prior, numbers)))
+    if len(numbers) > room:
+        # Only records that the largest boost could lift to the room-th best base score can make it.
+        threshold = sorted(base)[-room] / _MAX_BOOST - 10**-SCORE_PLACES
+        keep = list(map(threshold.__le__, base))
+        numbers, base = list(compress(numbers, keep)), list(compress(base, keep))
+    in_title = _in_title(engine, terms, tier.clauses)
+    wanted = _intent_profiles(engine, terms)
+    ranked = []
+    for number, score in zip(numbers, base):
+        reasons = list(ranking.flag_names(number))
+        if number in in_title:
+            score *= TITLE_BOOST
+            reasons.append("all_words_in_title")
+        if wanted and engine.facets.profiles[0][number] in wanted:
+            score *= INTENT_BOOST
+            reasons.append("type_matches_intent")
+        if tier.mode == "fuzzy":
+            reasons.append("typo_corrected")
+        ranked.append(Ranked(number, score, tier.mode, reasons))
+    ranked.sort(key=lambda item: (-round(item.score, SCORE_PLACES), item.number))
+    return ranked[:room]
+
+
+def _in_title(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> set[int]:
+    """Records with every non-intent query word (any of its expansions) in the title."""
+    words = [clause for term, clause in zip(terms, clauses) if not term.intent] or clauses
+    holders: set[int] | None = None
+    for clause in words:
+        found: set[int] = set()
+        for fields in engine.matcher.members(clause, ["title"]).values():
+            found.update(fields.get("title", ()))
+        holders = found if holders is None else holders & found
+        if not holders:
+            return set()
+    return holders or set()
+
+
+def _intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
+    """The facet profiles whose resource type an intent word of the query asks for."""
+    types = {kind for term in terms for kind in term.intent}
+    if not types:
+        return set()
+    return {profile for profile, values in enumerate(engine.facets.profiles[1]) if values[0] in types}
+
+
+def _phrase_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]]) -> None:
+    """Boost records whose title or summary has the query's words adjacent as
+    typed, then reorder within each mode (a boost never crosses modes)."""
+    words = [term.indexed for term in terms if not term.intent and not term.prefix]
+    pairs = list(zip(words, words[1:]))
+    if not pairs:
+        return
+    for item, row in zip(ranked, rows):
+        found: set[tuple[str, str]] = set()
+        for text in (row.get("title", ""), row.get("summary", "")):
+            indexed = [term for _, term in analysed(text)]
+            found.update(pair for pair in zip(indexed, indexed[1:]) if pair in pairs)
+        if len(found) == len(set(pairs)):
+            item.score *= PHRASE_BOOST
+            item.reasons.append("words_adjacent")
+    order = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
+    ranked.sort(key=lambda item: (order[item.mode], -round(item.score, SCORE_PLACES), item.number))
+
+
+def _union(all_matches: list[Matches]) -> Matches:
+    if len(all_matches) == 1:
+        return all_matches[0]
+    scores: dict[int, float] = {}
+    for matches in reversed(all_matches):
+        scores.update(matches.scores)
+    return Matches(scores)
+
+
+def matched_fields(engine: SearchEngine, terms: list[Term], clauses: list[Clause], number: int) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Which fields hold which query words in one record, and the index term a
+    corrected (fuzzy) word matched, by the word as typed."""
+    matched: dict[str, list[str]] = {}
+    corrected: dict[str, str] = {}
+    for term, clause in zip(terms, clauses):
+        for indexed, fields in engine.matcher.members(clause, list(FIELDS)).items():
+            holding = [name for name in FIELDS if _holds(fields.get(name, ()), number)]
+            for name in holding:
+                if term.typed not in matched.setdefault(name, []):
+                    matched[name].append(term.typed)
+            if holding and clause.edit_distance and term.typed not in corrected:
+                corrected[term.typed] = indexed
+    return {name: matched[name] for name in FIELDS if name in matched}, corrected
+
+
+def _holds(numbers: Sequence[int], number: int) -> bool:
+    at = bisect.bisect_left(numbers, number)
+    return at < len(numbers) and numbers[at] == number
+
+
+def suggestion(query: str, corrected: dict[str, str], row: Mapping[str, Any]) -> str | None:
+    """The query with each corrected word as the top result spells it ("did you mean")."""
+    if not corrected:
+        return None
+    spelt: dict[str, str] = {}
+    for text in (row.get("title", ""), row.get("summary", "")):
+        for typed, indexed in analysed(text):
+            spelt.setdefault(indexed, typed.lower())
+    words = []
+    for word in query.split():
+        typed = analysed(word)
+        if typed and typed[0][0] in corrected:
+            words.append(spelt.get(corrected[typed[0][0]], corrected[typed[0][0]]))
+        else:
+            words.append(word)
+    return " ".join(words)
+
