@@ -35,6 +35,9 @@ class RecordStore(Protocol):
     def find(self, record_id: str) -> dict[str, Any] | None:
         """The whole record with this id, if there is one."""
 
+    def identified(self, key: str) -> list[int]:
+        """The records an identifier key (rerank.identifier_key) names: ids, source ids, URL slugs."""
+
 
 class Catalogue:
     """The records and search engine of one built site."""

@@ -18,6 +18,8 @@ its candidates this module adds, deterministically and in every layout alike
 from __future__ import annotations
 
 import bisect
+import heapq
+import re
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import mul
@@ -45,6 +47,27 @@ PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the t
 INTENT_BOOST = 1.5  # the record's type is one an intent word asks for
 _MAX_BOOST = TITLE_BOOST * PHRASE_BOOST * INTENT_BOOST
 _CODES = {char: number for number, char in enumerate(CODE_ALPHABET)}
+_IDENTIFIER = re.compile(r"[a-z0-9][a-z0-9._:-]{2,119}")
+_TIER_ORDER = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
+
+
+def identifier_key(text: str) -> str | None:
+    """The lookup key of something that may be an identifier: one run of
+    letters, digits and `._:-` holding a digit or a separator (a plain word
+    is searched as a word, not looked up)."""
+    key = text.strip().lower()
+    if not _IDENTIFIER.fullmatch(key) or key.isalpha():
+        return None
+    return key
+
+
+def identifier_keys(record: Mapping[str, Any]) -> set[str]:
+    """Every key a record is found by: its id, its source's native id, and
+    the last part of its URL's path (an ONS dataset id such as cpih01, a
+    data.gov.uk dataset slug)."""
+    url_path = str(record.get("url", "")).split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    candidates = [record["id"], str(record.get("source", {}).get("nativeId", "")), url_path.rsplit("/", 1)[-1]]
+    return {key for key in map(identifier_key, candidates) if key}
 
 
 class RankingData:
@@ -109,9 +132,17 @@ class _Tier:
     numbers: list[int]  # passing the filters, not in a stricter tier
 
 
-def answer(engine: SearchEngine, ranking: RankingData, terms: list[Term], filters: Mapping[str, frozenset[str]], rows: Callable[[list[int]], list[dict[str, Any]]]) -> Answer:
-    """The query's records in order: tier by tier, each ordered by its re-ranked score."""
-    tiers = _tiers(engine, terms, filters)
+def answer(
+    engine: SearchEngine,
+    ranking: RankingData,
+    terms: list[Term],
+    filters: Mapping[str, frozenset[str]],
+    rows: Callable[[list[int]], list[dict[str, Any]]],
+    identified: list[int] = (),  # type: ignore[assignment]
+) -> Answer:
+    """The query's records in order: records the query identifies, then tier
+    by tier, each tier ordered by its re-ranked score."""
+    tiers = _tiers(engine, terms, filters, sorted(identified))
     ranked: list[Ranked] = []
     for tier in tiers:
         if len(ranked) >= POOL:
@@ -125,10 +156,14 @@ def answer(engine: SearchEngine, ranking: RankingData, terms: list[Term], filter
     return Answer(total, mode, ranked, [(tier.mode, tier.clauses) for tier in tiers], union)
 
 
-def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozenset[str]]) -> list[_Tier]:
+def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozenset[str]], identified: list[int]) -> list[_Tier]:
     """The modes the answer uses: stricter first, looser ones while it holds fewer than TIER_TARGET records."""
     tiers: list[_Tier] = []
     seen: set[int] = set()
+    if identified:
+        found = Matches(dict.fromkeys(identified, 0.0))
+        seen.update(engine.filter(found, filters))
+        tiers.append(_Tier("identifier", [], found, sorted(seen)))
     tried: set[tuple[Clause, ...]] = set()
     for mode in ("all_terms", "fuzzy", "any_term"):
         if mode == "fuzzy":
@@ -153,11 +188,15 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, terms: list[Term], ti
     numbers = tier.numbers
     if not numbers:
         return []
+    if tier.mode == "identifier":
+        return [Ranked(number, 1.0, tier.mode, ["identifier"]) for number in numbers[:room]]
     scores = tier.matches.scores
-    base = list(map(mul, map(scores.__getitem__, numbers), map(ranking.prior, numbers)))
+    base = list(map(scores.__getitem__, numbers))
+    if ranking.priors:
+        base = list(map(mul, base, map(ranking.priors.__getitem__, numbers)))
     if len(numbers) > room:
         # Only records that the largest boost could lift to the room-th best base score can make it.
-        threshold = sorted(base)[-room] / _MAX_BOOST - 10**-SCORE_PLACES
+        threshold = heapq.nlargest(room, base)[-1] / _MAX_BOOST - 10**-SCORE_PLACES
         keep = list(map(threshold.__le__, base))
         numbers, base = list(compress(numbers, keep)), list(compress(base, keep))
     in_title = _in_title(engine, terms, tier.clauses)
@@ -215,8 +254,7 @@ def _phrase_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[st
         if len(found) == len(set(pairs)):
             item.score *= PHRASE_BOOST
             item.reasons.append("words_adjacent")
-    order = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
-    ranked.sort(key=lambda item: (order[item.mode], -round(item.score, SCORE_PLACES), item.number))
+    ranked.sort(key=lambda item: (_TIER_ORDER[item.mode], -round(item.score, SCORE_PLACES), item.number))
 
 
 def _union(all_matches: list[Matches]) -> Matches:

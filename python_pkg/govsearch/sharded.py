@@ -49,6 +49,8 @@ class ShardDirectory:
         self.posting_firsts = [entry["first"] for entry in self.postings]
         self.id_shards = directory["ids"]
         self.id_firsts = [entry["first"] for entry in self.id_shards]
+        self.identifier_shards = directory.get("identifiers", [])
+        self.identifier_firsts = [entry["first"] for entry in self.identifier_shards]
         self.cache_bytes = cache_bytes
         self.cached_bytes = 0
         self._cache: OrderedDict[str, tuple[Any, int]] = OrderedDict()
@@ -335,6 +337,11 @@ class ShardedStore:
             index, offset = divmod(number, self.per_row_shard)
             values = self.shards.read(self.shards.listed_entry("rows", index), "rows")["rows"][offset]
         return {field: value for field, value in zip(self.row_fields, values) if value is not None}
+
+    def identified(self, key: str) -> list[int]:
+        """The records an identifier key names (rerank.identifier_keys)."""
+        shard = self.shards.shard_for(self.shards.identifier_firsts, self.shards.identifier_shards, key, "identifiers")
+        return [] if shard is None else list(shard["ids"].get(key, []))
 
     def find(self, record_id: str) -> dict[str, Any] | None:
         shard = self.shards.shard_for(self.shards.id_firsts, self.shards.id_shards, record_id, "ids")

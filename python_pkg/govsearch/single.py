@@ -10,6 +10,7 @@ from typing import Any
 
 from lunr.index import Index
 
+from .rerank import identifier_keys
 from .terms import Clause, expand, to_lunr_query, vocabulary_token_set
 
 
@@ -55,6 +56,7 @@ class ListStore:
     def __init__(self, records: list[dict[str, Any]]):
         self.records = records
         self.numbers = {record["id"]: number for number, record in enumerate(records)}
+        self._identifiers: dict[str, list[int]] | None = None
 
     def require(self, numbers: list[int]) -> None:
         """Nothing to do: every record is loaded."""
@@ -65,3 +67,12 @@ class ListStore:
     def find(self, record_id: str) -> dict[str, Any] | None:
         number = self.numbers.get(record_id)
         return None if number is None else self.records[number]
+
+    def identified(self, key: str) -> list[int]:
+        """The records an identifier key names (rerank.identifier_keys), worked out on first use."""
+        if self._identifiers is None:
+            self._identifiers = {}
+            for number, record in enumerate(self.records):
+                for found in identifier_keys(record):
+                    self._identifiers.setdefault(found, []).append(number)
+        return self._identifiers.get(key, [])

@@ -17,7 +17,8 @@ from .datafiles import SiteUnavailable
 from . import rerank
 from .engine import DIMENSIONS, SCORE_PLACES
 from .schemas import RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
-from .terms import Clause, Term, query_terms
+from .loaders import gather
+from .terms import Clause, Term, clauses_for, query_terms
 from .validation import Problem, ToolValidator, echo
 
 if TYPE_CHECKING:
@@ -29,9 +30,14 @@ RESULT_OPTIONAL = ("updated", "licence")
 RESULT_FIELDS = ("id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection")
 
 TOOL_DESCRIPTIONS = {
-    SEARCH_TOOL: None,  # the seed schema's own description, verbatim
+    SEARCH_TOOL: None,  # the seed schema's own description, verbatim, then SEARCH_NOTE
     RECORD_TOOL: "Fetch one catalogue record by id, with its access note, licence and provenance.",
 }
+SEARCH_NOTE = (
+    " Results come strictest match first (each result's matchMode), with the fields that matched the query's words"
+    " (matched) and the ranking rules that applied (reasons). A score only orders results within one answer;"
+    " it is not a trust, quality or authority score."
+)
 
 
 def tool_definitions() -> list[dict[str, Any]]:
@@ -42,7 +48,7 @@ def tool_definitions() -> list[dict[str, Any]]:
         definitions.append(
             {
                 "name": name,
-                "description": TOOL_DESCRIPTIONS[name] or schema["description"],
+                "description": TOOL_DESCRIPTIONS[name] or schema["description"] + SEARCH_NOTE,
                 "inputSchema": schema,
                 "annotations": {"readOnlyHint": True, "untrustedContentHint": True},
             }
@@ -111,13 +117,15 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
         notices.append(_notice("no_searchable_terms", "The query has no searchable terms (only common words or punctuation). Add a more specific word."))
         found = rerank.Answer(0, "all_terms", [], [], engine.match([]))
     else:
-        found = rerank.answer(engine, catalogue.ranking, terms, filters, lambda numbers: _rows(catalogue, numbers))
+        key = rerank.identifier_key(arguments["query"])
+        identified = gather(lambda: catalogue.store.identified(key) if key else [], lambda: engine.match(clauses_for(terms, "all_terms")))[0]
+        found = rerank.answer(engine, catalogue.ranking, terms, filters, lambda numbers: _rows(catalogue, numbers), identified)
     shown = found.ranked[:limit]
     catalogue.store.require([item.number for item in shown])
     clauses = dict(found.tiers)
     results = []
     for item in shown:
-        result, corrected = _result(catalogue, item, terms, clauses.get(item.mode, []))
+        result, corrected = _result(catalogue, item, terms, clauses.get(item.mode) or clauses.get("all_terms", []))
         results.append(result)
         if item is found.ranked[0] and item.mode == "fuzzy":
             found.suggestion = rerank.suggestion(arguments["query"], corrected, result)

@@ -27,7 +27,7 @@ from lunr.index import Index
 from govsearch.catalogue import FORMAT, MANIFEST
 from govsearch.datafiles import SHORTEST_DIGEST
 from govsearch.engine import CODE_ALPHABET, DIMENSIONS, SCORE_PLACES
-from govsearch.rerank import TITLE_BOOST, RankingData, flag_code
+from govsearch.rerank import TITLE_BOOST, RankingData, flag_code, identifier_keys
 from govsearch.terms import NO_SEARCH_TERMS, SearchTerms
 from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
 
@@ -238,6 +238,7 @@ def write_shards(writer: DataWriter, index: Index, records: list[Record], rankin
         },
         "rows": _row_shards(writer, records),
         "ids": _id_shards(writer, number_of),
+        "identifiers": _identifier_shards(writer, records),
     }
 
 
@@ -307,11 +308,20 @@ def _close_shard(writer: DataWriter, number: int, terms: dict[str, Any]) -> dict
     return {"first": next(iter(terms)), **entry}
 
 
-def _id_shards(writer: DataWriter, number_of: dict[str, int]) -> list[dict[str, Any]]:
+def _id_shards(writer: DataWriter, number_of: dict[str, Any], folder: str = "ids") -> list[dict[str, Any]]:
     ids = sorted(number_of)
     shards = []
     for start in range(0, len(ids), IDS_PER_SHARD):
         chunk = ids[start : start + IDS_PER_SHARD]
-        entry = writer.write(f"ids/{start // IDS_PER_SHARD:05d}", {"ids": {record_id: number_of[record_id] for record_id in chunk}}, len(chunk))
+        entry = writer.write(f"{folder}/{start // IDS_PER_SHARD:05d}", {"ids": {record_id: number_of[record_id] for record_id in chunk}}, len(chunk))
         shards.append({"first": chunk[0], **entry})
     return shards
+
+
+def _identifier_shards(writer: DataWriter, records: list[Record]) -> list[dict[str, Any]]:
+    """Identifier key -> record numbers (govsearch.rerank.identifier_keys), in key-range shards."""
+    numbers: dict[str, list[int]] = defaultdict(list)
+    for number, record in enumerate(records):
+        for key in sorted(identifier_keys(record.data)):
+            numbers[key].append(number)
+    return _id_shards(writer, numbers, "identifiers")
