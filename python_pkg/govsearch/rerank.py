@@ -119,7 +119,7 @@ class Answer:
     total: int  # records, after filters, matched by the modes the answer used
     mode: str  # the strictest mode that matched anything (the first result's)
     ranked: list[Ranked]  # the best POOL (or fewer), in order
-    tiers: list[tuple[str, list[Clause]]]  # each mode used and its clauses
+    tiers: list[tuple[str, list[Term], list[Clause]]]  # each mode used, its terms and clauses
     matches: Matches  # every record the modes matched (for facet counts)
     suggestion: str | None = None
 
@@ -127,6 +127,7 @@ class Answer:
 @dataclass
 class _Tier:
     mode: str
+    terms: list[Term]
     clauses: list[Clause]
     matches: Matches
     numbers: list[int]  # passing the filters, not in a stricter tier
@@ -147,13 +148,13 @@ def answer(
     for tier in tiers:
         if len(ranked) >= POOL:
             break
-        ranked += _rank_tier(engine, ranking, terms, tier, POOL - len(ranked))
+        ranked += _rank_tier(engine, ranking, tier, POOL - len(ranked))
     if len([term for term in terms if not term.intent]) > 1 and ranked:
         _phrase_evidence(terms, ranked, rows([item.number for item in ranked]))
     union = _union([tier.matches for tier in tiers])
     total = sum(len(tier.numbers) for tier in tiers)
     mode = ranked[0].mode if ranked else "all_terms"
-    return Answer(total, mode, ranked, [(tier.mode, tier.clauses) for tier in tiers], union)
+    return Answer(total, mode, ranked, [(tier.mode, tier.terms, tier.clauses) for tier in tiers], union)
 
 
 def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozenset[str]], identified: list[int]) -> list[_Tier]:
@@ -163,12 +164,13 @@ def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozen
     if identified:
         found = Matches(dict.fromkeys(identified, 0.0))
         seen.update(engine.filter(found, filters))
-        tiers.append(_Tier("identifier", [], found, sorted(seen)))
+        tiers.append(_Tier("identifier", terms, clauses_for(terms, "all_terms"), found, sorted(seen)))
     tried: set[tuple[Clause, ...]] = set()
     for mode in ("all_terms", "fuzzy", "any_term"):
+        tier_terms = terms
         if mode == "fuzzy":
-            misspelt = frozenset(term.indexed for term in terms if term.fuzzable and engine.matcher.frequency(term.indexed) < RARE)
-            clauses = clauses_for(terms, mode, misspelt) if misspelt else []
+            tier_terms, misspelt = _typo_terms(engine, terms)
+            clauses = clauses_for(tier_terms, mode, misspelt) if misspelt or tier_terms != terms else []
         else:
             clauses = clauses_for(terms, mode) if mode == "all_terms" or len(terms) > 1 else []
         if not clauses or tuple(clauses) in tried:
@@ -177,13 +179,40 @@ def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozen
         matches = engine.match(clauses)
         fresh = [number for number in engine.filter(matches, filters) if number not in seen]
         seen.update(fresh)
-        tiers.append(_Tier(mode, clauses, matches, fresh))
+        tiers.append(_Tier(mode, tier_terms, clauses, matches, fresh))
         if len(seen) >= TIER_TARGET:
             break
     return tiers
 
 
-def _rank_tier(engine: SearchEngine, ranking: RankingData, terms: list[Term], tier: _Tier, room: int) -> list[Ranked]:
+def _typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], frozenset[str]]:
+    """The fuzzy tier's terms, and the words among them that may differ by one edit.
+
+    A word of 5+ letters in fewer than RARE records may be misspelt. The index
+    holds stems, so a typo that breaks the suffix the stemmer removes
+    ("populaton": no stem is one edit from it) is read as the longest index
+    term it begins with, if that keeps most of the word ("popul").
+    """
+    misspelt: set[str] = set()
+    fixed = []
+    for term in terms:
+        if term.fuzzable and engine.matcher.frequency(term.indexed) < RARE:
+            if engine.matcher.expand(Clause(term.indexed, "required", edit_distance=1)):
+                misspelt.add(term.indexed)
+            else:
+                term = Term(term.typed, _known_prefix(engine, term.typed) or term.indexed, intent=term.intent)
+        fixed.append(term)
+    return fixed, frozenset(misspelt)
+
+
+def _known_prefix(engine: SearchEngine, typed: str) -> str | None:
+    for length in range(len(typed) - 1, max(4, len(typed) - 4) - 1, -1):
+        if engine.matcher.expand(Clause(typed[:length], "required")):
+            return typed[:length]
+    return None
+
+
+def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: int) -> list[Ranked]:
     """The `room` best of a tier's records by lunr score x prior x title and intent evidence."""
     numbers = tier.numbers
     if not numbers:
@@ -199,8 +228,8 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, terms: list[Term], ti
         threshold = heapq.nlargest(room, base)[-1] / _MAX_BOOST - 10**-SCORE_PLACES
         keep = list(map(threshold.__le__, base))
         numbers, base = list(compress(numbers, keep)), list(compress(base, keep))
-    in_title = _in_title(engine, terms, tier.clauses)
-    wanted = _intent_profiles(engine, terms)
+    in_title = _in_title(engine, tier.terms, tier.clauses)
+    wanted = _intent_profiles(engine, tier.terms)
     ranked = []
     for number, score in zip(numbers, base):
         reasons = list(ranking.flag_names(number))
@@ -267,18 +296,19 @@ def _union(all_matches: list[Matches]) -> Matches:
 
 
 def matched_fields(engine: SearchEngine, terms: list[Term], clauses: list[Clause], number: int) -> tuple[dict[str, list[str]], dict[str, str]]:
-    """Which fields hold which query words in one record, and the index term a
-    corrected (fuzzy) word matched, by the word as typed."""
+    """Which fields hold which query words in one record, and the index term
+    each corrected word matched instead of its own, by the word as typed."""
     matched: dict[str, list[str]] = {}
     corrected: dict[str, str] = {}
     for term, clause in zip(terms, clauses):
+        own = analysed(term.typed)
         for indexed, fields in engine.matcher.members(clause, list(FIELDS)).items():
             holding = [name for name in FIELDS if _holds(fields.get(name, ()), number)]
             for name in holding:
                 if term.typed not in matched.setdefault(name, []):
                     matched[name].append(term.typed)
-            if holding and clause.edit_distance and term.typed not in corrected:
-                corrected[term.typed] = indexed
+            if holding and not term.synonym and not term.prefix and own and indexed != own[0][1]:
+                corrected.setdefault(term.typed, indexed)
     return {name: matched[name] for name in FIELDS if name in matched}, corrected
 
 

@@ -12,6 +12,7 @@ import bisect
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 from lunr.pipeline import Pipeline
@@ -20,6 +21,7 @@ from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 from lunr.stop_word_filter import stop_word_filter
 from lunr.token_set import TokenSet
+from lunr.token import Token
 from lunr.tokenizer import Tokenizer
 from lunr.trimmer import trimmer
 
@@ -106,13 +108,17 @@ NO_SEARCH_TERMS = SearchTerms({}, {})
 
 def analysed(text: str) -> list[tuple[str, str]]:
     """(typed, indexed) of each word of `text` the index could hold: stop words and punctuation left out."""
-    pairs = []
-    for token in Tokenizer(text):
-        typed = _TRIM_ONLY.run([token.clone()])
-        indexed = _PIPELINE.run([token.clone()])
-        if typed and indexed and str(indexed[0]) and _WORDLIKE.search(str(typed[0])):
-            pairs.append((str(typed[0]), str(indexed[0])))
-    return pairs
+    return [pair for pair in map(_analysed_word, map(str, Tokenizer(text))) if pair is not None]
+
+
+@lru_cache(maxsize=1 << 16)
+def _analysed_word(word: str) -> tuple[str, str] | None:
+    # The pipeline reads only a token's text, so one analysis per distinct word does.
+    typed = _TRIM_ONLY.run([Token(word)])
+    indexed = _PIPELINE.run([Token(word)])
+    if typed and indexed and str(indexed[0]) and _WORDLIKE.search(str(typed[0])):
+        return str(typed[0]), str(indexed[0])
+    return None
 
 
 @dataclass(frozen=True)

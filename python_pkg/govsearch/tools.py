@@ -122,10 +122,10 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
         found = rerank.answer(engine, catalogue.ranking, terms, filters, lambda numbers: _rows(catalogue, numbers), identified)
     shown = found.ranked[:limit]
     catalogue.store.require([item.number for item in shown])
-    clauses = dict(found.tiers)
+    tiers = {mode: (tier_terms, clauses) for mode, tier_terms, clauses in found.tiers}
     results = []
     for item in shown:
-        result, corrected = _result(catalogue, item, terms, clauses.get(item.mode) or clauses.get("all_terms", []))
+        result, corrected = _result(catalogue, item, *tiers[item.mode])
         results.append(result)
         if item is found.ranked[0] and item.mode == "fuzzy":
             found.suggestion = rerank.suggestion(arguments["query"], corrected, result)

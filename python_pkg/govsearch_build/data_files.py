@@ -27,7 +27,7 @@ from lunr.index import Index
 from govsearch.catalogue import FORMAT, MANIFEST
 from govsearch.datafiles import SHORTEST_DIGEST
 from govsearch.engine import CODE_ALPHABET, DIMENSIONS, SCORE_PLACES
-from govsearch.rerank import TITLE_BOOST, RankingData, flag_code, identifier_keys
+from govsearch.rerank import INTENT_BOOST, TITLE_BOOST, RankingData, flag_code, identifier_keys
 from govsearch.terms import NO_SEARCH_TERMS, SearchTerms
 from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
 
@@ -255,16 +255,24 @@ def _row_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:
     return {"perShard": ROWS_PER_SHARD, "fields": list(ROW_FIELDS), "sha256": hashes}
 
 
-def _top_rows(pairs_by_field: dict[str, list[tuple[int, float]]], fields: list[str], rows: list[list[Any]], ranking: RankingData) -> list[list[Any]]:
+def _top_rows(term: str, pairs_by_field: dict[str, list[tuple[int, float]]], fields: list[str], rows: list[list[Any]], ranking: RankingData) -> list[list[Any]]:
     """[number, *row] of the term's best TOP_ROWS records, as a one-word search
-    ranks them (lunr's score, the record prior, the word in the title)."""
+    ranks them (govsearch.rerank: lunr's score, the record prior, the word in
+    the title, an intent word's resource types)."""
     scores: dict[int, float] = {}
     for field in fields:  # lunr adds a one-word query's field scores in field order
         for number, weight in pairs_by_field.get(field, ()):
             scores[number] = scores.get(number, 0) + weight
     in_title = {number for number, _ in pairs_by_field.get("title", ())}
+    wanted = ranking.search_terms.intents.get(term, ())
+    type_at = ROW_FIELDS.index("resourceType")
     for number in scores:
-        scores[number] *= ranking.prior(number) * (TITLE_BOOST if number in in_title else 1)
+        score = scores[number] * ranking.prior(number)  # in the runtime's order, so the floats agree
+        if number in in_title:
+            score *= TITLE_BOOST
+        if rows[number][type_at] in wanted:
+            score *= INTENT_BOOST
+        scores[number] = score
     best = sorted(scores, key=lambda number: (-round(scores[number], SCORE_PLACES), number))[:TOP_ROWS]
     return [[number, *rows[number]] for number in best]
 
@@ -293,7 +301,7 @@ def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_
         current[term] = {"i": term_index, "f": fields}
         pairs_by_field = by_index.get(term_index, {})
         if len({number for pairs in pairs_by_field.values() for number, _ in pairs}) >= TOP_ROWS_FROM:
-            current[term]["r"] = _top_rows(pairs_by_field, list(index.fields), rows, ranking)
+            current[term]["r"] = _top_rows(term, pairs_by_field, list(index.fields), rows, ranking)
         size += len(dump(current[term])) + len(term) + 4
         if size >= POSTINGS_SHARD_BYTES:
             shards.append(_close_shard(writer, len(shards), current))

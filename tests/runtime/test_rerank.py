@@ -136,3 +136,10 @@ def test_matched_fields_say_where_each_word_is(search):
     assert "publisher" in item["matched"] and "body" not in item["matched"]
     census = next(item for item in search({"query": "house", "limit": 20})["results"] if item["id"] == "census-2021")
     assert census["matched"] == {"summary": ["house"]}  # "housing census results": a stray word in the summary
+
+
+def test_a_typo_that_breaks_the_stemmed_suffix_is_still_corrected(search):
+    """The index holds stems: "populaton" is no edit away from any of them ("popul")."""
+    result = search({"query": "populaton census"})
+    assert result["match_mode"] == "fuzzy" and ids(result)[0] == "census-2021"
+    assert result["suggestion"] == "population census"
