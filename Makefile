@@ -11,7 +11,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: setup serve build test bench-quick bench chromium clean
+.PHONY: setup serve build test bench-quick bench eval chromium clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -19,7 +19,7 @@ $(VENV)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (pyodide-lock requires it); install it or set PYTHON=/path/to/python3.12" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[build,test]"
+	$(PY) -m pip install --quiet -e ".[build,test,mcp]"
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -46,6 +46,10 @@ bench-quick: setup chromium
 
 bench: setup chromium
 	$(PY) bench/run.py --sizes 1000,10000,full
+
+# Relevance on the judged queries in eval/ (full estate when ../shared/data exists); see eval/README.md.
+eval: setup
+	$(PY) eval/run.py
 
 clean:
 	rm -rf _site build .cache test-artifacts

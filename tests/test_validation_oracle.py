@@ -104,6 +104,23 @@ valid_arguments = st.fixed_dictionaries(
 all_inputs = st.one_of(valid_arguments, with_odd_keys(valid_arguments), with_odd_keys(search_arguments), junk)
 
 
+FILTER = "list_filter_values"
+DIMENSION_NAMES = load_schema(FILTER)["properties"]["dimension"]["enum"]
+filter_arguments = st.fixed_dictionaries(
+    {},
+    optional={
+        "dimension": st.one_of(st.sampled_from(DIMENSION_NAMES), st.sampled_from(["Publishers", "publisher", "collection", "", " publishers", "resourcetypes"]), junk),
+        "prefix": st.one_of(edge_text, junk),
+        "limit": st.one_of(st.integers(min_value=-3, max_value=105), st.sampled_from([1.0, 100.0, 100.5, 0.999, True, "20", None, [20]]), scalars),
+    },
+)
+valid_filter_arguments = st.fixed_dictionaries(
+    {"dimension": st.sampled_from(DIMENSION_NAMES)},
+    optional={"prefix": st.text(min_size=1, max_size=100), "limit": st.one_of(st.integers(min_value=1, max_value=100), st.sampled_from([1.0, 100.0]))},
+)
+filter_inputs = st.one_of(valid_filter_arguments, with_odd_keys(valid_filter_arguments), with_odd_keys(filter_arguments), junk)
+
+
 def agree(tool, arguments):
     oracle = jsonschema.Draft202012Validator(load_schema(tool)).is_valid(arguments)
     problems = validator(tool).problems(arguments)
@@ -126,6 +143,13 @@ def test_record_validation_matches_jsonschema(arguments):
     agree(RECORD, arguments)
 
 
+# Three properties: a thousand examples reach every edge of the schema.
+@settings(max_examples=1_000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(filter_inputs)
+def test_filter_validation_matches_jsonschema(arguments):
+    agree(FILTER, arguments)
+
+
 def test_generated_inputs_cover_both_outcomes():
     """The differential test only means something if both answers occur often."""
     outcomes = {True: 0, False: 0}
@@ -137,3 +161,12 @@ def test_generated_inputs_cover_both_outcomes():
 
     sample()
     assert outcomes[True] >= 30 and outcomes[False] >= 200, outcomes
+    filter_outcomes = {True: 0, False: 0}
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(filter_inputs)
+    def sample_filters(arguments):
+        filter_outcomes[agree(FILTER, arguments)] += 1
+
+    sample_filters()
+    assert filter_outcomes[True] >= 30 and filter_outcomes[False] >= 100, filter_outcomes

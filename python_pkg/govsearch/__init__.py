@@ -8,12 +8,13 @@ and answer calls with `catalogue.call(tool, arguments)`.
 from .catalogue import Catalogue
 from .datafiles import SiteUnavailable
 from .loaders import DirectoryLoader, FetchingLoader, Loader, MemoryLoader
-from .schemas import RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
+from .schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .tools import error_result, to_json, tool_definitions
 
 __all__ = [
     "Catalogue",
     "DirectoryLoader",
+    "FILTER_TOOL",
     "FetchingLoader",
     "Loader",
     "MemoryLoader",

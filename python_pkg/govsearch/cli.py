@@ -3,9 +3,11 @@
     python -m govsearch call TOOL --site DIR < arguments.json
     python -m govsearch schema TOOL
     python -m govsearch search "terms" --site DIR [--collection ID ...]
+    python -m govsearch mcp --site DIR      (an MCP server over stdio; needs govsearch[mcp])
 
 `call` exits 0 whenever it prints a tool result (an error result included)
-and 2 for usage errors or a missing or broken site.
+and 2 for usage errors or a missing or broken site; `mcp` refuses a broken
+site the same way before it serves anything.
 """
 
 from __future__ import annotations
@@ -53,11 +55,18 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("--access", action="append", dest="accessStatuses")
     search.add_argument("--limit", type=int)
     search.set_defaults(run=_search)
+
+    mcp = commands.add_parser("mcp", help="serve the tools to an MCP client over stdio (needs govsearch[mcp])")
+    mcp.add_argument("--site", required=True, help="the built site folder (for example _site)")
+    mcp.set_defaults(run=_mcp)
     return parser
 
 
 def _print(text: str) -> int:
-    sys.stdout.write(text + "\n")
+    # Tool results are ASCII; readable search output may still hold a lone
+    # surrogate from the command line, which UTF-8 cannot encode.
+    sys.stdout.buffer.write((text + "\n").encode("utf-8", "backslashreplace"))
+    sys.stdout.flush()
     return 0
 
 
@@ -65,8 +74,11 @@ def _open(site: str) -> Catalogue | None:
     try:
         return Catalogue.open(DirectoryLoader(site))
     except SiteUnavailable as error:
-        print(f"govsearch: the site at {site} cannot be used: {error}", file=sys.stderr)
-        return None
+        return _refuse(site, error)
+
+
+def _refuse(site: str, error: SiteUnavailable) -> None:
+    print(f"govsearch: the site at {site} cannot be used: {error}", file=sys.stderr)
 
 
 def _call(options: argparse.Namespace) -> int:
@@ -102,3 +114,20 @@ def _search(options: argparse.Namespace) -> int:
             f"   {item['summary']}",
         ]
     return _print("\n".join(lines))
+
+
+def _mcp(options: argparse.Namespace) -> int:
+    catalogue = _open(options.site)  # before the SDK's slow import: a broken site is refused at once
+    if catalogue is None:
+        return USAGE_ERROR
+    try:
+        from . import mcp_server
+    except ImportError as error:  # the optional extra is not installed
+        print(f"govsearch: the MCP server needs the MCP Python SDK ({error}); install it with: pip install 'govsearch[mcp]'", file=sys.stderr)
+        return USAGE_ERROR
+    try:
+        mcp_server.check_every_file(catalogue)
+    except SiteUnavailable as error:
+        _refuse(options.site, error)
+        return USAGE_ERROR
+    return mcp_server.serve(catalogue)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import compress
 from typing import Any, Callable, Iterable, Mapping, Protocol
 
-from .terms import Clause
+from .terms import MAX_POSTINGS, Clause
 
 # Tool filter property -> record field it filters on.
 DIMENSIONS = {
@@ -35,6 +35,9 @@ RECENT_QUERIES = 4  # match sets kept, so a call retried after its shards arrive
 class Matcher(Protocol):
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         """Record number -> lunr score, for every record the clauses match."""
+
+    def postings(self, clauses: list[Clause]) -> list[int]:
+        """How many postings (record and field pairs) each clause reaches."""
 
     def warm(self) -> None:
         """Prepare what later queries will need, while nobody is waiting."""
@@ -106,10 +109,11 @@ class Matches:
     worked out from them: in the browser a call is asked again once its
     shards have arrived, and should not redo any of it."""
 
-    __slots__ = ("scores", "_tally", "_worked")
+    __slots__ = ("scores", "limited", "_tally", "_worked")
 
-    def __init__(self, scores: dict[int, float]):
+    def __init__(self, scores: dict[int, float], limited: tuple[str, ...] = ()):
         self.scores = scores
+        self.limited = limited  # terms whose prefix or typo expansions the work budget cut
         self._tally: Counter[int] | None = None
         self._worked: dict[tuple[Any, ...], Any] = {}
 
@@ -154,11 +158,22 @@ class SearchEngine:
         if key in self._recent:
             self._recent.move_to_end(key)
             return self._recent[key]
-        matches = Matches(self.matcher.match(clauses) if clauses else {})
+        matches = Matches(self.matcher.match(clauses), getattr(self.matcher, "limited", ())) if clauses else Matches({})
         self._recent[key] = matches
         while len(self._recent) > RECENT_QUERIES:
             self._recent.popitem(last=False)
         return matches
+
+    def within_budget(self, clauses: list[Clause], budget: int = MAX_POSTINGS) -> tuple[list[Clause], list[Clause], int]:
+        """The clauses to match within `budget` postings, those left out (the
+        ones reaching most postings go first; one clause always stays), and
+        the postings the kept ones reach."""
+        reach = dict(zip(clauses, self.matcher.postings(clauses))) if clauses else {}
+        kept = sorted(clauses, key=lambda clause: (reach[clause], clauses.index(clause)))
+        dropped = []
+        while len(kept) > 1 and sum(map(reach.__getitem__, kept)) > budget:
+            dropped.append(kept.pop())
+        return [clause for clause in clauses if clause in kept], dropped, sum(map(reach.__getitem__, kept))
 
     def rank(self, matches: Matches, filters: Mapping[str, frozenset[str]], limit: int) -> Ranked:
         """How many matches pass the filters, and the `limit` best of them."""
@@ -168,6 +183,11 @@ class SearchEngine:
             return Ranked(len(filtered), self.best(matches, filtered, limit))
 
         return matches.worked(("rank", _key(filters), limit), work)
+
+    def filters_pass_nothing(self, filters: Mapping[str, frozenset[str]]) -> bool:
+        """True when no record at all passes the filters: decided from the
+        facet table's profiles (a few thousand) before any query runs."""
+        return bool(filters) and all(self._failing(profile, filters) for profile in range(len(self.facets.profiles[1])))
 
     def filter(self, matches: Matches, filters: Mapping[str, frozenset[str]]) -> list[int]:
         """The matching record numbers that pass every filter (in no particular order)."""

@@ -96,13 +96,20 @@ class FetchingLoader:
         return data
 
 
+SYNC_TIMEOUT_MS = 10_000  # a stalled file fails the call that needs it, not the session
+
+
 def _fetch_sync(url: str) -> bytes:
     from js import XMLHttpRequest  # only inside Pyodide
 
     request = XMLHttpRequest.new()
     request.open("GET", url, False)
     request.responseType = "arraybuffer"
-    request.send(None)
+    request.timeout = SYNC_TIMEOUT_MS
+    try:
+        request.send(None)
+    except Exception as error:  # a JsException: timeout or network error
+        raise FileNotFoundError(f"{url} did not arrive ({str(error)[:80]})") from None
     if request.status != 200:
         raise FileNotFoundError(f"{url} answered {request.status}")
     return request.response.to_bytes()

@@ -26,7 +26,7 @@ from operator import mul
 from typing import Any, Callable, Mapping, Sequence
 
 from .engine import CODE_ALPHABET, Matches, SCORE_PLACES, SearchEngine
-from .terms import Clause, SearchTerms, Term, analysed, clauses_for
+from .terms import MAX_POSTINGS, Clause, SearchTerms, Term, analysed, clauses_for
 
 TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
 POOL = 20  # records whose rows are read for phrase evidence (the same for every limit)
@@ -122,6 +122,9 @@ class Answer:
     tiers: list[tuple[str, list[Term], list[Clause]]]  # each mode used, its terms and clauses
     matches: Matches  # every record the modes matched (for facet counts)
     suggestion: str | None = None
+    skipped: list[str] = field(default_factory=list)  # looser modes the work budget left untried
+    dropped: list[str] = field(default_factory=list)  # words left out for the work budget, as typed
+    limited: tuple[str, ...] = ()  # terms whose expansions the budget cut
 
 
 @dataclass
@@ -140,10 +143,13 @@ def answer(
     filters: Mapping[str, frozenset[str]],
     rows: Callable[[list[int]], list[dict[str, Any]]],
     identified: list[int] = (),  # type: ignore[assignment]
+    strict_only: bool = False,
 ) -> Answer:
     """The query's records in order: records the query identifies, then tier
-    by tier, each tier ordered by its re-ranked score."""
-    tiers = _tiers(engine, terms, filters, sorted(identified))
+    by tier, each tier ordered by its re-ranked score. `strict_only`: no
+    looser mode (the filters pass nothing, so none could find more)."""
+    budget = _Budget()
+    tiers = _tiers(engine, terms, filters, sorted(identified), budget, strict_only)
     ranked: list[Ranked] = []
     for tier in tiers:
         if len(ranked) >= POOL:
@@ -154,11 +160,31 @@ def answer(
     union = _union([tier.matches for tier in tiers])
     total = sum(len(tier.numbers) for tier in tiers)
     mode = ranked[0].mode if ranked else "all_terms"
-    return Answer(total, mode, ranked, [(tier.mode, tier.terms, tier.clauses) for tier in tiers], union)
+    limited = tuple(dict.fromkeys(term for tier in tiers for term in tier.matches.limited))
+    return Answer(total, mode, ranked, [(tier.mode, tier.terms, tier.clauses) for tier in tiers], union, None, budget.skipped, budget.dropped, limited)
 
 
-def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozenset[str]], identified: list[int]) -> list[_Tier]:
-    """The modes the answer uses: stricter first, looser ones while it holds fewer than TIER_TARGET records."""
+class _Budget:
+    """The call's work budget (terms.MAX_POSTINGS) over its tiers, and what it left out."""
+
+    def __init__(self) -> None:
+        self.left = MAX_POSTINGS
+        self.skipped: list[str] = []
+        self.dropped: list[str] = []
+
+    def fit(self, engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> tuple[list[Term], list[Clause]]:
+        """The terms and clauses a tier matches within what is left of the budget."""
+        kept, dropped, used = engine.within_budget(clauses, self.left)
+        self.left -= used
+        typed = {clause: term.typed for term, clause in zip(terms, clauses)}
+        self.dropped += [typed[clause] for clause in dropped if typed[clause] not in self.dropped]
+        pairs = [(term, clause) for term, clause in zip(terms, clauses) if clause in kept]
+        return [term for term, _ in pairs], [clause for _, clause in pairs]
+
+
+def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozenset[str]], identified: list[int], budget: "_Budget", strict_only: bool) -> list[_Tier]:
+    """The modes the answer uses: stricter first, looser ones while it holds
+    fewer than TIER_TARGET records and the work budget lasts."""
     tiers: list[_Tier] = []
     seen: set[int] = set()
     if identified:
@@ -166,7 +192,11 @@ def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozen
         seen.update(engine.filter(found, filters))
         tiers.append(_Tier("identifier", terms, clauses_for(terms, "all_terms"), found, sorted(seen)))
     tried: set[tuple[Clause, ...]] = set()
-    for mode in ("all_terms", "fuzzy", "any_term"):
+    modes = ["all_terms"] if strict_only else ["all_terms", "fuzzy", "any_term"]
+    for position, mode in enumerate(modes):
+        if mode != "all_terms" and budget.left <= 0:
+            budget.skipped = [later for later in modes[position:] if later != "any_term" or len(terms) > 1]
+            break
         tier_terms = terms
         if mode == "fuzzy":
             tier_terms, misspelt = _typo_terms(engine, terms)
@@ -176,6 +206,7 @@ def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozen
         if not clauses or tuple(clauses) in tried:
             continue
         tried.add(tuple(clauses))
+        tier_terms, clauses = budget.fit(engine, tier_terms, clauses)
         matches = engine.match(clauses)
         fresh = [number for number in engine.filter(matches, filters) if number not in seen]
         seen.update(fresh)

@@ -13,7 +13,8 @@ from typing import Any
 
 SEARCH_TOOL = "search_government_knowledge"
 RECORD_TOOL = "get_resource_record"
-TOOL_NAMES = (SEARCH_TOOL, RECORD_TOOL)
+FILTER_TOOL = "list_filter_values"
+TOOL_NAMES = (SEARCH_TOOL, RECORD_TOOL, FILTER_TOOL)
 
 
 def load_schema(tool: str, kind: str = "input") -> dict[str, Any]:

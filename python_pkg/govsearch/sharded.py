@@ -27,7 +27,7 @@ from lunr.token_set import TokenSet
 
 from .datafiles import SiteUnavailable, parse, read_verified_bytes
 from .loaders import Loader, MissingFiles
-from .terms import Clause, expand, vocabulary_token_set
+from .terms import Clause, budgeted, expand, vocabulary_token_set
 
 
 # Shards kept parsed, by the size of their JSON: a long session must not grow
@@ -122,6 +122,7 @@ class ShardedMatcher:
         self._term_set: frozenset[str] = frozenset()
         self._token_set: TokenSet | None = None
         self._numbers: OrderedDict[tuple[str, str], list[int]] = OrderedDict()
+        self.limited: tuple[str, ...] = ()  # clause terms whose expansions the last match cut to the budget
 
     @property
     def vocabulary(self) -> list[str]:
@@ -146,7 +147,7 @@ class ShardedMatcher:
     def members(self, clause: Clause, fields: list[str]) -> dict[str, dict[str, list[int]]]:
         """For each index term the clause reaches: per field, its records (sorted numbers)."""
         found: dict[str, dict[str, list[int]]] = {}
-        for term in self.expand(clause):
+        for term in budgeted(self.expand(clause), clause):
             posting = self.shards.posting(term)
             if posting is None:
                 continue
@@ -179,12 +180,27 @@ class ShardedMatcher:
         entries = {entry["path"]: entry for entry in map(self.shards.posting_entry, terms) if entry is not None}
         self.shards.require(list(entries.values()), "postings")
 
-    def match(self, clauses: list[Clause]) -> dict[int, float]:
-        # Everything the query reads is asked for in two batches (exact terms,
-        # then expansions), so a deferring loader can fetch each in parallel.
+    def _expansions(self, clauses: list[Clause]) -> tuple[list[list[str]], tuple[str, ...]]:
+        """Each clause's index terms within the expansion budget (their
+        postings read), and the clause terms the budget cut.
+
+        Everything is asked for in two batches (exact terms, then
+        expansions), so a deferring loader can fetch each in parallel."""
         self._require_postings([c.term for c in clauses if not c.edit_distance and not c.wildcard and "*" not in c.term])
-        expansions = [self.expand(clause) for clause in clauses]
+        reached = [self.expand(clause) for clause in clauses]
+        expansions = [budgeted(terms, clause) for terms, clause in zip(reached, clauses)]
         self._require_postings([term for terms in expansions for term in terms])
+        return expansions, tuple(clause.term for clause, terms, kept in zip(clauses, reached, expansions) if len(kept) < len(terms))
+
+    def postings(self, clauses: list[Clause]) -> list[int]:
+        counts = []
+        for terms in self._expansions(clauses)[0]:
+            found = (self.shards.posting(term) for term in terms)
+            counts.append(sum(len(column[0]) for posting in found if posting for column in posting["f"].values()))
+        return counts
+
+    def match(self, clauses: list[Clause]) -> dict[int, float]:
+        expansions, self.limited = self._expansions(clauses)
         gathered = self._gather(clauses, expansions)
         per_field = [(field, _field_scores(gathered.query[field], postings)) for field, postings in gathered.postings.items() if postings]
         scores = _sum_fields(per_field)

@@ -9,18 +9,21 @@ from __future__ import annotations
 from typing import Any
 
 from lunr.index import Index
+from lunr.query import Clause as LunrClause
+from lunr.token_set import TokenSet
 
 from .rerank import identifier_keys
-from .terms import Clause, expand, to_lunr_query, vocabulary_token_set
+from .terms import Clause, budgeted, expand, to_lunr_query, vocabulary_token_set
 
 
 class LunrMatcher:
     def __init__(self, serialized: dict[str, Any], numbers: dict[str, int]):
         self.index = Index.load(serialized)
         # lunr's own vocabulary automaton can lose and invent terms (see vocabulary_token_set).
-        self.index.token_set = vocabulary_token_set(list(self.index.inverted_index))
+        self.index.token_set = _Budgeted(vocabulary_token_set(list(self.index.inverted_index)))
         self.numbers = numbers  # ref -> record number
         self._sorted_terms: list[str] | None = None
+        self.limited: tuple[str, ...] = ()  # clause terms whose expansions the last match cut to the budget
 
     def warm(self) -> None:
         """Nothing to do: the whole index was loaded up front."""
@@ -32,7 +35,7 @@ class LunrMatcher:
 
     def expand(self, clause: Clause) -> list[str]:
         """The index terms a clause reaches, as lunr expands them (over a correct automaton)."""
-        return expand(clause, self.index.inverted_index.__contains__, self._vocabulary, lambda: self.index.token_set)
+        return expand(clause, self.index.inverted_index.__contains__, self._vocabulary, lambda: self.index.token_set.vocabulary)
 
     def _vocabulary(self) -> list[str]:
         if self._sorted_terms is None:
@@ -42,14 +45,54 @@ class LunrMatcher:
     def members(self, clause: Clause, fields: list[str]) -> dict[str, dict[str, list[int]]]:
         """For each index term the clause reaches: per field, its records (sorted numbers)."""
         found: dict[str, dict[str, list[int]]] = {}
-        for term in self.expand(clause):
+        for term in budgeted(self.expand(clause), clause):
             entry = self.index.inverted_index[term]
             found[term] = {field: sorted(map(self.numbers.__getitem__, entry[field])) for field in fields if entry.get(field)}
         return found
 
+    def postings(self, clauses: list[Clause]) -> list[int]:
+        counts = []
+        for clause in clauses:
+            term = clause.term + "*" if clause.wildcard else clause.term
+            reached = self.index.token_set.vocabulary.intersect(TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))).to_list()
+            fields = (self.index.inverted_index[term] for term in budgeted(reached, clause))
+            counts.append(sum(len(postings) for field in fields for name, postings in field.items() if name != "_index"))
+        return counts
+
     def match(self, clauses: list[Clause]) -> dict[int, float]:
+        # lunr intersects the vocabulary once per clause, in clause order.
+        self.index.token_set.clauses, self.index.token_set.cut = list(clauses), []
         raw = self.index.query(to_lunr_query(self.index.create_query(), clauses))
+        self.limited = tuple(self.index.token_set.cut)
         return {self.numbers[item["ref"]]: item["score"] for item in raw}
+
+
+class _Budgeted:
+    """The vocabulary automaton with the expansion budget (terms.budgeted)
+    applied to what lunr's query reads from each intersection."""
+
+    def __init__(self, vocabulary: TokenSet):
+        self.vocabulary = vocabulary
+        self.clauses: list[Clause] = []
+        self.cut: list[str] = []
+
+    def intersect(self, other: TokenSet) -> "_Expansions":
+        clause = self.clauses.pop(0) if self.clauses else None
+        reached = self.vocabulary.intersect(other).to_list()
+        kept = budgeted(reached, clause) if clause else reached
+        if len(kept) < len(reached):
+            self.cut.append(clause.term)
+        return _Expansions(kept)
+
+
+class _Expansions:
+    __slots__ = ("terms",)
+
+    def __init__(self, terms: list[str]):
+        self.terms = terms
+
+    def to_list(self) -> list[str]:
+        return self.terms
 
 
 class ListStore:

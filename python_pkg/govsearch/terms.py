@@ -3,7 +3,16 @@
 Characters that mean something to lunr's parser (`: + - * ~ ^` and quotes)
 are just text here: the query is tokenised with lunr's tokenizer, each token
 goes through the same pipeline the index was built with (trimmer, stop words,
-English stemmer), and the clauses are built programmatically.
+English stemmer), and the clauses are built programmatically. lunr's
+TokenSet still reads `*` inside a term as a wildcard, so `*` separates words
+like a space ("s*s" once matched 35,757 records); the only wildcard is the
+search box's prefix-while-typing (`prefix_last`), which the page decides.
+
+The work a call may cause is bounded (docs/architecture.md, "Work budget"):
+at most MAX_QUERY_TERMS distinct terms are searched, typo matching applies to
+words of FUZZY_MIN_LENGTH to FUZZY_MAX_LENGTH characters, a prefix or typo
+reaches at most MAX_EXPANSIONS index terms (the closest ones), and one match
+scores at most MAX_POSTINGS postings (the commonest words are left out).
 """
 
 from __future__ import annotations
@@ -20,8 +29,8 @@ from lunr.query import Clause as LunrClause
 from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 from lunr.stop_word_filter import stop_word_filter
-from lunr.token_set import TokenSet
 from lunr.token import Token
+from lunr.token_set import TokenSet
 from lunr.tokenizer import Tokenizer
 from lunr.trimmer import trimmer
 
@@ -29,6 +38,21 @@ from lunr.trimmer import trimmer
 # word with misspelt ones corrected; any word.
 MATCH_MODES = ("all_terms", "fuzzy", "any_term")
 FUZZY_MIN_LENGTH = 5
+# Typo matching builds an automaton as long as the word: a 320-character
+# "word" (160 x "İ") cost 0.9 s. No real word a person mistypes is longer.
+FUZZY_MAX_LENGTH = 24
+# Distinct terms searched per call (the rest are named in a notice): 24 long
+# common words ran three match modes over most of the index.
+MAX_QUERY_TERMS = 12
+# Index terms one prefix or typo may reach ("sta" reaches hundreds): the
+# closest (shortest for a prefix, nearest in length for a typo) are kept.
+MAX_EXPANSIONS = 64
+# Postings one match may score (a record counts once per field holding the
+# term). Scoring costs about this much work: four of the commonest words
+# (50,000 postings each at full estate) took 1.5 s, the slowest benchmark
+# query 30,690. A single clause is always searched; beyond this, clauses
+# reaching the most postings are left out (the rarer words decide anyway).
+MAX_POSTINGS = 48_000
 # A prefix shorter than this is searched as a whole word: "s*" reaches a
 # quarter of the vocabulary (2.5 MB of postings and a second or more of work
 # at full estate) for the first key a person presses.
@@ -53,7 +77,8 @@ class Term:
 
     @property
     def fuzzable(self) -> bool:
-        return not self.prefix and not self.synonym and len(self.typed) >= FUZZY_MIN_LENGTH
+        """Whether the fuzzy mode may match this term with one typo."""
+        return not self.prefix and not self.synonym and FUZZY_MIN_LENGTH <= len(self.typed) <= FUZZY_MAX_LENGTH
 
 
 @dataclass(frozen=True)
@@ -175,7 +200,8 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
 
 def _plain_terms(text: str, prefix_last: bool) -> list[Term]:
     """Each word as the index holds it (stop words and punctuation left out)."""
-    tokens = Tokenizer(text)
+    # "*" separates words: plain text never asks for a wildcard.
+    tokens = [Token(piece, dict(token.metadata)) for token in Tokenizer(text) for piece in token.string.split("*") if piece]
     terms: list[Term] = []
     for position, token in enumerate(tokens):
         is_last = position == len(tokens) - 1
@@ -215,9 +241,24 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
         if term.prefix:
             clauses.append(Clause(term.indexed, presence, wildcard=True))
             continue
-        fuzzy = mode == "fuzzy" and term.fuzzable and (misspelt is None or term.indexed in misspelt)
+        fuzzy = mode == "fuzzy" and typo_tolerant(term) and (misspelt is None or term.indexed in misspelt)
         clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0))
     return clauses
+
+
+def typo_tolerant(term: Term) -> bool:
+    """Whether the fuzzy mode matches this term with one typo."""
+    return term.fuzzable
+
+
+def budgeted(expanded: list[str], clause: Clause) -> list[str]:
+    """At most MAX_EXPANSIONS of a clause's expansions, in their own order:
+    the shortest for a prefix, the nearest in length for a typo (then
+    alphabetical), so the words a person most likely meant stay."""
+    if len(expanded) <= MAX_EXPANSIONS:
+        return expanded
+    closest = set(sorted(expanded, key=lambda term: (abs(len(term) - len(clause.term)), term))[:MAX_EXPANSIONS])
+    return [term for term in expanded if term in closest]
 
 
 def to_lunr_query(query: Query, clauses: list[Clause]) -> Query:

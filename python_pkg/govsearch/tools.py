@@ -1,4 +1,4 @@
-"""The two tools agents and the search page call, and the JSON they answer with.
+"""The tools agents and the search page call, and the JSON they answer with.
 
 `call_tool` is the single entry point: validation first (nothing heavy runs
 on arguments the schema rejects), then the tool. Results are plain dicts
@@ -7,7 +7,6 @@ that `to_json` serialises identically in CPython and in Pyodide.
 
 from __future__ import annotations
 
-import difflib
 import json
 import unicodedata
 from functools import lru_cache
@@ -16,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 from .datafiles import SiteUnavailable
 from . import rerank
 from .engine import DIMENSIONS, SCORE_PLACES
-from .schemas import RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
+from .filter_values import list_filter_values
 from .loaders import gather
-from .terms import Clause, Term, clauses_for, query_terms
+from .names import name_index
+from .schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
+from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause, Term, clauses_for, query_terms
 from .validation import Problem, ToolValidator, echo
 
 if TYPE_CHECKING:
@@ -32,6 +33,12 @@ RESULT_FIELDS = ("id", "title", "summary", "url", "resourceType", "publisher", "
 TOOL_DESCRIPTIONS = {
     SEARCH_TOOL: None,  # the seed schema's own description, verbatim, then SEARCH_NOTE
     RECORD_TOOL: "Fetch one catalogue record by id, with its access note, licence and provenance.",
+    FILTER_TOOL: (
+        "List the exact values a search_government_knowledge filter accepts (collections, resourceTypes, "
+        "accessStatuses or publishers), with how many records have each, most first. Use it before filtering "
+        "by publisher: publisher names are matched exactly, so look the name up here (prefix, ignoring case) "
+        "and send it exactly as listed."
+    ),
 }
 SEARCH_NOTE = (
     " Results come strictest match first (each result's matchMode), with the fields that matched the query's words"
@@ -62,8 +69,14 @@ def validator(tool: str) -> ToolValidator:
 
 
 def to_json(result: dict[str, Any]) -> str:
-    """The one serialisation of a result, shared by the CLI and the browser worker."""
-    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    """The one serialisation of a result, shared by the CLI and the browser worker.
+
+    ASCII only (every other character as a \\u escape): a lone surrogate in
+    the input (valid in JSON text, not in UTF-8) cannot break the CLI's
+    output or the worker's string, and no reader can mistake the encoding
+    (Chromium's DevTools read tool output as Latin-1).
+    """
+    return json.dumps(result, ensure_ascii=True, separators=(",", ":"))
 
 
 def error_result(code: str, message: str, problems: list[Problem] | None = None) -> dict[str, Any]:
@@ -82,10 +95,14 @@ def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last:
         problems = [Problem("", "type", "The arguments are nested too deeply to read. Send a flat JSON object.")]
     if problems:
         summary = "; ".join(problem.path or "(arguments)" for problem in problems[:5])
-        return error_result("invalid_arguments", f"The arguments do not match the {tool} input schema ({summary}). Each problem says what to send instead.", problems)
+        more = getattr(problems, "unlisted", 0)
+        unlisted = f" {more} more problem{'s' if more != 1 else ''} of the same kinds are not listed." if more else ""
+        return error_result("invalid_arguments", f"The arguments do not match the {tool} input schema ({summary}). Each problem says what to send instead.{unlisted}", problems)
     try:
         if tool == SEARCH_TOOL:
             return search(catalogue, arguments, prefix_last=prefix_last)
+        if tool == FILTER_TOOL:
+            return list_filter_values(catalogue, arguments)
         return get_record(catalogue, arguments["recordId"])
     except SiteUnavailable as error:
         # A shard fetched mid-query failed its check: refuse rather than answer from partial data.
@@ -106,20 +123,30 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
             notices.append(_notice("empty_filter", f"{name} was an empty list, so it was not used as a filter. Omit the property next time.", path=f"/{name}"))
             continue
         if name == "publishers":
-            values = _normalise_publishers(values, notices, engine.values("publisher"))
+            values = _normalise_publishers(values, notices, engine.facets.names["publisher"])
         filters[name] = frozenset(values)
         applied[name] = values
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
 
     terms = query_terms(arguments["query"], prefix_last=prefix_last, search_terms=catalogue.ranking.search_terms)
+    if len(terms) > MAX_QUERY_TERMS:
+        left = ", ".join(term.typed[:40] for term in terms[MAX_QUERY_TERMS:])
+        notices.append(_notice("query_terms_limited", f"Only the first {MAX_QUERY_TERMS} distinct search terms were used; these were left out: {left}. Send fewer, more specific words."))
+        terms = terms[:MAX_QUERY_TERMS]
     if not terms:
         notices.append(_notice("no_searchable_terms", "The query has no searchable terms (only common words or punctuation). Add a more specific word."))
         found = rerank.Answer(0, "all_terms", [], [], engine.match([]))
     else:
         key = rerank.identifier_key(arguments["query"])
-        identified = gather(lambda: catalogue.store.identified(key) if key else [], lambda: engine.match(clauses_for(terms, "all_terms")))[0]
-        found = rerank.answer(engine, catalogue.ranking, terms, filters, lambda numbers: _rows(catalogue, numbers), identified)
+        # One round of downloads for the identifier shard and the words' postings.
+        identified = gather(lambda: catalogue.store.identified(key) if key else [], lambda: engine.within_budget(clauses_for(terms, "all_terms")))[0]
+        # Cheap decision first: no looser mode can find what the filters exclude.
+        nothing = engine.filters_pass_nothing(filters)
+        found = rerank.answer(engine, catalogue.ranking, terms, filters, lambda numbers: _rows(catalogue, numbers), identified, strict_only=nothing)
+        if nothing:
+            notices.append(_notice("filters_match_nothing", "No record in the catalogue passes these filters together, whatever the query; looser matching was not tried. Remove or change a filter (facets show what the query matches without each one)."))
+        notices += _budget_notices(found)
     shown = found.ranked[:limit]
     catalogue.store.require([item.number for item in shown])
     tiers = {mode: (tier_terms, clauses) for mode, tier_terms, clauses in found.tiers}
@@ -145,29 +172,38 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     return answer
 
 
+def _budget_notices(found: rerank.Answer) -> list[dict[str, Any]]:
+    """What the work budgets (terms.MAX_POSTINGS, MAX_EXPANSIONS) left out of this answer."""
+    notices = []
+    if found.skipped:
+        notices.append(_notice("work_budget_reached", f"Looser matching ({', '.join(found.skipped).replace('_', ' ')}) was not tried: the stricter search already used this call's work budget. Use fewer or more specific words."))
+    if found.dropped:
+        words = ", ".join(word[:40] for word in found.dropped)
+        notices.append(_notice("common_terms_left_out", f"Left out of this search because they occur in too many records to weigh within the work budget: {words}. The other words decided the results; add a more specific word."))
+    if found.limited:
+        words = ", ".join(term[:40] for term in found.limited)
+        notices.append(_notice("expansions_limited", f"{words}: as a prefix or with one typo this reaches more than {MAX_EXPANSIONS} indexed words, so only the {MAX_EXPANSIONS} closest were searched. Type more of the word for complete results."))
+    return notices
+
+
 def _rows(catalogue: "Catalogue", numbers: list[int]) -> list[dict[str, Any]]:
     catalogue.store.require(numbers)
     return [catalogue.store.row(number) for number in numbers]
 
 
-def _normalise_publishers(values: list[str], notices: list[dict[str, Any]], known: set[str]) -> list[str]:
+def _normalise_publishers(values: list[str], notices: list[dict[str, Any]], names: list[str]) -> list[str]:
+    catalogue_names = name_index(names)
     normalised = []
     for index, value in enumerate(values):
         name = unicodedata.normalize("NFC", value).strip()
         if name != value:
             notices.append(_notice("publisher_normalised", f"publishers[{index}] {echo(value)} was read as {echo(name)} (Unicode NFC, surrounding spaces removed).", path=f"/publishers/{index}"))
-        if name not in known:
-            close = _closest(name, known)
+        if name not in catalogue_names.exact:
+            close = catalogue_names.closest(name)
             hint = f" Closest exact names: {'; '.join(close)}." if close else ""
             notices.append(_notice("unknown_publisher", f"No record has the publisher {echo(name)}; publisher names are matched exactly.{hint}", path=f"/publishers/{index}", suggestions=close))
         normalised.append(name)
     return normalised
-
-
-def _closest(name: str, known: set[str]) -> list[str]:
-    folded = {candidate.casefold(): candidate for candidate in sorted(known)}
-    matches = difflib.get_close_matches(name.casefold(), list(folded), n=3, cutoff=0.5)
-    return [folded[match] for match in matches]
 
 
 def _notice(code: str, message: str, **extra: Any) -> dict[str, Any]:

@@ -19,6 +19,9 @@ import fastjsonschema
 from .schemas import load_schema
 
 ECHO_LIMIT = 40
+# An error lists at most this many problems and counts the rest: 10,000
+# unknown keys must not become a 2.6 MB answer.
+MAX_PROBLEMS = 12
 
 Check = Callable[[Any], Any]
 
@@ -31,6 +34,12 @@ class Problem:
 
     def as_dict(self) -> dict[str, str]:
         return {"path": self.path, "rule": self.rule, "message": self.message}
+
+
+class Problems(list):
+    """The problems listed (at most MAX_PROBLEMS), and how many more were found."""
+
+    unlisted: int = 0
 
 
 def echo(value: Any) -> str:
@@ -69,25 +78,35 @@ class ToolValidator:
             return False
         return True
 
-    def problems(self, arguments: Any) -> list[Problem]:
-        """Every problem with the arguments; empty exactly when the schema accepts them."""
+    def problems(self, arguments: Any) -> Problems:
+        """The problems with the arguments (the first MAX_PROBLEMS, with a count
+        of the rest); empty exactly when the schema accepts them."""
+        found = Problems()
         try:
             self._whole(arguments)
-            return []
+            return found
         except fastjsonschema.JsonSchemaException as whole_error:
-            found = self._explain_all(arguments)
-            return found or [self._explain(whole_error, "", arguments)]
+            self._explain_all(arguments, found)
+            if not found and not found.unlisted:
+                found.append(self._explain(whole_error, "", arguments))
+            return found
 
-    def _explain_all(self, arguments: Any) -> list[Problem]:
+    def _explain_all(self, arguments: Any, found: Problems) -> None:
         if not isinstance(arguments, dict):
-            return [Problem("", "type", f"The arguments must be a JSON object with the properties {self._allowed()}; got {echo(arguments)}.")]
-        found = [self._missing(name) for name in self.schema.get("required", []) if name not in arguments]
+            found.append(Problem("", "type", f"The arguments must be a JSON object with the properties {self._allowed()}; got {echo(arguments)}."))
+            return
+        found.extend(self._missing(name) for name in self.schema.get("required", []) if name not in arguments)
         for name, value in arguments.items():
-            if name not in self.properties:
+            if len(found) >= MAX_PROBLEMS:
+                # Past the cap only count: explaining 100,000 keys is work nobody reads.
+                found.unlisted += 1 if name not in self.properties else len(self._property_problems(name, value))
+            elif name not in self.properties:
                 found.append(self._unknown(name))
-                continue
-            found.extend(self._property_problems(name, value))
-        return found
+            else:
+                found.extend(self._property_problems(name, value))
+        if len(found) > MAX_PROBLEMS:
+            found.unlisted += len(found) - MAX_PROBLEMS
+            del found[MAX_PROBLEMS:]
 
     def _property_problems(self, name: str, value: Any) -> list[Problem]:
         pointer = "/" + _escape_pointer(name)
@@ -137,7 +156,7 @@ class ToolValidator:
             text = f"{field} must be {_article(wanted)} {wanted} (rule: type); got {echo(offending)}."
         elif rule == "enum":
             text = f"{field} is {echo(offending)}, which is not an allowed value (rule: enum). Send one of these exact tokens: {', '.join(definition)}.{_suggest(offending, definition)}"
-            advice = "Or omit the property."
+            advice = "" if name in self.schema.get("required", []) else "Or omit the property."
         elif rule in ("minLength", "maxLength"):
             text = f"{field} is {_length(offending)} characters long; {_bound(rule, definition)} (rule: {rule})."
         elif rule in ("minItems", "maxItems"):
@@ -164,7 +183,10 @@ class ToolValidator:
 
 
 def _escape_pointer(part: str) -> str:
-    return part.replace("~", "~0").replace("/", "~1")
+    """A JSON Pointer segment; a long one is cut to ECHO_LIMIT characters and
+    ends with "…", so a 190,000-character key is not echoed back whole."""
+    escaped = part.replace("~", "~0").replace("/", "~1")
+    return escaped if len(escaped) <= ECHO_LIMIT else escaped[: ECHO_LIMIT - 1] + "…"
 
 
 def _dig(value: Any, parts: list[str]) -> Any:
@@ -192,7 +214,7 @@ def _length(value: Any) -> str:
 
 def _bound(rule: str, limit: Any, unit: str = "characters") -> str:
     if rule == "minLength":
-        return f"it must have at least {limit} {unit}; send non-empty search terms" if limit == 1 else f"the minimum is {limit} {unit}"
+        return f"it must have at least {limit} {unit}; send non-empty text" if limit == 1 else f"the minimum is {limit} {unit}"
     if rule == "maxLength":
         return f"the limit is {limit} {unit}; send shorter text"
     if rule == "minItems":

@@ -74,7 +74,8 @@ def _build_own_wheel(project_root: Path) -> Path:
     """
     work = Path(tempfile.mkdtemp(prefix="govsearch-wheel-"))
     source = work / "src"
-    shutil.copytree(project_root / "python_pkg" / "govsearch", source / "python_pkg" / "govsearch", ignore=shutil.ignore_patterns("__pycache__"))
+    # The MCP server is for desktop agents (the optional extra govsearch[mcp]): never shipped to the browser.
+    shutil.copytree(project_root / "python_pkg" / "govsearch", source / "python_pkg" / "govsearch", ignore=shutil.ignore_patterns("__pycache__", "mcp_server.py"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(project_root / name, source / name)
     # A fixed timestamp keeps the wheel, and so its sha256, reproducible.

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from browserkit import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, RECORD_TOOL, REPO, SEARCH_TOOL, cli_call
+from govsearch import load_schema, tool_definitions
 
 SEED_SCHEMA = json.loads((REPO / "python_pkg" / "govsearch" / "schemas" / "search_government_knowledge.input.json").read_text("utf-8"))
+FILTER_TOOL = "list_filter_values"
+TOOLS = (SEARCH_TOOL, RECORD_TOOL, FILTER_TOOL)
+OUTPUT = {tool: jsonschema.Draft202012Validator(load_schema(tool, "output")) for tool in TOOLS}
 
 # Valid and invalid calls; each answer must equal what the CLI prints.
 CALLS = [
@@ -33,6 +39,15 @@ CALLS = [
     (RECORD_TOOL, {"recordId": "no-such-record"}),
     (RECORD_TOOL, {"recordId": 7}),
 ]
+FILTER_CALLS = [
+    (FILTER_TOOL, {"dimension": "publishers", "prefix": "hm"}),
+    (FILTER_TOOL, {"dimension": "collections"}),
+    (FILTER_TOOL, {"dimension": "publishers", "prefix": "OFFICE", "limit": 1}),
+    (FILTER_TOOL, {"dimension": "resourceTypes", "limit": 100}),
+    (FILTER_TOOL, {"dimension": "publishers", "prefix": "registry"}),
+    (FILTER_TOOL, {"dimension": "Publishers", "limit": 0}),
+    (FILTER_TOOL, {}),
+]
 
 
 class WebMCP:
@@ -51,7 +66,7 @@ class WebMCP:
         for tool in event["tools"]:
             self.tools[tool["name"]] = tool
 
-    def wait_for_tools(self, names=(SEARCH_TOOL, RECORD_TOOL), timeout_s: float = 20) -> None:
+    def wait_for_tools(self, names=TOOLS, timeout_s: float = 20) -> None:
         deadline = time.monotonic() + timeout_s
         while not all(name in self.tools for name in names):
             assert time.monotonic() < deadline, f"tools never registered; have {sorted(self.tools)}"
@@ -92,6 +107,12 @@ def _output(event: dict) -> Any:
     return json.loads(output) if isinstance(output, str) else output
 
 
+def _checked(tool: str, answer: Any) -> Any:
+    """The answer, once it is valid against the tool's output schema."""
+    OUTPUT[tool].validate(json.loads(answer) if isinstance(answer, str) else answer)
+    return answer
+
+
 def _mcp_page(open_page, path: str):
     page, guard = open_page(None)
     mcp = WebMCP(page.context, page)
@@ -100,17 +121,22 @@ def _mcp_page(open_page, path: str):
     return page, mcp
 
 
-def test_both_tools_are_registered_with_the_seed_schema(open_page):
+def test_the_tools_are_registered_with_their_schemas(open_page):
     page, mcp = _mcp_page(open_page, "")
     search = mcp.tools[SEARCH_TOOL]
     assert search["inputSchema"] == SEED_SCHEMA
     assert search["description"].startswith(SEED_SCHEMA["description"] + " ")
     record = mcp.tools[RECORD_TOOL]
     assert record["inputSchema"]["required"] == ["recordId"]
-    for tool in (search, record):
+    definitions = {definition["name"]: definition for definition in tool_definitions()}
+    values = mcp.tools[FILTER_TOOL]
+    assert values["inputSchema"] == load_schema(FILTER_TOOL) and values["inputSchema"]["additionalProperties"] is False
+    assert values["description"] == definitions[FILTER_TOOL]["description"]
+    for tool in (search, record, values):
         assert tool["annotations"]["readOnly"] is True
         assert tool["annotations"]["untrustedContent"] is True
     assert "search_government_knowledge" in page.text_content("#agent-status")
+    assert FILTER_TOOL in page.text_content("#agent-status")
 
 
 def test_tools_registered_before_python_is_ready_and_early_calls_are_answered(open_page, site_dir: Path):
@@ -126,19 +152,26 @@ def test_tools_registered_before_python_is_ready_and_early_calls_are_answered(op
 
 def test_tool_answers_equal_the_cli(open_page, site_dir: Path):
     page, mcp = _mcp_page(open_page, "")
-    invocations = [(tool, arguments, mcp.invoke(tool, arguments)) for tool, arguments in CALLS]
+    invocations = [(tool, arguments, mcp.invoke(tool, arguments)) for tool, arguments in CALLS + FILTER_CALLS]
     for tool, arguments, invocation in invocations:
         expected = cli_call(site_dir, tool, arguments)
-        assert _output(mcp.response(invocation)) == json.loads(expected), (tool, arguments)
+        assert _checked(tool, _output(mcp.response(invocation))) == json.loads(expected), (tool, arguments)
 
 
 def test_tool_answers_are_byte_identical_to_the_cli(open_page, site_dir: Path):
     # executeTool gives the very string execute() resolved with.
     page, mcp = _mcp_page(open_page, "")
-    for tool, arguments in CALLS[:4] + CALLS[9:11] + CALLS[14:16]:
+    for tool, arguments in CALLS[:4] + CALLS[9:11] + CALLS[14:16] + FILTER_CALLS[:3] + FILTER_CALLS[5:6]:
         text = execute_tool(page, tool, arguments)
         assert isinstance(text, str)
-        assert text == cli_call(site_dir, tool, arguments), (tool, arguments)
+        assert _checked(tool, text) == cli_call(site_dir, tool, arguments), (tool, arguments)
+
+
+def test_the_browser_wheel_leaves_out_the_mcp_server(site_dir: Path):
+    [wheel] = (site_dir / "pyodide").glob("govsearch-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "govsearch/filter_values.py" in names and "govsearch/cli.py" in names
+    assert not [name for name in names if "mcp" in name.split("/")[-1]]
 
 
 def test_without_webmcp_the_page_says_so_and_search_still_works(browser, served):
@@ -168,8 +201,8 @@ def test_tools_are_offered_on_every_page(open_page, path):
 def test_sharded_sites_answer_like_the_cli(open_page, sharded_served, sharded_site_dir: Path):
     # Large sites split the index and records into shards the worker fetches on demand.
     page, guard = open_page("", site=sharded_served)
-    for tool, arguments in CALLS[:4] + CALLS[14:16]:
+    for tool, arguments in CALLS[:4] + CALLS[14:16] + FILTER_CALLS[:2]:
         text = execute_tool(page, tool, arguments)
-        assert text == cli_call(sharded_site_dir, tool, arguments), (tool, arguments)
+        assert _checked(tool, text) == cli_call(sharded_site_dir, tool, arguments), (tool, arguments)
     page.fill("#search-input", "bathing water")
     page.wait_for_selector("#search-results li", timeout=READY_TIMEOUT_MS)

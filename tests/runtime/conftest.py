@@ -11,7 +11,7 @@ from pathlib import Path
 import fastjsonschema
 import pytest
 
-from govsearch import Catalogue, DirectoryLoader, load_schema
+from govsearch import TOOL_NAMES, Catalogue, DirectoryLoader, load_schema
 
 
 @pytest.fixture(scope="session")
@@ -33,7 +33,7 @@ def catalogue(site_dir) -> Catalogue:
 @pytest.fixture(scope="session")
 def output_checks():
     """fastjsonschema validators for each tool's output schema (they load in Pyodide too)."""
-    return {tool: fastjsonschema.compile(load_schema(tool, "output"), use_default=False) for tool in ("search_government_knowledge", "get_resource_record")}
+    return {tool: fastjsonschema.compile(load_schema(tool, "output"), use_default=False) for tool in TOOL_NAMES}
 
 
 @pytest.fixture

@@ -32,8 +32,9 @@ const MAX_ARGUMENT_BYTES = 1 << 20;
 // levels), so it is refused here.
 export const MAX_DEPTH = 256;
 
+// ASCII-escaped, like every answer Python writes (govsearch.tools.to_json).
 export function errorJson(code, message) {
-  return JSON.stringify({ ok: false, error: { code, message } });
+  return JSON.stringify({ ok: false, error: { code, message } }).replace(/[\u007f-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
 }
 
 function argumentsText(args) {
@@ -256,7 +257,8 @@ export class Bridge extends EventTarget {
   }
 
   // Answer one tool call: resolves with the result JSON string.
-  call(tool, args, { prefixLast = false, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
+  // lane: "page" (the search box) or "agent" (WebMCP); the worker serves the page first.
+  call(tool, args, { prefixLast = false, timeoutMs = DEFAULT_TIMEOUT_MS, lane = "page" } = {}) {
     const argumentsJson = argumentsText(args);
     if (argumentsJson === null) {
       return Promise.resolve(errorJson("invalid_arguments", "The arguments could not be read as JSON (too deeply nested, circular, or not plain data). Send one small, flat JSON object."));
@@ -281,7 +283,7 @@ export class Bridge extends EventTarget {
       return Promise.resolve(errorJson("site_unavailable", this.failure));
     }
     const id = this.nextId++;
-    const message = { type: "call", id, tool: String(tool), argumentsJson, prefixLast: Boolean(prefixLast) };
+    const message = { type: "call", id, tool: String(tool), argumentsJson, prefixLast: Boolean(prefixLast), lane: lane === "agent" ? "agent" : "page" };
     return new Promise((resolve) => {
       const entry = { resolve, message, timer: null, sentAt: 0 };
       entry.timer = setTimeout(() => {

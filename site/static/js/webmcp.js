@@ -54,7 +54,7 @@ export function registerTools(bridge, base, statusElement) {
         description: tool.description,
         inputSchema: tool.inputSchema,
         annotations: { ...ANNOTATIONS, ...(tool.annotations || {}) },
-        execute: (args) => bridge.call(name, args, { timeoutMs: AGENT_TIMEOUT_MS }),
+        execute: (args) => bridge.call(name, args, { timeoutMs: AGENT_TIMEOUT_MS, lane: "agent" }),
       };
       try {
         await context.registerTool(definition, { signal });

@@ -1,6 +1,6 @@
 // Module Web Worker: runs the govsearch Python package in Pyodide.
 //
-// Messages in: {type: "init", base, lock}, {type: "call", id, tool, argumentsJson, prefixLast}.
+// Messages in: {type: "init", base, lock}, {type: "call", id, tool, argumentsJson, prefixLast, lane}.
 // Messages out: {type: "alive"} once the worker holds the Web Lock `lock`
 // (it keeps it until it ends, so the page can tell when it is gone),
 // {type: "progress", phase, label, loaded, total},
@@ -34,6 +34,14 @@ let dead = false; // Python failed fatally: nothing more can run here
 let runtime = null; // the Pyodide instance, once loaded
 let warming = null; // govsearch_warm while preparation remains: one piece per idle moment
 let busy = 0; // calls being answered
+// A call not started within DEADLINE_MS of arriving answers "timeout" (it
+// waited behind other calls); a running call ends when its work does (each
+// call's work is bounded, see docs/architecture.md "Work budget").
+const DEADLINE_MS = 30000;
+// A shard download that has not finished in STALL_MS is abandoned and tried
+// again, up to DOWNLOAD_ATTEMPTS times; then only the calls needing it fail.
+const STALL_MS = 8000;
+const DOWNLOAD_ATTEMPTS = 2;
 
 function post(message) {
   self.postMessage(message);
@@ -43,8 +51,66 @@ function progress(phase, label, loaded = 0, total = 0) {
   post({ type: "progress", phase, label, loaded, total });
 }
 
+// ASCII-escaped, like every answer Python writes (govsearch.tools.to_json).
 function errorJson(code, message) {
-  return JSON.stringify({ ok: false, error: { code, message } });
+  return JSON.stringify({ ok: false, error: { code, message } }).replace(/[\u007f-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+}
+
+// The page's Content Security Policy (a meta tag) does not reach a worker,
+// and GitHub Pages cannot send one as a header. So the worker restricts
+// itself before it loads anything: network requests only to the site's own
+// data and runtime folders, no other ways out (sockets, event streams,
+// nested workers, storage), and no code from strings. Dynamic import() and
+// WebAssembly compilation cannot be intercepted from JavaScript; see SECURITY.md.
+function lockDown(base) {
+  const origin = self.location.origin;
+  const allowed = ["data/", "pyodide/"].map((folder) => new URL(base + folder, origin).href);
+  const permitted = (url) => {
+    try {
+      const href = new URL(String(url), new URL(base, origin)).href;
+      return allowed.some((prefix) => href.startsWith(prefix)) && !href.slice(origin.length).split(/[?#]/)[0].split("/").includes("..");
+    } catch (error) {
+      return false;
+    }
+  };
+  const refuse = (url) => new TypeError(`govsearch worker: ${String(url).slice(0, 80)} is outside the site's data and runtime folders`);
+  const nativeFetch = self.fetch.bind(self);
+  self.fetch = (input, init) => {
+    const url = input && typeof input === "object" && "url" in input ? input.url : input;
+    return permitted(url) ? nativeFetch(input, init) : Promise.reject(refuse(url));
+  };
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    if (!permitted(url)) {
+      throw refuse(url);
+    }
+    return open.call(this, method, url, ...rest);
+  };
+  for (const name of ["WebSocket", "EventSource", "WebTransport", "Worker", "SharedWorker", "indexedDB", "caches", "importScripts"]) {
+    try {
+      Object.defineProperty(self, name, { value: undefined, configurable: false, writable: false });
+    } catch (error) {
+      // not present in this browser
+    }
+  }
+  const blocked = (prototype) => {
+    const noCode = function () {
+      throw new EvalError("govsearch worker: code from strings is switched off");
+    };
+    noCode.prototype = prototype; // instanceof checks keep working
+    return noCode;
+  };
+  const fixed = (target, name, value) => Object.defineProperty(target, name, { value, configurable: false, writable: false });
+  fixed(self, "eval", blocked(undefined));
+  for (const fn of [function () {}, async function () {}, function* () {}, async function* () {}]) {
+    const prototype = Object.getPrototypeOf(fn);
+    fixed(prototype, "constructor", blocked(prototype));
+  }
+  fixed(self, "Function", Function.prototype.constructor);
+  for (const name of ["setTimeout", "setInterval"]) {
+    const native = self[name].bind(self);
+    fixed(self, name, (handler, ...rest) => (typeof handler === "function" ? native(handler, ...rest) : blocked(undefined)()));
+  }
 }
 
 async function fetchBytes(url, onBytes) {
@@ -104,6 +170,30 @@ async function loadData(pyodide, base) {
   }
 }
 
+// Pyodide checks each wheel against the sha256 in pyodide-lock.json (fetch
+// integrity), but a mismatch surfaces only as "Failed to fetch". After a
+// failed load, check the wheels ourselves to name the integrity check.
+async function packageIntegrity(indexURL) {
+  try {
+    const lock = await (await fetch(new URL("pyodide-lock.json", indexURL).href)).json();
+    const names = ["govsearch", ...((lock.packages.govsearch && lock.packages.govsearch.depends) || [])];
+    for (const name of names) {
+      const entry = lock.packages[name];
+      const bytes = entry && (await fetchWithin(new URL(entry.file_name, indexURL).href, STALL_MS));
+      if (!bytes) {
+        continue;
+      }
+      const digest = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+      if (digest !== entry.sha256) {
+        return `${entry.file_name} failed its integrity check (its sha256 differs from pyodide-lock.json), so it was not used`;
+      }
+    }
+  } catch (error) {
+    // nothing more to say than Pyodide's own message
+  }
+  return "";
+}
+
 // When pyodide.asm.wasm does not load (404, network error, corrupt bytes)
 // Pyodide only logs "wasm instantiation failed!" with console.warn, and
 // loadPyodide never settles. Turn that warning into an error.
@@ -143,7 +233,8 @@ async function start(base) {
     try {
       pyodide.pyimport("govsearch");
     } catch (error) {
-      throw new Error(`the govsearch package did not load${problems.length ? ": " + problems.join("; ") : ""}`);
+      const why = (await packageIntegrity(indexURL)) || problems.join("; ");
+      throw new Error(`the govsearch package did not load${why ? ": " + why : ""}`);
     }
     try {
       await loadData(pyodide, base);
@@ -192,32 +283,109 @@ function warmWhenIdle() {
   }, 0);
 }
 
-// Download one data file a call asked for into Pyodide's disk. Failures are
-// left for the synchronous path, which reports them (fail closed).
+// Fetch with a stall limit: a response that has not finished in STALL_MS is abandoned.
+async function fetchWithin(url, ms) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  try {
+    const response = await fetch(url, { credentials: "same-origin", signal: controller.signal });
+    return response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// Download one data file a call asked for into Pyodide's disk, trying a
+// stalled or failed download again. Failures are left for the synchronous
+// path, which reports them for this call only (fail closed).
 async function downloadDataFile(name) {
   const url = new URL(name, dataUrl);
   if (typeof name !== "string" || name.split("/").includes("..") || !url.href.startsWith(dataUrl)) {
     return;
   }
-  try {
-    const response = await fetch(url.href, { credentials: "same-origin" });
-    if (!response.ok) {
-      return;
+  for (let attempt = 0; attempt < DOWNLOAD_ATTEMPTS; attempt++) {
+    try {
+      const bytes = await fetchWithin(url.href, STALL_MS);
+      if (bytes) {
+        const target = "/site/data/" + name;
+        runtime.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+        runtime.FS.writeFile(target, bytes);
+        return;
+      }
+    } catch (error) {
+      // stalled or cut off: try again
     }
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    const target = "/site/data/" + name;
-    runtime.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
-    runtime.FS.writeFile(target, bytes);
-  } catch (error) {
-    // the synchronous retry below meets the same problem and answers it
   }
+}
+
+// Fair turns at Python: it answers one step of one call at a time (between
+// steps a call waits for its downloads). The page's own searches (lane
+// "page") go before agent calls; within a lane the cheapest-looking call
+// goes first, and every second of waiting counts as one word less, so a
+// light call is never held behind a queue of heavy ones and none starves.
+const turns = { page: [], agent: [] };
+let granting = false;
+
+function estimate(tool, argumentsJson) {
+  if (tool !== "search_government_knowledge" || argumentsJson.length > 4096) {
+    return 1; // lookups by id, and oversized calls (refused before parsing), are light
+  }
+  try {
+    const args = JSON.parse(argumentsJson);
+    const words = typeof args.query === "string" ? args.query.split(/[\s\-*]+/).filter(Boolean).length : 0;
+    return 1 + Math.min(words, 40) + 4 * (Array.isArray(args.publishers) ? Math.min(args.publishers.length, 8) : 0);
+  } catch (error) {
+    return 1; // refused at once by Python
+  }
+}
+
+function takeTurn(call) {
+  return new Promise((resolve) => {
+    turns[call.lane].push({ call, resolve });
+    grantSoon();
+  });
+}
+
+function grantSoon() {
+  if (!granting) {
+    granting = true;
+    setTimeout(grant, 0); // a task: calls that arrived meanwhile are queued first
+  }
+}
+
+function grant() {
+  granting = false;
+  const queue = turns.page.length ? turns.page : turns.agent;
+  if (!queue.length) {
+    return;
+  }
+  const now = performance.now();
+  const urgency = (entry) => entry.call.cost - (now - entry.call.arrived) / 1000;
+  let best = 0;
+  for (let i = 1; i < queue.length; i++) {
+    if (urgency(queue[i]) < urgency(queue[best])) {
+      best = i;
+    }
+  }
+  queue.splice(best, 1)[0].resolve();
 }
 
 // Answer a call, first downloading in parallel the shards it needs (a large
 // site's index is split into shards fetched on demand).
-async function answerWithData(tool, argumentsJson, prefixLast) {
+async function answerWithData(call) {
+  const { tool, argumentsJson, prefixLast } = call;
   for (let round = 0; round < MAX_FETCH_ROUNDS; round++) {
-    const outcome = attempt(tool, argumentsJson, prefixLast);
+    await takeTurn(call);
+    if (round === 0 && performance.now() - call.arrived > DEADLINE_MS) {
+      grantSoon();
+      return errorJson("timeout", `The search engine was busy with other calls for more than ${DEADLINE_MS / 1000} seconds, so this call was not started. Try it again.`);
+    }
+    let outcome;
+    try {
+      outcome = attempt(tool, argumentsJson, prefixLast);
+    } finally {
+      grantSoon();
+    }
     if (typeof outcome === "string") {
       return outcome;
     }
@@ -225,7 +393,12 @@ async function answerWithData(tool, argumentsJson, prefixLast) {
     outcome.destroy();
     await Promise.all(names.map(downloadDataFile));
   }
-  return answer(tool, argumentsJson, prefixLast); // fetches what is still missing one by one, or fails closed
+  await takeTurn(call);
+  try {
+    return answer(tool, argumentsJson, prefixLast); // fetches what is still missing one by one, or fails closed
+  } finally {
+    grantSoon();
+  }
 }
 
 async function handleCall(message) {
@@ -235,8 +408,16 @@ async function handleCall(message) {
   }
   if (answer) {
     busy++;
+    const call = {
+      tool: String(message.tool),
+      argumentsJson: String(message.argumentsJson),
+      prefixLast: Boolean(message.prefixLast),
+      lane: message.lane === "agent" ? "agent" : "page",
+      arrived: performance.now(),
+    };
+    call.cost = estimate(call.tool, call.argumentsJson);
     try {
-      result = await answerWithData(String(message.tool), String(message.argumentsJson), Boolean(message.prefixLast));
+      result = await answerWithData(call);
     } catch (error) {
       const text = error && error.message ? error.message.split("\n").slice(-2).join(" ") : String(error);
       if (error && (error.pyodide_fatal_error || /fatally failed/.test(text))) {
@@ -281,6 +462,7 @@ self.addEventListener("message", (event) => {
     return;
   }
   if (message.type === "init" && !starting) {
+    lockDown(String(message.base || "/"));
     holdLock(message.lock);
     starting = start(String(message.base || "/")).then(() => {
       for (const call of waiting.splice(0)) {

@@ -1,0 +1,91 @@
+"""Relevance metrics over one ranked list of URLs and a query's graded URLs.
+
+Grades are keyed by URL, not record id, so a judgment survives records being
+merged or renamed. Both sides are compared after `normalise_url`. A result
+whose URL was not judged counts as grade 0, and a URL that appears again
+lower in the same list gains nothing the second time: showing one resource
+twice is a wasted slot, not a second right answer.
+
+nDCG uses the exponential gain 2^grade - 1 (a grade-3 answer is worth seven
+grade-1 mentions) and log2(rank + 1) discounting. The ideal list is built
+from the judged grades the caller passes as reachable (by default all of
+them); a query with no positive grade has no nDCG (None).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable, Mapping, Sequence
+from urllib.parse import urlsplit
+
+RELEVANT = 2  # recall and MRR count results graded at least this
+
+
+def normalise_url(url: str) -> str:
+    """One spelling per resource: http and https alike, host lower-cased, no
+    trailing slash or `=` (the importers' seams), fragment kept."""
+    parts = urlsplit(url.strip())
+    text = parts.netloc.lower() + parts.path
+    if parts.query:
+        text += "?" + parts.query
+    if parts.fragment:
+        text += "#" + parts.fragment
+    return text.rstrip("/=")
+
+
+def normalise_grades(grades: Mapping[str, int]) -> dict[str, int]:
+    """Grades keyed by normalised URL; two spellings of one URL must agree."""
+    out: dict[str, int] = {}
+    for url, grade in grades.items():
+        key = normalise_url(url)
+        if key in out and out[key] != grade:
+            raise ValueError(f"{url} is graded twice ({out[key]} and {grade}) under one normalised URL")
+        out[key] = grade
+    return out
+
+
+def gains(urls: Sequence[str], grades: Mapping[str, int]) -> list[int]:
+    """The grade each ranked result earns: unjudged 0, a repeated URL 0."""
+    seen: set[str] = set()
+    earned = []
+    for url in urls:
+        key = normalise_url(url)
+        earned.append(0 if key in seen else grades.get(key, 0))
+        seen.add(key)
+    return earned
+
+
+def dcg(earned: Iterable[int], k: int) -> float:
+    return sum((2**grade - 1) / math.log2(rank + 2) for rank, grade in enumerate(list(earned)[:k]))
+
+
+def ndcg(urls: Sequence[str], grades: Mapping[str, int], k: int = 10, ideal: Iterable[int] | None = None) -> float | None:
+    """nDCG@k of the ranked URLs; `ideal` is the grades a perfect list could show."""
+    best = dcg(sorted(grades.values() if ideal is None else ideal, reverse=True), k)
+    if best == 0:
+        return None
+    return dcg(gains(urls, grades), k) / best
+
+
+def recall(urls: Sequence[str], grades: Mapping[str, int], k: int = 10) -> float | None:
+    """Share of the relevant URLs (grade >= 2) in the top k, out of at most k."""
+    relevant = {url for url, grade in grades.items() if grade >= RELEVANT}
+    if not relevant:
+        return None
+    found = relevant & {normalise_url(url) for url in urls[:k]}
+    return len(found) / min(len(relevant), k)
+
+
+def reciprocal_rank(urls: Sequence[str], grades: Mapping[str, int], k: int = 10) -> float | None:
+    """1 / rank of the first relevant result in the top k (0 when there is none)."""
+    if not any(grade >= RELEVANT for grade in grades.values()):
+        return None
+    for rank, grade in enumerate(gains(urls[:k], grades), start=1):
+        if grade >= RELEVANT:
+            return 1 / rank
+    return 0.0
+
+
+def mean(values: Iterable[float | None]) -> float | None:
+    numbers = [value for value in values if value is not None]
+    return sum(numbers) / len(numbers) if numbers else None

@@ -1,0 +1,206 @@
+"""`make eval`: run the judged queries through the search tool and score them.
+
+    python eval/run.py                 # full estate when ../shared/data exists, and the curated site
+    python eval/run.py --site DIR      # one built site (printed only, unless --write NAME)
+
+Every query is answered by `Catalogue.call("search_government_knowledge", ...)`
+with limit 10: the same validation, search and ranking an agent's call gets.
+Prints nDCG@10, recall@10, MRR and the zero-result rate (answerable queries
+only), a table per intent and tag, and the worst queries; writes
+eval/results/<corpus>.json and .md, which are committed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import estate  # noqa: E402  (puts python_pkg on the path)
+from govsearch import Catalogue, DirectoryLoader  # noqa: E402
+from judgments import Query, load_queries  # noqa: E402
+from relevance import RELEVANT, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
+
+K = 10
+RESULTS = Path(__file__).resolve().parent / "results"
+WORST = 12
+
+
+def judge(catalogue: Catalogue, query: Query, reachable: set[str] | None = None) -> dict[str, Any]:
+    """One query's answer and scores. `reachable` limits the ideal list to
+    URLs the corpus holds (the curated site is a sample by design); the full
+    estate is scored against every judgment, so a missing service counts."""
+    answer = catalogue.call("search_government_knowledge", query.arguments(K))
+    results = answer.get("results", []) if answer.get("ok") else []
+    urls = [item["url"] for item in results]
+    grades = query.grades
+    ideal = None if reachable is None else [g for url, g in grades.items() if url in reachable]
+    scored = {"ndcg": ndcg(urls, grades, K, ideal), "recall": recall(urls, _only(grades, reachable), K), "mrr": reciprocal_rank(urls, grades, K)}
+    if not any(g >= RELEVANT for g in (grades.values() if ideal is None else ideal)):
+        scored = dict.fromkeys(scored)  # nothing right to find here: not scored
+    return {
+        "id": query.id,
+        "query": query.query,
+        "labels": query.labels(),
+        "answerable": query.answerable,
+        **scored,
+        "zeroResults": not results,
+        "error": None if answer.get("ok") else answer["error"]["code"],
+        "matchMode": answer.get("match_mode"),
+        "total": answer.get("total"),
+        "results": [{"url": item["url"], "title": item["title"], "grade": grades.get(normalise_url(item["url"]))} for item in results],
+    }
+
+
+def _only(grades: dict[str, int], reachable: set[str] | None) -> dict[str, int]:
+    return grades if reachable is None else {url: g for url, g in grades.items() if url in reachable}
+
+
+def evaluate(site: Path, queries: list[Query], *, restrict: bool = False, urls: list[str] | None = None) -> list[dict[str, Any]]:
+    """Judge every query on the site; `urls` (default: the site's urls.json) are the records it holds."""
+    catalogue = Catalogue.open(DirectoryLoader(site))
+    urls = estate.corpus_urls(site) if urls is None else urls
+    held = None if urls is None else {normalise_url(url) for url in urls}
+    judged = [judge(catalogue, query, held if restrict else None) for query in queries]
+    for row, query in zip(judged, queries):
+        if held is not None:
+            row["missing"] = sorted(url for url, g in query.grades.items() if g >= 2 and url not in held)
+    return judged
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    scored = [row for row in rows if row["ndcg"] is not None]  # answerable in this corpus
+    return {
+        "queries": len(rows),
+        "scored": len(scored),
+        "ndcg@10": _round(mean(row["ndcg"] for row in scored)),
+        "recall@10": _round(mean(row["recall"] for row in scored)),
+        "mrr": _round(mean(row["mrr"] for row in scored)),
+        "zeroResultRate": _round(sum(row["zeroResults"] for row in scored) / len(scored)) if scored else None,
+    }
+
+
+def by_label(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    labels = sorted({label for row in rows for label in row["labels"]})
+    return {label: summarise([row for row in rows if label in row["labels"]]) for label in labels}
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def report(name: str, rows: list[dict[str, Any]], records: int | None) -> dict[str, Any]:
+    worst = sorted((row for row in rows if row["ndcg"] is not None), key=lambda row: (row["ndcg"], row["id"]))[:WORST]
+    return {
+        "corpus": name,
+        "date": datetime.date.today().isoformat(),
+        "commit": _git("rev-parse", "--short", "HEAD"),
+        "records": records,
+        "k": K,
+        "summary": summarise(rows),
+        "byLabel": by_label(rows),
+        "worst": [row["id"] for row in worst],
+        "noAnswer": [{"id": row["id"], "total": row["total"], "top": [item["title"] for item in row["results"][:3]]} for row in rows if not row["answerable"]],
+        "queries": rows,
+    }
+
+
+def _git(*args: str) -> str | None:
+    try:
+        return subprocess.run(["git", *args], capture_output=True, text=True, check=True, cwd=RESULTS.parent).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def markdown(result: dict[str, Any]) -> str:
+    s = result["summary"]
+    lines = [
+        f"# Relevance on the {result['corpus']} ({result['date']}, commit {result['commit']})",
+        "",
+        f"{s['queries']} judged queries ({s['scored']} scored), {result['records'] or 'unknown'} records, limit {result['k']}.",
+        "",
+        "| | queries | nDCG@10 | recall@10 | MRR | zero-result rate |",
+        "|---|---:|---:|---:|---:|---:|",
+        _row("**all**", s),
+        *(_row(label, figures) for label, figures in result["byLabel"].items()),
+        "",
+        "## Worst queries",
+        "",
+        "| query | nDCG@10 | first result | grade |",
+        "|---|---:|---|---:|",
+    ]
+    rows = {row["id"]: row for row in result["queries"]}
+    for qid in result["worst"]:
+        row = rows[qid]
+        first = row["results"][0] if row["results"] else {"title": "(no results)", "grade": None}
+        lines.append(f"| `{row['query']}` ({qid}) | {row['ndcg']:.3f} | {_cell(first['title'])} | {first['grade'] if first['grade'] is not None else '-'} |")
+    lines += ["", "## Queries with no right answer in the catalogue", ""]
+    lines += [f"- {item['id']}: {item['total']} results; top: {', '.join(_cell(t) for t in item['top']) or '(none)'}" for item in result["noAnswer"]]
+    return "\n".join(lines) + "\n"
+
+
+def _row(label: str, s: dict[str, Any]) -> str:
+    cells = [_fmt(s[key]) for key in ("ndcg@10", "recall@10", "mrr", "zeroResultRate")]
+    return f"| {label} | {s['queries']} | " + " | ".join(cells) + " |"
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")[:70]
+
+
+def write(result: dict[str, Any], name: str) -> None:
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"{name}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    (RESULTS / f"{name}.md").write_text(markdown(result), "utf-8")
+
+
+def curated_subset(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The queries the curated site can answer, and their mean nDCG@10: what `make test` guards."""
+    subset = [row for row in rows if row["ndcg"] is not None]
+    return {"ids": [row["id"] for row in subset], "ndcg@10": _round(mean(row["ndcg"] for row in subset))}
+
+
+def run(name: str, site: Path, queries: list[Query], *, restrict: bool, save: bool) -> dict[str, Any]:
+    rows = evaluate(site, queries, restrict=restrict)
+    urls = estate.corpus_urls(site)
+    result = report(name, rows, None if urls is None else len(urls))
+    if restrict:
+        result["subset"] = curated_subset(rows)
+    print(markdown(result))
+    if save:
+        write(result, name)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python eval/run.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, help="evaluate this built site only")
+    parser.add_argument("--write", metavar="NAME", help="with --site: write eval/results/NAME.json and .md")
+    parser.add_argument("--curated-only", action="store_true", help="skip the full estate even when ../shared/data exists")
+    options = parser.parse_args(argv)
+    queries = load_queries()
+    if options.site:
+        run(options.write or "site", options.site, queries, restrict=False, save=bool(options.write))
+        return 0
+    if not estate.SHARED_DATA.is_dir():
+        print(f"eval: {estate.SHARED_DATA} is absent: the curated site only", file=sys.stderr)
+    elif not options.curated_only:
+        run("full-estate", estate.full_estate(), queries, restrict=False, save=True)
+    with tempfile.TemporaryDirectory(prefix="govsearch-eval-") as folder:
+        run("curated", estate.curated_site(Path(folder)), queries, restrict=True, save=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""What the search worker allows itself, and how it answers hostile or
+crowded calls (SECURITY.md cites each test).
+
+- The page's CSP meta tag does not reach a worker, so the worker locks
+  itself down: no code from strings, requests only to the site's data and
+  runtime folders, no sockets, event streams, nested workers or storage.
+- Answers are ASCII JSON text, the CLI's bytes, even for a lone surrogate.
+- A tampered wheel fails closed and the message names the integrity check.
+- A light call is not held behind a queue of heavy ones; a stalled shard
+  download is tried again, and only a call whose shard never arrives fails.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from browserkit import RECORD_TOOL, SEARCH_TOOL, cli_call, execute_tools, wait_for_runtime
+
+SETTLED = ("ready", "unavailable", "failed")
+
+PROBES = """async () => {
+    const tryIt = async (run) => { try { await run(); return "ran"; } catch (error) { return "refused: " + error; } };
+    return {
+        eval: await tryIt(() => eval("1 + 1")),
+        indirectEval: await tryIt(() => (0, self.eval)("1 + 1")),
+        newFunction: await tryIt(() => new Function("return 1")()),
+        constructor: await tryIt(() => (function () {}).constructor("return 1")()),
+        asyncConstructor: await tryIt(() => (async function () {}).constructor("return 1")()),
+        timeoutString: await tryIt(() => setTimeout("self.__ran = 1", 0)),
+        foreignFetch: await tryIt(() => fetch("http://example.invalid/x")),
+        ownPageFetch: await tryIt(() => fetch("/index.html")),
+        escapingFetch: await tryIt(() => fetch("/data/../index.html")),
+        foreignXhr: await tryIt(() => { const r = new XMLHttpRequest(); r.open("GET", "http://example.invalid/"); r.send(); }),
+        dataFetch: await tryIt(async () => { const r = await fetch("/data/manifest.json"); if (!r.ok) throw new Error(r.status); }),
+        webSocket: typeof WebSocket,
+        eventSource: typeof EventSource,
+        nestedWorker: typeof Worker,
+        indexedDB: typeof indexedDB,
+        caches: typeof caches,
+        instanceOf: (function () {}) instanceof Function,
+    };
+}"""
+
+
+def _in_worker(page: Any, expression: str) -> Any:
+    """Evaluate in the search worker through the DevTools protocol, as a
+    person at the console would (Playwright's own evaluate uses eval, which
+    the worker refuses)."""
+    cdp = page.context.new_cdp_session(page)
+    sessions: list[str] = []
+    replies: dict[int, dict] = {}
+    cdp.on("Target.attachedToTarget", lambda event: sessions.append(event["sessionId"]) if event["targetInfo"]["type"] == "worker" else None)
+    cdp.on("Target.receivedMessageFromTarget", lambda event: replies.update({json.loads(event["message"]).get("id", 0): json.loads(event["message"])}))
+    cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": False})
+    page.wait_for_timeout(300)
+    assert sessions, "no worker to attach to"
+    message = {"id": 7, "method": "Runtime.evaluate", "params": {"expression": f"({expression})()", "awaitPromise": True, "returnByValue": True}}
+    cdp.send("Target.sendMessageToTarget", {"sessionId": sessions[0], "message": json.dumps(message)})
+    for _ in range(500):
+        if 7 in replies:
+            break
+        page.wait_for_timeout(20)
+    reply = replies[7]
+    assert "result" in reply and "exceptionDetails" not in reply["result"], reply
+    return reply["result"]["result"]["value"]
+
+
+def test_the_worker_runs_no_code_from_strings_and_reaches_only_its_own_folders(open_page, site_dir: Path):
+    page, guard = open_page("")
+    assert wait_for_runtime(page, *SETTLED) == "ready"
+    found = _in_worker(page, PROBES)
+    for name in ("eval", "indirectEval", "newFunction", "constructor", "asyncConstructor", "timeoutString", "foreignFetch", "ownPageFetch", "escapingFetch", "foreignXhr"):
+        assert found[name].startswith("refused"), (name, found[name])
+    assert found["dataFetch"] == "ran"
+    assert {found[name] for name in ("webSocket", "eventSource", "nestedWorker", "indexedDB", "caches")} == {"undefined"}
+    assert found["instanceOf"] is True
+    assert not guard.foreign  # the refused requests never left the worker
+    # Search still works after all that, exactly as the CLI answers.
+    arguments = {"query": "vat"}
+    assert execute_tools(page, [(SEARCH_TOOL, arguments)])["results"][0]["text"] == cli_call(site_dir, SEARCH_TOOL, arguments)
+
+
+SURROGATE_CALLS = [
+    (SEARCH_TOOL, "({ query: '\\ud800' })", '{"query": "\\ud800"}'),
+    (SEARCH_TOOL, "({ query: 'caf\\u00e9 \\udfff land' })", '{"query": "caf\\u00e9 \\udfff land"}'),
+    (SEARCH_TOOL, "({ query: 'vat', publishers: ['\\ud83d'] })", '{"query": "vat", "publishers": ["\\ud83d"]}'),
+    (RECORD_TOOL, "({ recordId: '\\udc00' })", '{"recordId": "\\udc00"}'),
+]
+
+
+def test_lone_surrogates_and_accents_give_the_clis_ascii_json(open_page, site_dir: Path):
+    page, guard = open_page("")
+    assert wait_for_runtime(page, *SETTLED) == "ready"
+    for tool, expression, cli_text in SURROGATE_CALLS:
+        text = page.evaluate(
+            f"""async () => {{
+                const tool = (await document.modelContext.getTools()).find((t) => t.name === '{tool}');
+                return await document.modelContext.executeTool(tool, {expression});
+            }}"""
+        )
+        assert isinstance(text, str) and text.isascii(), (tool, expression, text)
+        json.loads(text)
+        assert text == cli_call(site_dir, tool, cli_text), (tool, expression)
+
+
+def _flip_a_byte(route: Any) -> None:
+    response = route.fetch()
+    body = response.body()
+    middle = len(body) // 2
+    route.fulfill(response=response, body=body[:middle] + bytes([body[middle] ^ 0x01]) + body[middle + 1 :])
+
+
+def test_a_tampered_wheel_fails_closed_naming_the_integrity_check(open_page):
+    page, guard = open_page(None)
+    guard.expect_console_errors(r"Failed to fetch", r"integrity", r"govsearch", r"digest")
+    page.route("**/pyodide/govsearch-*.whl", _flip_a_byte)
+    page.goto(guard.origin + "/")
+    assert wait_for_runtime(page, *SETTLED) == "failed"
+    text = execute_tools(page, [(SEARCH_TOOL, {"query": "vat"})])["results"][0]["text"]
+    error = json.loads(text)["error"]
+    assert error["code"] == "site_unavailable" and "failed its integrity check" in error["message"] and ".whl" in error["message"], error
+    assert "integrity check" in page.locator("#search-runtime-notice").text_content()
+
+
+def test_a_light_call_is_not_held_behind_heavy_ones(open_page):
+    page, guard = open_page("")
+    assert wait_for_runtime(page, *SETTLED) == "ready"
+    heavy = " ".join(f"council{n} tax{n} land{n} registry{n}" for n in range(12))[:160]
+    calls = [(SEARCH_TOOL, {"query": heavy[n:][:150] + " vat", "publishers": [f"Near miss {n} " + "x" * 80 + str(k) for k in range(8)]}) for n in range(40)]
+    calls.append((SEARCH_TOOL, {"query": "land registry"}))
+    done = execute_tools(page, calls)
+    results = done["results"]
+    assert all("text" in result for result in results), [r for r in results if "text" not in r][:2]
+    assert all(json.loads(result["text"]).get("ok") for result in results), [r["text"][:200] for r in results if not json.loads(r["text"]).get("ok")][:2]
+    heavy_done = sorted(result["ms"] for result in results[:-1])
+    # Sent last, answered before most of the heavy calls sent before it.
+    assert results[-1]["ms"] < heavy_done[len(heavy_done) // 4], (results[-1]["ms"], heavy_done)
+
+
+def test_a_stalled_shard_download_is_tried_again(open_page, sharded_served, sharded_site_dir: Path):
+    directory = json.loads(next((sharded_site_dir / "data").glob("directory.*.json")).read_bytes())
+    shard = max((entry for entry in directory["postings"] if entry["first"] <= "vat"), key=lambda entry: entry["first"])
+    page, guard = open_page(None, site=sharded_served)
+    seen: list[str] = []
+
+    def stall_first(route: Any) -> None:
+        seen.append(route.request.url)
+        if len(seen) > 1:
+            route.continue_()  # the first request never answers
+
+    page.route(f"**/data/{shard['path']}", stall_first)
+    page.goto(guard.origin + "/")
+    assert wait_for_runtime(page, *SETTLED) == "ready"
+    arguments = {"query": "vat"}
+    result = execute_tools(page, [(SEARCH_TOOL, arguments)])["results"][0]
+    assert result["text"] == cli_call(sharded_site_dir, SEARCH_TOOL, arguments)
+    assert len(seen) >= 2 and result["ms"] < 20_000, (seen, result["ms"])

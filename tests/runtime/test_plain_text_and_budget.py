@@ -1,0 +1,145 @@
+"""The query is plain text, and each call's work is bounded (CPython and Pyodide).
+
+No character of the query acts as lunr syntax in any match mode: `*` and `-`
+separate words, `~ ^ + :` are literal text (and punctuation at a word's
+edge). The only wildcard is the search box's prefix-while-typing, which the
+caller asks for (`prefix_last`). Budgets cut work only where a call would
+otherwise cost far more than any normal query, and the answer says so.
+"""
+
+import pytest
+
+from govsearch import engine as engine_module
+from govsearch import terms as terms_module
+from govsearch import rerank as rerank_module
+from govsearch.terms import MATCH_MODES, MAX_QUERY_TERMS, budgeted, clauses_for, query_terms
+
+SYNTAX = "*~^+-:"
+WORDS = [("land", "registry"), ("house", "prices"), ("companies", "house")]
+
+
+def clauses(text, mode, prefix_last=False):
+    return clauses_for(query_terms(text, prefix_last=prefix_last), mode)
+
+
+@pytest.mark.parametrize("char", list(SYNTAX))
+@pytest.mark.parametrize("mode", MATCH_MODES)
+@pytest.mark.parametrize("prefix_last", [False, True])
+def test_no_character_acts_as_lunr_syntax(char, mode, prefix_last):
+    for first, second in WORDS:
+        plain = clauses(f"{first} {second}", mode, prefix_last)
+        # At a word's edge the character is punctuation.
+        assert clauses(f"{char}{first} {second}{char}", mode, prefix_last) == plain
+        assert clauses(f"{char}{char} {first} {char} {second}", mode, prefix_last) == plain
+        inner = clauses(f"{first}{char}{second}", mode, prefix_last)
+        if char in "*-":
+            assert inner == plain  # inside a word it separates words, like a space
+        else:
+            assert any(char in clause.term for clause in inner)  # literal text, not an operator
+        for clause in inner + clauses(f"{first}{char}2 {second}{char}10 {char}{first}", mode, prefix_last):
+            assert "*" not in clause.term
+            assert clause.edit_distance == (1 if mode == "fuzzy" and clause.edit_distance else 0) <= 1
+            assert clause.presence == ("optional" if mode == "any_term" else "required")  # fuzzy: every word, corrected
+        wildcards = [clause for clause in inner if clause.wildcard]
+        assert not wildcards or (prefix_last and wildcards == inner[-1:])
+
+
+@pytest.mark.parametrize("char", list(SYNTAX))
+def test_syntax_characters_change_no_search(search, char):
+    for first, second in WORDS:
+        plain = search({"query": f"{first} {second}"})
+        edged = search({"query": f"{char}{first} {second}{char}"})
+        assert (edged["total"], edged["results"], edged["match_mode"]) == (plain["total"], plain["results"], plain["match_mode"])
+    # An inner * is no wildcard: "s*s" is the one-letter word s, not every word from s to s.
+    assert search({"query": f"s{char}s"})["total"] <= search({"query": "s s"})["total"] or char not in "*-"
+    assert search({"query": "la*"})["total"] == search({"query": "la"})["total"]
+
+
+def test_only_the_caller_turns_on_the_prefix_wildcard(search):
+    typing = search({"query": "registr"}, prefix_last=True)
+    assert typing["total"] > 0
+    plain = search({"query": "registr"})
+    assert search({"query": "registr*"})["total"] == plain["total"]
+    assert typing["results"] != plain["results"]
+
+
+def test_at_most_max_query_terms_are_searched_and_the_rest_are_named(search):
+    words = ["benefits", "pensions", "house", "prices", "companies", "tax", "school", "water", "energy", "transport", "health", "police", "census", "weather", "flood"]
+    result = search({"query": " ".join(words)})
+    notice = next(n for n in result["notices"] if n["code"] == "query_terms_limited")
+    assert all(word in notice["message"] for word in words[MAX_QUERY_TERMS:])
+    assert not any(word in notice["message"].split(":")[1] for word in words[:MAX_QUERY_TERMS])
+    assert result == search({"query": " ".join(words[:MAX_QUERY_TERMS])}) | {"query": result["query"], "notices": result["notices"]}
+
+
+def test_filters_that_pass_nothing_answer_without_fallback_modes(search, catalogue, monkeypatch):
+    matched = []
+    original = catalogue.engine.matcher.match
+    monkeypatch.setattr(catalogue.engine.matcher, "match", lambda clauses: matched.append(clauses) or original(clauses))
+    catalogue.engine._recent.clear()
+    result = search({"query": "registry prices lnad", "publishers": ["No Such Publisher"]})
+    assert result["total"] == 0 and result["match_mode"] == "all_terms"
+    assert {"unknown_publisher", "filters_match_nothing"} <= {n["code"] for n in result["notices"]}
+    assert set(result["facets"]) == {"resourceTypes", "accessStatuses", "collections", "publishers"}
+    assert len(matched) == 1 and all(clause.presence == "required" and not clause.edit_distance for clause in matched[0])
+    # Filters that pass records still fall back to looser modes.
+    loose = search({"query": "registry prices lnad", "collections": ["land-registry"]})
+    assert loose["match_mode"] != "all_terms" and "filters_match_nothing" not in {n["code"] for n in loose["notices"]}
+
+
+def test_expansions_are_cut_to_the_closest_and_the_answer_says_so(search, catalogue, monkeypatch):
+    full = search({"query": "land reg"}, prefix_last=True)
+    assert "expansions_limited" not in {n["code"] for n in full["notices"]}
+    monkeypatch.setattr(terms_module, "MAX_EXPANSIONS", 1)
+    catalogue.engine._recent.clear()  # match sets are kept by clause; the budget is a constant
+    cut = search({"query": "land reg"}, prefix_last=True)
+    notice = next(n for n in cut["notices"] if n["code"] == "expansions_limited")
+    assert "reg" in notice["message"]
+    assert 0 < cut["total"] <= full["total"]
+    catalogue.engine._recent.clear()  # no cut match set outlives the patched budget
+
+
+def test_budgeted_keeps_the_closest_expansions_in_their_own_order(monkeypatch):
+    monkeypatch.setattr(terms_module, "MAX_EXPANSIONS", 3)
+    clause = terms_module.Clause("regist", "optional", wildcard=True)
+    assert budgeted(["registrations", "regist", "registri", "registered", "registr"], clause) == ["regist", "registri", "registr"]
+    assert budgeted(["a", "b"], clause) == ["a", "b"]
+
+
+def test_the_commonest_words_are_left_out_past_the_postings_budget(search, monkeypatch):
+    plain = search({"query": "house prices england"})
+    assert "common_terms_left_out" not in {n["code"] for n in plain["notices"]}
+    monkeypatch.setattr(rerank_module, "MAX_POSTINGS", 1)
+    cut = search({"query": "house prices england"})
+    notice = next(n for n in cut["notices"] if n["code"] == "common_terms_left_out")
+    assert sum(word in notice["message"] for word in ("house", "prices", "england")) == 2  # one word always stays
+    # Fewer required words match at least as many records; looser modes are not tried.
+    strict = [item for item in search({"query": "house prices england", "limit": 20})["results"] if item["matchMode"] == "all_terms"]
+    assert cut["total"] >= len(strict) and "work_budget_reached" in {n["code"] for n in cut["notices"]}
+
+
+def test_normal_queries_meet_no_budget(search):
+    budget_codes = {"query_terms_limited", "expansions_limited", "common_terms_left_out", "work_budget_reached"}
+    for query in ("vat", "house prices", "land registry price paid data", "companies house api", "schools in england", "flood risk", "registr"):
+        for prefix_last in (False, True):
+            result = search({"query": query}, prefix_last=prefix_last)
+            assert not budget_codes & {n["code"] for n in result["notices"]}, (query, result["notices"])
+
+
+def test_publisher_suggestions_come_from_the_closest_names(search, catalogue):
+    names = catalogue.engine.facets.names["publisher"]
+    for name in names[:40]:
+        near = name[:-1] + ("x" if name[-1] != "x" else "y")
+        if near in names:
+            continue
+        notice = next(n for n in search({"query": "data", "publishers": [near]})["notices"] if n["code"] == "unknown_publisher")
+        assert name in notice["suggestions"], (near, notice)
+
+
+def test_within_budget_keeps_one_clause_and_drops_the_commonest_first(catalogue):
+    engine = catalogue.engine
+    found = clauses_for(query_terms("land registry data"), "all_terms")
+    reach = dict(zip(found, engine.matcher.postings(found)))
+    kept, dropped, used = engine.within_budget(found, 0)
+    assert len(kept) == 1 and kept[0] == min(found, key=lambda clause: reach[clause]) and used == reach[kept[0]]
+    assert engine.within_budget(found, engine_module.MAX_POSTINGS)[1] == []

@@ -1,0 +1,169 @@
+"""The relevance harness in eval/: its metrics on hand-made lists with known
+answers, the checks on the judged query file, and the curated-corpus guard:
+the judged queries the curated site can answer must not lose more than 0.02
+of the nDCG@10 committed in eval/results/curated.json.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "eval"))
+
+from judgments import JudgmentError, load_queries  # noqa: E402
+from relevance import gains, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
+
+A, B, C, X = "https://a.gov.uk/one", "https://b.gov.uk/two", "https://c.gov.uk/three", "https://x.gov.uk/unjudged"
+GRADES = {normalise_url(A): 3, normalise_url(B): 2, normalise_url(C): 1}
+
+
+def test_url_normalisation_merges_the_importers_seams():
+    assert normalise_url("HTTP://WWW.Gov.UK/vehicle-tax/") == normalise_url("https://www.gov.uk/vehicle-tax")
+    assert normalise_url("https://x.gov.uk/service.asmx?wsdl=") == normalise_url("https://x.gov.uk/service.asmx?wsdl")
+    assert normalise_url("https://x.gov.uk/Path") != normalise_url("https://x.gov.uk/path")  # paths keep their case
+    assert normalise_url("https://x.gov.uk/a?b=1") != normalise_url("https://x.gov.uk/a")
+
+
+def test_ndcg_of_the_ideal_order_is_one():
+    assert ndcg([A, B, C], GRADES) == pytest.approx(1.0)
+
+
+def test_ndcg_of_the_reversed_order():
+    # gains 2^g - 1 = 1, 3, 7 at ranks 1-3 against the ideal 7, 3, 1
+    expected = (1 + 3 / math.log2(3) + 7 / 2) / (7 + 3 / math.log2(3) + 1 / 2)
+    assert ndcg([C, B, A], GRADES) == pytest.approx(expected)
+    assert expected == pytest.approx(0.6806, abs=1e-4)
+
+
+def test_unjudged_results_count_as_zero():
+    assert ndcg([X, A, B, C], GRADES) == pytest.approx((7 / math.log2(3) + 3 / 2 + 1 / math.log2(5)) / (7 + 3 / math.log2(3) + 1 / 2))
+    assert ndcg([X], GRADES) == 0.0
+
+
+def test_a_repeated_url_earns_nothing_the_second_time():
+    http_copy = A.replace("https://", "http://") + "/"
+    assert gains([A, http_copy, B], GRADES) == [3, 0, 2]
+    assert ndcg([A, A, B], GRADES) < ndcg([A, B], GRADES)
+
+
+def test_only_the_top_k_count():
+    assert ndcg([X] * 10 + [A], GRADES, k=10) == 0.0
+    assert ndcg([X, A], GRADES, k=1) == 0.0
+
+
+def test_a_query_without_relevant_grades_has_no_score():
+    assert ndcg([A], {}) is None
+    assert recall([A], {normalise_url(A): 1}) is None
+    assert reciprocal_rank([A], {normalise_url(A): 1}) is None
+
+
+def test_ideal_can_be_limited_to_what_the_corpus_holds():
+    assert ndcg([A], GRADES, ideal=[3]) == pytest.approx(1.0)
+    assert ndcg([A], GRADES) < 1.0
+
+
+def test_recall_counts_grade_two_and_up_out_of_at_most_k():
+    assert recall([C, A], GRADES) == 0.5
+    many = {normalise_url(f"https://m.gov.uk/{n}"): 2 for n in range(15)}
+    assert recall([f"https://m.gov.uk/{n}" for n in range(10)], many, k=10) == 1.0
+
+
+def test_reciprocal_rank_of_the_first_relevant_result():
+    assert reciprocal_rank([X, C, B], GRADES) == pytest.approx(1 / 3)
+    assert reciprocal_rank([X, C], GRADES) == 0.0
+
+
+# ---- the judged query file --------------------------------------------------
+
+
+def _write(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "queries.toml"
+    path.write_text(body, "utf-8")
+    return path
+
+
+GOOD = """
+[[query]]
+id = "q1"
+query = "renew passport"
+intent = "citizen"
+need = "renew a passport"
+{extra}
+[query.grades]
+"https://www.gov.uk/renew-adult-passport" = {grade}
+"""
+
+
+def test_a_well_formed_query_loads(tmp_path):
+    (query,) = load_queries(_write(tmp_path, GOOD.format(extra='filters = {collections = ["uk-living"]}', grade=3)))
+    assert query.arguments() == {"query": "renew passport", "collections": ["uk-living"], "limit": 10}
+    assert query.labels() == ["citizen", "filter"]
+
+
+@pytest.mark.parametrize(
+    "extra, grade, complaint",
+    [
+        ("", 4, "every grade must be an integer 0-3"),
+        ('filters = {collection = ["uk-living"]}', 3, "unknown filter `collection`"),
+        ('filters = {resourceTypes = ["API"]}', 3, "values the tool does not accept"),
+        ('tags = ["no-answer"]', 3, "tagged no-answer exactly when"),
+        ("", 1, "tagged no-answer exactly when"),
+        ('tags = ["typos"]', 3, "`tags` may only hold"),
+    ],
+)
+def test_mistakes_name_the_query_and_field(tmp_path, extra, grade, complaint):
+    with pytest.raises(JudgmentError, match="'q1'") as error:
+        load_queries(_write(tmp_path, GOOD.format(extra=extra, grade=grade)))
+    assert complaint in str(error.value)
+
+
+def test_one_url_graded_twice_under_two_spellings_is_refused(tmp_path):
+    body = GOOD.format(extra="", grade=3) + '"http://www.gov.uk/renew-adult-passport/" = 1\n'
+    with pytest.raises(JudgmentError, match="graded twice"):
+        load_queries(_write(tmp_path, body))
+
+
+def test_the_project_set_covers_what_the_issue_asks():
+    queries = load_queries()
+    labels = [label for q in queries for label in q.labels()]
+    counts = {label: labels.count(label) for label in ("typo", "acronym", "filter", "ambiguous", "no-answer")}
+    assert len(queries) >= 150
+    assert counts["typo"] >= 15 and counts["acronym"] >= 15 and counts["filter"] >= 20, counts
+    assert counts["ambiguous"] >= 10 and counts["no-answer"] >= 5, counts
+    assert all(q.need.strip() and q.id for q in queries)
+
+
+# ---- the curated-corpus guard ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def curated_results(tmp_path_factory):
+    from govsearch_build.records import load_content
+    from run import evaluate
+    from sitefixture import build_fixture_site
+
+    content = REPO / "site" / "content"
+    committed = json.loads((REPO / "eval" / "results" / "curated.json").read_text("utf-8"))["subset"]
+    wanted = set(committed["ids"])
+    queries = [q for q in load_queries() if q.id in wanted]
+    site = build_fixture_site(tmp_path_factory.mktemp("eval-curated"), content)
+    urls = [record.data["url"] for record in load_content(content).records]
+    return committed, evaluate(site, queries, restrict=True, urls=urls)
+
+
+def test_curated_subset_keeps_its_ndcg(curated_results):
+    committed, rows = curated_results
+    assert {row["id"] for row in rows} == set(committed["ids"]), "a query of the committed subset is gone: run `make eval`"
+    scored = [row["ndcg"] for row in rows if row["ndcg"] is not None]
+    figure = sum(scored) / len(scored)
+    worst = sorted(rows, key=lambda row: row["ndcg"] or 0)[:5]
+    assert figure >= committed["ndcg@10"] - 0.02, (
+        f"nDCG@10 on the curated subset fell to {figure:.3f} (committed {committed['ndcg@10']:.3f}); "
+        f"worst: {[(row['id'], round(row['ndcg'] or 0, 3)) for row in worst]}"
+    )
