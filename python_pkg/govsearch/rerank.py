@@ -254,16 +254,23 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
     base = list(map(scores.__getitem__, numbers))
     if ranking.priors:
         base = list(map(mul, base, map(ranking.priors.__getitem__, numbers)))
+    words = [clause for term, clause in zip(tier.terms, tier.clauses) if not term.intent]
+    # any_term: a record holding k of the n words scores (k + 1) / (n + 1) of its score.
+    share = tier.mode == "any_term" and len(words) > 1
     if len(numbers) > room:
         # Only records that the largest boost could lift to the room-th best base score can make it.
-        threshold = heapq.nlargest(room, base)[-1] / _MAX_BOOST - 10**-SCORE_PLACES
+        lowest_share = 1 / (len(words) + 1) if share else 1
+        threshold = heapq.nlargest(room, base)[-1] * lowest_share / _MAX_BOOST - 10**-SCORE_PLACES
         keep = list(map(threshold.__le__, base))
         numbers, base = list(compress(numbers, keep)), list(compress(base, keep))
     in_title = _in_title(engine, tier.terms, tier.clauses)
     wanted = _intent_profiles(engine, tier.terms)
+    holding = _holding(engine, words, numbers) if share else {}
     ranked = []
     for number, score in zip(numbers, base):
         reasons = list(ranking.flag_names(number))
+        if share:
+            score *= (holding.get(number, 0) + 1) / (len(words) + 1)
         if number in in_title:
             score *= TITLE_BOOST
             reasons.append("all_words_in_title")
@@ -275,6 +282,17 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
         ranked.append(Ranked(number, score, tier.mode, reasons))
     ranked.sort(key=lambda item: (-round(item.score, SCORE_PLACES), item.number))
     return ranked[:room]
+
+
+def _holding(engine: SearchEngine, words: list[Clause], numbers: list[int]) -> dict[int, int]:
+    """How many of the words (in any field) each of these records holds."""
+    counts: dict[int, int] = {}
+    for clause in words:
+        lists = [found for fields in engine.matcher.members(clause, list(FIELDS)).values() for found in fields.values()]
+        for number in numbers:
+            if any(_holds(found, number) for found in lists):
+                counts[number] = counts.get(number, 0) + 1
+    return counts
 
 
 def _in_title(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> set[int]:
@@ -302,11 +320,13 @@ def _intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
 def _phrase_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]]) -> None:
     """Boost records whose title or summary has the query's words adjacent as
     typed, then reorder within each mode (a boost never crosses modes)."""
-    words = [term.indexed for term in terms if not term.intent and not term.prefix]
+    words = [term.indexed for term in terms if not term.intent and not term.prefix and not term.synonym]
     pairs = list(zip(words, words[1:]))
     if not pairs:
         return
     for item, row in zip(ranked, rows):
+        if item.mode == "identifier":
+            continue
         found: set[tuple[str, str]] = set()
         for text in (row.get("title", ""), row.get("summary", "")):
             indexed = [term for _, term in analysed(text)]

@@ -73,7 +73,7 @@ class Term:
     indexed: str  # after the build pipeline: the form stored in the index
     prefix: bool = False  # match any index term starting with `typed`
     intent: tuple[str, ...] = ()  # resource types the word asks for: then it is not required
-    synonym: bool = False  # a phrase of a synonym group, searched as the group's word: never fuzzed
+    synonym: bool = False  # a phrase of a synonym group, searched as the group's token: never fuzzed
 
     @property
     def fuzzable(self) -> bool:
@@ -81,23 +81,33 @@ class Term:
         return not self.prefix and not self.synonym and FUZZY_MIN_LENGTH <= len(self.typed) <= FUZZY_MAX_LENGTH
 
 
+# A synonym group is indexed and searched as its first word with this mark
+# ("ons_"): no word of any text stems to it ("ons" itself stems to "on",
+# as "one" does), and lunr's pipeline leaves it as it is.
+GROUP_MARK = "_"
+
+
 @dataclass(frozen=True)
 class SearchTerms:
-    """The site's synonym groups and intent words (site config [search]), in
-    index terms, so the build and the query apply them the same way."""
+    """The site's synonym groups and intent words (site config [search]), so
+    the build and the query apply them the same way."""
 
-    phrases: dict[tuple[str, ...], str]  # a group's other phrases, as index terms -> the group's word
+    # A group's phrase -> the group's token. A phrase of several words is
+    # compared by index terms (stems, no stop words: "HM Revenue & Customs" =
+    # "hm revenue and customs"); a single word as typed, since stems of short
+    # words collide ("ons" and "one" both stem to "on").
+    phrases: dict[tuple[str, ...], str]
     intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
 
     @classmethod
     def from_lists(cls, synonyms: list[list[str]], intents: dict[str, list[str]]) -> "SearchTerms":
         phrases: dict[tuple[str, ...], str] = {}
         for group in synonyms:
-            own = tuple(indexed for _, indexed in analysed(group[0]))
-            for phrase in group[1:]:
-                key = tuple(indexed for _, indexed in analysed(phrase))
-                if key and key != own:
-                    phrases.setdefault(key, group[0])
+            for phrase in group:
+                pairs = analysed(phrase)
+                key = tuple(typed for typed, _ in pairs) if len(pairs) == 1 else tuple(indexed for _, indexed in pairs)
+                if key:
+                    phrases.setdefault(key, group[0].lower() + GROUP_MARK)
         intent_terms = {}
         for word, types in intents.items():
             for _, indexed in analysed(word)[:1]:
@@ -108,21 +118,24 @@ class SearchTerms:
     def longest(self) -> int:
         return max(map(len, self.phrases), default=0)
 
-    def find(self, indexed: list[str], start: int) -> tuple[int, str] | None:
-        """The longest group phrase starting at `start`: (its length, the group's word)."""
-        for length in range(min(self.longest, len(indexed) - start), 0, -1):
-            word = self.phrases.get(tuple(indexed[start : start + length]))
-            if word is not None:
-                return length, word
+    def find(self, pairs: list[tuple[str, str]], start: int) -> tuple[int, str] | None:
+        """The longest group phrase starting at `start` of (typed, indexed)
+        words: (its length, the group's token)."""
+        for length in range(min(self.longest, len(pairs) - start), 0, -1):
+            words = pairs[start : start + length]
+            key = (words[0][0],) if length == 1 else tuple(indexed for _, indexed in words)
+            token = self.phrases.get(key)
+            if token is not None:
+                return length, token
         return None
 
-    def canonical_words(self, text: str) -> list[str]:
-        """The group words of every group phrase in `text`, in order (each once):
-        what the build adds to a record's field so the group's word finds it."""
-        indexed = [term for _, term in analysed(text)]
+    def group_tokens(self, text: str) -> list[str]:
+        """The tokens of every group with a phrase in `text`, in order (each
+        once): what the build adds to a record's field so the group finds it."""
+        pairs = analysed(text)
         found: list[str] = []
-        for start in range(len(indexed)):
-            hit = self.find(indexed, start)
+        for start in range(len(pairs)):
+            hit = self.find(pairs, start)
             if hit and hit[1] not in found:
                 found.append(hit[1])
         return found
@@ -174,19 +187,19 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     """
     terms = _plain_terms(text, prefix_last)
     finished = [term for term in terms if not term.prefix]
-    indexed = [term.indexed for term in finished]
+    pairs = [(term.typed, term.indexed) for term in finished]
     combined: list[Term] = []
     position = 0
     while position < len(finished):
-        hit = search_terms.find(indexed, position)
+        hit = search_terms.find(pairs, position)
         if hit is None:
             term = finished[position]
             combined.append(Term(term.typed, term.indexed, intent=search_terms.intents.get(term.indexed, ())))
             position += 1
             continue
-        length, word = hit
+        length, token = hit
         typed = " ".join(term.typed for term in finished[position : position + length])
-        combined.append(Term(typed, analysed(word)[0][1], synonym=True))
+        combined.append(Term(typed, token, synonym=True))
         position += length
     combined += [term for term in terms if term.prefix]
     unique: list[Term] = []

@@ -65,7 +65,8 @@ IDS_PER_SHARD = 500
 
 def index_document(record: Record, search_terms: SearchTerms = NO_SEARCH_TERMS) -> dict[str, str]:
     """The text lunr indexes. A field holding a phrase of a synonym group also
-    gets the group's word, so searching that word finds it in that field."""
+    gets the group's token (terms.GROUP_MARK), so a query holding any phrase
+    of the group finds it, in that field."""
     data = record.data
     document = {
         "id": data["id"],
@@ -77,7 +78,7 @@ def index_document(record: Record, search_terms: SearchTerms = NO_SEARCH_TERMS) 
     }
     if search_terms.phrases:
         for name in ("title", "publisher", "keywords", "summary", "body"):
-            added = search_terms.canonical_words(document[name])
+            added = search_terms.group_tokens(document[name])
             if added:
                 document[name] += " " + " ".join(added)
     return document
