@@ -155,7 +155,7 @@ def answer(
         if len(ranked) >= POOL:
             break
         ranked += _rank_tier(engine, ranking, tier, POOL - len(ranked))
-    if len([term for term in terms if not term.intent]) > 1 and ranked:
+    if len(_phrase_words(terms)) > 1 and ranked:
         _phrase_evidence(terms, ranked, rows([item.number for item in ranked]))
     union = _union([tier.matches for tier in tiers])
     total = sum(len(tier.numbers) for tier in tiers)
@@ -320,7 +320,7 @@ def _intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
 def _phrase_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]]) -> None:
     """Boost records whose title or summary has the query's words adjacent as
     typed, then reorder within each mode (a boost never crosses modes)."""
-    words = [term.indexed for term in terms if not term.intent and not term.prefix and not term.synonym]
+    words = _phrase_words(terms)
     pairs = list(zip(words, words[1:]))
     if not pairs:
         return
@@ -335,6 +335,11 @@ def _phrase_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[st
             item.score *= PHRASE_BOOST
             item.reasons.append("words_adjacent")
     ranked.sort(key=lambda item: (_TIER_ORDER[item.mode], -round(item.score, SCORE_PLACES), item.number))
+
+
+def _phrase_words(terms: list[Term]) -> list[str]:
+    """The query's words whose order the title or summary can show (as index terms)."""
+    return [term.indexed for term in terms if not term.intent and not term.prefix and not term.synonym]
 
 
 def _union(all_matches: list[Matches]) -> Matches:
