@@ -44,6 +44,7 @@ FLAG_WEIGHTS = (
 )
 TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
 PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary
+EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 1.5  # the record's type is one an intent word asks for
 _MAX_BOOST = TITLE_BOOST * PHRASE_BOOST * INTENT_BOOST
 _CODES = {char: number for number, char in enumerate(CODE_ALPHABET)}
@@ -155,8 +156,8 @@ def answer(
         if len(ranked) >= POOL:
             break
         ranked += _rank_tier(engine, ranking, tier, POOL - len(ranked))
-    if len(_phrase_words(terms)) > 1 and ranked:
-        _phrase_evidence(terms, ranked, rows([item.number for item in ranked]))
+    if ranked and (len(_phrase_words(terms)) > 1 or _exact_words(terms)):
+        _row_evidence(terms, ranked, rows([item.number for item in ranked]), ranking.search_terms)
     union = _union([tier.matches for tier in tiers])
     total = sum(len(tier.numbers) for tier in tiers)
     mode = ranked[0].mode if ranked else "all_terms"
@@ -173,8 +174,18 @@ class _Budget:
         self.dropped: list[str] = []
 
     def fit(self, engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> tuple[list[Term], list[Clause]]:
-        """The terms and clauses a tier matches within what is left of the budget."""
-        kept, dropped, used = engine.within_budget(clauses, self.left)
+        """The terms and clauses a tier matches within what is left of the
+        budget: required words first, then optional (intent) words while it lasts."""
+        required = [clause for clause in clauses if clause.presence == "required"]
+        optional = [clause for clause in clauses if clause.presence != "required"]
+        kept, dropped, used = engine.within_budget(required or optional, self.left)
+        if required and optional:
+            for clause, reach in zip(optional, engine.matcher.postings(optional)):
+                if used + reach <= self.left:
+                    kept.append(clause)
+                    used += reach
+                else:
+                    dropped.append(clause)
         self.left -= used
         typed = {clause: term.typed for term, clause in zip(terms, clauses)}
         self.dropped += [typed[clause] for clause in dropped if typed[clause] not in self.dropped]
@@ -317,24 +328,35 @@ def _intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
     return {profile for profile, values in enumerate(engine.facets.profiles[1]) if values[0] in types}
 
 
-def _phrase_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]]) -> None:
-    """Boost records whose title or summary has the query's words adjacent as
-    typed, then reorder within each mode (a boost never crosses modes)."""
+def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]], search_terms: SearchTerms) -> None:
+    """Boost records whose title is the query (its words, no others) or whose
+    title or summary has the query's words adjacent as typed; then reorder
+    within each mode (a boost never crosses modes)."""
     words = _phrase_words(terms)
-    pairs = list(zip(words, words[1:]))
-    if not pairs:
-        return
+    pairs = set(zip(words, words[1:]))
+    query = _exact_words(terms)
     for item, row in zip(ranked, rows):
-        if item.mode == "identifier":
-            continue
-        found: set[tuple[str, str]] = set()
-        for text in (row.get("title", ""), row.get("summary", "")):
-            indexed = [term for _, term in analysed(text)]
-            found.update(pair for pair in zip(indexed, indexed[1:]) if pair in pairs)
-        if len(found) == len(set(pairs)):
-            item.score *= PHRASE_BOOST
-            item.reasons.append("words_adjacent")
+        if item.mode not in ("all_terms", "any_term"):
+            continue  # an identifier needs no evidence; corrected words are not the query's
+        if query and item.mode == "all_terms" and search_terms.collapsed(row.get("title", "")) == query:
+            item.score *= EXACT_TITLE_BOOST
+            item.reasons.append("title_is_query")
+        if pairs:
+            found: set[tuple[str, str]] = set()
+            for text in (row.get("title", ""), row.get("summary", "")):
+                indexed = [term for _, term in analysed(text)]
+                found.update(pair for pair in zip(indexed, indexed[1:]) if pair in pairs)
+            if found == pairs:
+                item.score *= PHRASE_BOOST
+                item.reasons.append("words_adjacent")
     ranked.sort(key=lambda item: (_TIER_ORDER[item.mode], -round(item.score, SCORE_PLACES), item.number))
+
+
+def _exact_words(terms: list[Term]) -> frozenset[str]:
+    """The query's words (index terms and group tokens) a title must be exactly, if it can be."""
+    if any(term.prefix for term in terms):
+        return frozenset()  # a word still being typed: no title is it yet
+    return frozenset(term.indexed for term in terms if not term.intent) or frozenset(term.indexed for term in terms)
 
 
 def _phrase_words(terms: list[Term]) -> list[str]:

@@ -129,6 +129,17 @@ class SearchTerms:
                 return length, token
         return None
 
+    def collapsed(self, text: str) -> frozenset[str]:
+        """The index terms of `text`, each group phrase as its group's token."""
+        pairs = analysed(text)
+        found: set[str] = set()
+        position = 0
+        while position < len(pairs):
+            hit = self.find(pairs, position)
+            found.add(hit[1] if hit else pairs[position][1])
+            position += hit[0] if hit else 1
+        return frozenset(found)
+
     def group_tokens(self, text: str) -> list[str]:
         """The tokens of every group with a phrase in `text`, in order (each
         once): what the build adds to a record's field so the group finds it."""

@@ -143,3 +143,21 @@ def test_a_typo_that_breaks_the_stemmed_suffix_is_still_corrected(search):
     result = search({"query": "populaton census"})
     assert result["match_mode"] == "fuzzy" and ids(result)[0] == "census-2021"
     assert result["suggestion"] == "population census"
+
+
+def test_a_title_that_is_the_query_comes_first(search):
+    # "ONS" is the group token of "Office for National Statistics": that title is exactly the query.
+    result = search({"query": "ONS", "limit": 20})
+    assert ids(result)[0] == "ons-org" and "title_is_query" in result["results"][0]["reasons"]
+    assert all("title_is_query" not in item.get("reasons", []) for item in result["results"][1:])
+
+
+def test_required_words_keep_their_place_in_the_work_budget(search, monkeypatch):
+    from govsearch import rerank as rerank_module
+
+    # Room for one word's postings: "house" reaches more than the intent word "data", yet stays.
+    monkeypatch.setattr(rerank_module, "MAX_POSTINGS", 9)
+    result = search({"query": "house data", "limit": 20})
+    notice = next(n for n in result["notices"] if n["code"] == "common_terms_left_out")
+    assert "data" in notice["message"] and "house" not in notice["message"]
+    assert result["total"] > 0 and all("house" in str(item["matched"]) for item in result["results"])
