@@ -217,10 +217,6 @@ def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozen
         if not clauses or tuple(clauses) in tried:
             continue
         tried.add(tuple(clauses))
-        if mode != "all_terms" and sum(engine.matcher.postings(clauses)) > budget.left:
-            # A looser mode runs whole or not at all: its words are the query's.
-            budget.skipped = [later for later in modes[position:] if later != "any_term" or len(terms) > 1]
-            break
         tier_terms, clauses = budget.fit(engine, tier_terms, clauses)
         matches = engine.match(clauses)
         fresh = [number for number in engine.filter(matches, filters) if number not in seen]
