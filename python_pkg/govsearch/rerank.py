@@ -46,7 +46,6 @@ TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
 PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 1.5  # the record's type is one an intent word asks for
-_MAX_BOOST = TITLE_BOOST * PHRASE_BOOST * INTENT_BOOST
 _CODES = {char: number for number, char in enumerate(CODE_ALPHABET)}
 _IDENTIFIER = re.compile(r"[a-z0-9][a-z0-9._:-]{2,119}")
 _TIER_ORDER = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
@@ -268,31 +267,45 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
     words = [clause for term, clause in zip(tier.terms, tier.clauses) if not term.intent]
     # any_term: a record holding k of the n words scores (k + 1) / (n + 1) of its score.
     share = tier.mode == "any_term" and len(words) > 1
-    if len(numbers) > room:
-        # Only records that the largest boost could lift to the room-th best base score can make it.
-        lowest_share = 1 / (len(words) + 1) if share else 1
-        threshold = heapq.nlargest(room, base)[-1] * lowest_share / _MAX_BOOST - 10**-SCORE_PLACES
-        keep = list(map(threshold.__le__, base))
-        numbers, base = list(compress(numbers, keep)), list(compress(base, keep))
     in_title = _in_title(engine, tier.terms, tier.clauses)
     wanted = _intent_profiles(engine, tier.terms)
+    if len(numbers) > room:
+        # Only records that the largest boost could lift to the room-th best base score can make it.
+        bound = TITLE_BOOST * (INTENT_BOOST if wanted else 1) * (len(words) + 1 if share else 1)
+        numbers, base = _near_top(numbers, base, room, bound)
     holding = _holding(engine, words, numbers) if share else {}
-    ranked = []
-    for number, score in zip(numbers, base):
-        reasons = list(ranking.flag_names(number))
+    profile_of = engine.facets.profiles[0]
+    boosted = []
+    for number, score in zip(numbers, base):  # in the order data_files._top_rows multiplies, so the floats agree
         if share:
             score *= (holding.get(number, 0) + 1) / (len(words) + 1)
         if number in in_title:
             score *= TITLE_BOOST
-            reasons.append("all_words_in_title")
-        if wanted and engine.facets.profiles[0][number] in wanted:
+        if wanted and profile_of[number] in wanted:
             score *= INTENT_BOOST
-            reasons.append("type_matches_intent")
-        if tier.mode == "fuzzy":
-            reasons.append("typo_corrected")
-        ranked.append(Ranked(number, score, tier.mode, reasons))
-    ranked.sort(key=lambda item: (-round(item.score, SCORE_PLACES), item.number))
-    return ranked[:room]
+        boosted.append(score)
+    if len(numbers) > room:
+        numbers, boosted = _near_top(numbers, boosted, room, 1)
+    best = sorted(zip((-round(score, SCORE_PLACES) for score in boosted), numbers, boosted))[:room]
+    return [Ranked(number, score, tier.mode, _reasons(ranking, tier.mode, number, number in in_title, bool(wanted) and profile_of[number] in wanted)) for _, number, score in best]
+
+
+def _near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:
+    """The records whose score times `bound` reaches the room-th best score (before rounding)."""
+    threshold = heapq.nlargest(room, scores)[-1] / bound - 2 * 10**-SCORE_PLACES
+    keep = list(map(threshold.__le__, scores))
+    return list(compress(numbers, keep)), list(compress(scores, keep))
+
+
+def _reasons(ranking: RankingData, mode: str, number: int, in_title: bool, intended: bool) -> list[str]:
+    reasons = ranking.flag_names(number)
+    if in_title:
+        reasons.append("all_words_in_title")
+    if intended:
+        reasons.append("type_matches_intent")
+    if mode == "fuzzy":
+        reasons.append("typo_corrected")
+    return reasons
 
 
 def _holding(engine: SearchEngine, words: list[Clause], numbers: list[int]) -> dict[int, int]:

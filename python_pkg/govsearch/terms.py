@@ -22,7 +22,7 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Sequence
 
 from lunr.pipeline import Pipeline
 from lunr.query import Clause as LunrClause
@@ -118,7 +118,7 @@ class SearchTerms:
     def longest(self) -> int:
         return max(map(len, self.phrases), default=0)
 
-    def find(self, pairs: list[tuple[str, str]], start: int) -> tuple[int, str] | None:
+    def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
         """The longest group phrase starting at `start` of (typed, indexed)
         words: (its length, the group's token)."""
         for length in range(min(self.longest, len(pairs) - start), 0, -1):
@@ -155,9 +155,12 @@ class SearchTerms:
 NO_SEARCH_TERMS = SearchTerms({}, {})
 
 
-def analysed(text: str) -> list[tuple[str, str]]:
-    """(typed, indexed) of each word of `text` the index could hold: stop words and punctuation left out."""
-    return [pair for pair in map(_analysed_word, map(str, Tokenizer(text))) if pair is not None]
+@lru_cache(maxsize=4096)
+def analysed(text: str) -> tuple[tuple[str, str], ...]:
+    """(typed, indexed) of each word of `text` the index could hold: stop
+    words and punctuation left out. Kept for recent texts: the re-ranker
+    reads the same titles and summaries query after query."""
+    return tuple(pair for pair in map(_analysed_word, map(str, Tokenizer(text))) if pair is not None)
 
 
 @lru_cache(maxsize=1 << 16)
