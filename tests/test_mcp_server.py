@@ -206,7 +206,7 @@ def test_a_client_session_lists_the_page_tools_and_gets_the_cli_bytes(site):
         assert tool.description == page[name]["description"]
         assert tool.output_schema == load_schema(name, "output")
         assert tool.annotations.read_only_hint is True and tool.annotations.open_world_hint is False
-    assert listed[SEARCH].description == load_schema(SEARCH)["description"]  # the seed's own words
+    assert listed[SEARCH].description.startswith(load_schema(SEARCH)["description"] + " ")  # the seed's own words, then how to read scores
     assert "before filtering by publisher" in listed[FILTER].description
     outcomes = {json.loads(result.content[0].text)["ok"] for result in results}
     assert outcomes == {True, False}

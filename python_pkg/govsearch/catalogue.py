@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from .datafiles import SiteUnavailable, parse, read_bytes, read_verified
 from .engine import FacetTable, SearchEngine
 from .loaders import Loader
+from .rerank import RankingData
 from .sharded import ShardDirectory, ShardedMatcher, ShardedStore
 from .single import ListStore, LunrMatcher
 from .tools import call_tool
@@ -34,14 +35,18 @@ class RecordStore(Protocol):
     def find(self, record_id: str) -> dict[str, Any] | None:
         """The whole record with this id, if there is one."""
 
+    def identified(self, key: str) -> list[int]:
+        """The records an identifier key (rerank.identifier_key) names: ids, source ids, URL slugs."""
+
 
 class Catalogue:
     """The records and search engine of one built site."""
 
-    def __init__(self, manifest: dict[str, Any], store: RecordStore, engine: SearchEngine):
+    def __init__(self, manifest: dict[str, Any], store: RecordStore, engine: SearchEngine, ranking: RankingData | None = None):
         self.manifest = manifest
         self.store = store
         self.engine = engine
+        self.ranking = ranking or RankingData({})
         site = manifest.get("site", {})
         self.record_base = site.get("url", "").rstrip("/") + site.get("basePath", "/") + "records/"
 
@@ -53,6 +58,7 @@ class Catalogue:
         files = manifest.get("files", {})
         try:
             facets = FacetTable.from_json(read_verified(loader, files.get("facets"), "facets"))
+            ranking = RankingData(read_verified(loader, files["ranking"], "ranking")) if "ranking" in files else None
             if manifest.get("layout") == "sharded":
                 shards = ShardDirectory(loader, read_verified(loader, files.get("directory"), "directory"))
                 store, matcher = ShardedStore(shards), ShardedMatcher(shards)
@@ -61,7 +67,7 @@ class Catalogue:
                 matcher = LunrMatcher(read_verified(loader, files.get("index"), "index"), store.numbers)
         except (KeyError, TypeError, ValueError) as error:
             raise SiteUnavailable(f"the site's data is malformed ({error})") from None
-        return cls(manifest, store, SearchEngine(matcher, facets))
+        return cls(manifest, store, SearchEngine(matcher, facets), ranking)
 
     def record_url(self, record_id: str) -> str:
         return f"{self.record_base}{record_id}/"

@@ -8,7 +8,7 @@ shards for large sites) without touching the places that open a catalogue.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 
 class Loader(Protocol):
@@ -48,6 +48,22 @@ class MissingFiles(Exception):
     def __init__(self, names: list[str]):
         super().__init__(", ".join(names))
         self.names = list(names)
+
+
+def gather(*steps: Callable[[], Any]) -> list[Any]:
+    """Run every step; if any needs files not downloaded yet, raise one
+    MissingFiles naming all of them (one round of parallel downloads)."""
+    missing: list[str] = []
+    results = []
+    for step in steps:
+        try:
+            results.append(step())
+        except MissingFiles as error:
+            missing.extend(error.names)
+            results.append(None)
+    if missing:
+        raise MissingFiles(sorted(set(missing)))
+    return results
 
 
 class FetchingLoader:

@@ -23,12 +23,11 @@ from itertools import accumulate, chain, compress, repeat
 from operator import add, mul, truediv
 from typing import Any, Mapping
 
-from lunr.query import Clause as LunrClause
 from lunr.token_set import TokenSet
 
 from .datafiles import SiteUnavailable, parse, read_verified_bytes
 from .loaders import Loader, MissingFiles
-from .terms import MAX_SHARD_BYTES, Clause, budgeted, prefixed, vocabulary_token_set
+from .terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_set
 
 
 # Shards kept parsed, by the size of their JSON: a long session must not grow
@@ -37,6 +36,7 @@ from .terms import MAX_SHARD_BYTES, Clause, budgeted, prefixed, vocabulary_token
 CACHE_BYTES = 24 * 1024 * 1024
 KNOWN_ROWS = 4096  # rows kept from postings (a query's words bring 20 each)
 UNREAD = 10**9  # what a clause whose shards the budget left unread is said to reach
+DECODED_KEPT = 64  # (term, field) record lists kept decoded for the re-ranker's evidence
 
 
 class ShardDirectory:
@@ -50,6 +50,8 @@ class ShardDirectory:
         self.posting_firsts = [entry["first"] for entry in self.postings]
         self.id_shards = directory["ids"]
         self.id_firsts = [entry["first"] for entry in self.id_shards]
+        self.identifier_shards = directory.get("identifiers", [])
+        self.identifier_firsts = [entry["first"] for entry in self.identifier_shards]
         self.cache_bytes = cache_bytes
         self.cached_bytes = 0
         self._cache: OrderedDict[str, tuple[Any, int]] = OrderedDict()
@@ -120,6 +122,7 @@ class ShardedMatcher:
         self._terms: list[str] | None = None
         self._term_set: frozenset[str] = frozenset()
         self._token_set: TokenSet | None = None
+        self._numbers: OrderedDict[tuple[str, str], list[int]] = OrderedDict()
         self.limited: tuple[str, ...] = ()  # clause terms whose expansions the last match cut to the budget
         self._expanded: dict[Clause, list[str]] = {}
 
@@ -138,6 +141,29 @@ class ShardedMatcher:
             self._token_set = vocabulary_token_set(self.vocabulary)
         return self._token_set
 
+    def frequency(self, term: str) -> int:
+        """How many records hold the term in its commonest field (0: not in the index)."""
+        posting = self.shards.posting(term) if self._known(term) else None
+        return max((len(column[0]) for column in posting["f"].values()), default=0) if posting else 0
+
+    def members(self, clause: Clause, fields: list[str]) -> dict[str, dict[str, list[int]]]:
+        """For each index term the clause reaches: per field, its records (sorted numbers)."""
+        found: dict[str, dict[str, list[int]]] = {}
+        for term in budgeted(self.expand(clause), clause):
+            posting = self.shards.posting(term)
+            if posting is None:
+                continue
+            found[term] = {field: self._decoded(term, field, posting["f"][field]) for field in fields if field in posting["f"]}
+        return found
+
+    def _decoded(self, term: str, field: str, column: Any) -> list[int]:
+        key = (term, field)
+        if key not in self._numbers:
+            self._numbers[key] = _decode(column)[0]
+            while len(self._numbers) > DECODED_KEPT:
+                self._numbers.popitem(last=False)
+        return self._numbers[key]
+
     def warm(self) -> None:
         """Build the vocabulary's TokenSet now (~150 ms in Pyodide at full
         estate), before a typo needs it."""
@@ -150,18 +176,8 @@ class ShardedMatcher:
         if clause not in self._expanded:
             if len(self._expanded) >= 256:
                 self._expanded.clear()
-            self._expanded[clause] = self._expand(clause)
+            self._expanded[clause] = expand(clause, lambda term: self._known(term) and self.shards.posting(term) is not None, lambda: self.vocabulary, lambda: self.token_set)
         return self._expanded[clause]
-
-    def _expand(self, clause: Clause) -> list[str]:
-        term = clause.term + "*" if clause.wildcard and not clause.term.endswith("*") else clause.term
-        if not clause.edit_distance and "*" not in term:
-            # An exact term reaches itself if the index holds it: no vocabulary needed.
-            return [term] if self._known(term) and self.shards.posting(term) is not None else []
-        if not clause.edit_distance and term.index("*") == len(term) - 1:
-            return prefixed(self.vocabulary, term[:-1])  # what the search box sends while typing: no automaton needed
-        lunr_clause = LunrClause(term=term, edit_distance=clause.edit_distance)
-        return self.token_set.intersect(TokenSet.from_clause(lunr_clause)).to_list()
 
     def _known(self, term: str) -> bool:
         """False only when the vocabulary is loaded and lacks the term: no shard to fetch."""
@@ -369,6 +385,11 @@ class ShardedStore:
             index, offset = divmod(number, self.per_row_shard)
             values = self.shards.read(self.shards.listed_entry("rows", index), "rows")["rows"][offset]
         return {field: value for field, value in zip(self.row_fields, values) if value is not None}
+
+    def identified(self, key: str) -> list[int]:
+        """The records an identifier key names (rerank.identifier_keys)."""
+        shard = self.shards.shard_for(self.shards.identifier_firsts, self.shards.identifier_shards, key, "identifiers")
+        return [] if shard is None else list(shard["ids"].get(key, []))
 
     def find(self, record_id: str) -> dict[str, Any] | None:
         shard = self.shards.shard_for(self.shards.id_firsts, self.shards.id_shards, record_id, "ids")

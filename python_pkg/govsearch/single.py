@@ -12,7 +12,8 @@ from lunr.index import Index
 from lunr.query import Clause as LunrClause
 from lunr.token_set import TokenSet
 
-from .terms import Clause, budgeted, to_lunr_query, vocabulary_token_set
+from .rerank import identifier_keys
+from .terms import Clause, budgeted, expand, to_lunr_query, vocabulary_token_set
 
 
 class LunrMatcher:
@@ -21,10 +22,33 @@ class LunrMatcher:
         # lunr's own vocabulary automaton can lose and invent terms (see vocabulary_token_set).
         self.index.token_set = _Budgeted(vocabulary_token_set(list(self.index.inverted_index)))
         self.numbers = numbers  # ref -> record number
+        self._sorted_terms: list[str] | None = None
         self.limited: tuple[str, ...] = ()  # clause terms whose expansions the last match cut to the budget
 
     def warm(self) -> None:
         """Nothing to do: the whole index was loaded up front."""
+
+    def frequency(self, term: str) -> int:
+        """How many records hold the term in its commonest field (0: not in the index)."""
+        entry = self.index.inverted_index.get(term)
+        return max((len(refs) for field, refs in entry.items() if field != "_index"), default=0) if entry else 0
+
+    def expand(self, clause: Clause) -> list[str]:
+        """The index terms a clause reaches, as lunr expands them (over a correct automaton)."""
+        return expand(clause, self.index.inverted_index.__contains__, self._vocabulary, lambda: self.index.token_set.vocabulary)
+
+    def _vocabulary(self) -> list[str]:
+        if self._sorted_terms is None:
+            self._sorted_terms = sorted(self.index.inverted_index)
+        return self._sorted_terms
+
+    def members(self, clause: Clause, fields: list[str]) -> dict[str, dict[str, list[int]]]:
+        """For each index term the clause reaches: per field, its records (sorted numbers)."""
+        found: dict[str, dict[str, list[int]]] = {}
+        for term in budgeted(self.expand(clause), clause):
+            entry = self.index.inverted_index[term]
+            found[term] = {field: sorted(map(self.numbers.__getitem__, entry[field])) for field in fields if entry.get(field)}
+        return found
 
     def postings(self, clauses: list[Clause], byte_budget: int = 0) -> tuple[list[int], int]:
         """Postings each clause reaches (the whole index is loaded: nothing to read)."""
@@ -76,6 +100,7 @@ class ListStore:
     def __init__(self, records: list[dict[str, Any]]):
         self.records = records
         self.numbers = {record["id"]: number for number, record in enumerate(records)}
+        self._identifiers: dict[str, list[int]] | None = None
 
     def require(self, numbers: list[int]) -> None:
         """Nothing to do: every record is loaded."""
@@ -86,3 +111,12 @@ class ListStore:
     def find(self, record_id: str) -> dict[str, Any] | None:
         number = self.numbers.get(record_id)
         return None if number is None else self.records[number]
+
+    def identified(self, key: str) -> list[int]:
+        """The records an identifier key names (rerank.identifier_keys), worked out on first use."""
+        if self._identifiers is None:
+            self._identifiers = {}
+            for number, record in enumerate(self.records):
+                for found in identifier_keys(record):
+                    self._identifiers.setdefault(found, []).append(number)
+        return self._identifiers.get(key, [])

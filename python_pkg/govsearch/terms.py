@@ -21,8 +21,11 @@ import bisect
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Sequence
 
 from lunr.pipeline import Pipeline
+from lunr.query import Clause as LunrClause
 from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 from lunr.stop_word_filter import stop_word_filter
@@ -31,7 +34,9 @@ from lunr.token_set import TokenSet
 from lunr.tokenizer import Tokenizer
 from lunr.trimmer import trimmer
 
-MATCH_MODES = ("all_terms", "any_term", "fuzzy")
+# In the order the engine tries them (docs/ranking.md): every word; every
+# word with misspelt ones corrected; any word.
+MATCH_MODES = ("all_terms", "fuzzy", "any_term")
 FUZZY_MIN_LENGTH = 5
 # Typo matching builds an automaton as long as the word: a 320-character
 # "word" (160 x "İ") cost 0.9 s. No real word a person mistypes is longer.
@@ -68,9 +73,108 @@ _TRIM_ONLY.add(trimmer)
 class Term:
     """One searchable word: what the user typed and what the index holds."""
 
-    typed: str  # lower-cased, trimmed token as typed
+    typed: str  # lower-cased, trimmed token as typed (a synonym phrase: its words)
     indexed: str  # after the build pipeline: the form stored in the index
     prefix: bool = False  # match any index term starting with `typed`
+    intent: tuple[str, ...] = ()  # resource types the word asks for: then it is not required
+    synonym: bool = False  # a phrase of a synonym group, searched as the group's token: never fuzzed
+
+    @property
+    def fuzzable(self) -> bool:
+        """Whether the fuzzy mode may match this term with one typo."""
+        return not self.prefix and not self.synonym and FUZZY_MIN_LENGTH <= len(self.typed) <= FUZZY_MAX_LENGTH
+
+
+# A synonym group is indexed and searched as its first word with this mark
+# ("ons_"): no word of any text stems to it ("ons" itself stems to "on",
+# as "one" does), and lunr's pipeline leaves it as it is.
+GROUP_MARK = "_"
+
+
+@dataclass(frozen=True)
+class SearchTerms:
+    """The site's synonym groups and intent words (site config [search]), so
+    the build and the query apply them the same way."""
+
+    # A group's phrase -> the group's token. A phrase of several words is
+    # compared by index terms (stems, no stop words: "HM Revenue & Customs" =
+    # "hm revenue and customs"); a single word as typed, since stems of short
+    # words collide ("ons" and "one" both stem to "on").
+    phrases: dict[tuple[str, ...], str]
+    intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
+
+    @classmethod
+    def from_lists(cls, synonyms: list[list[str]], intents: dict[str, list[str]]) -> "SearchTerms":
+        phrases: dict[tuple[str, ...], str] = {}
+        for group in synonyms:
+            for phrase in group:
+                pairs = analysed(phrase)
+                key = tuple(typed for typed, _ in pairs) if len(pairs) == 1 else tuple(indexed for _, indexed in pairs)
+                if key:
+                    phrases.setdefault(key, group[0].lower() + GROUP_MARK)
+        intent_terms = {}
+        for word, types in intents.items():
+            for _, indexed in analysed(word)[:1]:
+                intent_terms[indexed] = tuple(types)
+        return cls(phrases, intent_terms)
+
+    @property
+    def longest(self) -> int:
+        return max(map(len, self.phrases), default=0)
+
+    def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
+        """The longest group phrase starting at `start` of (typed, indexed)
+        words: (its length, the group's token)."""
+        for length in range(min(self.longest, len(pairs) - start), 0, -1):
+            words = pairs[start : start + length]
+            key = (words[0][0],) if length == 1 else tuple(indexed for _, indexed in words)
+            token = self.phrases.get(key)
+            if token is not None:
+                return length, token
+        return None
+
+    def collapsed(self, text: str) -> frozenset[str]:
+        """The index terms of `text`, each group phrase as its group's token."""
+        pairs = analysed(text)
+        found: set[str] = set()
+        position = 0
+        while position < len(pairs):
+            hit = self.find(pairs, position)
+            found.add(hit[1] if hit else pairs[position][1])
+            position += hit[0] if hit else 1
+        return frozenset(found)
+
+    def group_tokens(self, text: str) -> list[str]:
+        """The tokens of every group with a phrase in `text`, in order (each
+        once): what the build adds to a record's field so the group finds it."""
+        pairs = analysed(text)
+        found: list[str] = []
+        for start in range(len(pairs)):
+            hit = self.find(pairs, start)
+            if hit and hit[1] not in found:
+                found.append(hit[1])
+        return found
+
+
+NO_SEARCH_TERMS = SearchTerms({}, {})
+
+
+@lru_cache(maxsize=4096)
+def analysed(text: str) -> tuple[tuple[str, str], ...]:
+    """(typed, indexed) of each word of `text` the index could hold: stop
+    words and punctuation left out. Kept for recent texts: the re-ranker
+    reads the same titles and summaries query after query."""
+    return tuple(pair for pair in map(_analysed_word, map(str, Tokenizer(text))) if pair is not None)
+
+
+@lru_cache(maxsize=1 << 16)
+def _analysed_word(word: str) -> tuple[str, str] | None:
+    # The pipeline reads only a token's text, so one analysis per distinct word does.
+    typed = _TRIM_ONLY.run([Token(word)])
+    indexed = _PIPELINE.run([Token(word)])
+    if typed and indexed and str(indexed[0]) and _WORDLIKE.search(str(typed[0])):
+        return str(typed[0]), str(indexed[0])
+    return None
 
 
 @dataclass(frozen=True)
@@ -91,16 +195,45 @@ class Clause:
         return clause
 
 
-def query_terms(text: str, *, prefix_last: bool = False) -> list[Term]:
+def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTerms = NO_SEARCH_TERMS) -> list[Term]:
     """The searchable terms of a query, in order, without duplicates.
 
     With prefix_last (the human search box, typing), the last token also
     matches as a prefix (from PREFIX_MIN_LENGTH letters), so results appear
-    before a word is finished.
+    before a word is finished. A phrase of a synonym group becomes the
+    group's word; an intent word carries the resource types it asks for.
     """
+    terms = _plain_terms(text, prefix_last)
+    finished = [term for term in terms if not term.prefix]
+    pairs = [(term.typed, term.indexed) for term in finished]
+    combined: list[Term] = []
+    position = 0
+    while position < len(finished):
+        hit = search_terms.find(pairs, position)
+        if hit is None:
+            term = finished[position]
+            combined.append(Term(term.typed, term.indexed, intent=search_terms.intents.get(term.indexed, ())))
+            position += 1
+            continue
+        length, token = hit
+        typed = " ".join(term.typed for term in finished[position : position + length])
+        combined.append(Term(typed, token, synonym=True))
+        position += length
+    combined += [term for term in terms if term.prefix]
+    unique: list[Term] = []
+    seen: set[tuple[str, bool]] = set()
+    for term in combined:
+        if (term.indexed, term.prefix) not in seen:
+            seen.add((term.indexed, term.prefix))
+            unique.append(term)
+    return unique
+
+
+def _plain_terms(text: str, prefix_last: bool) -> list[Term]:
+    """Each word as the index holds it (stop words and punctuation left out)."""
+    # "*" separates words: plain text never asks for a wildcard.
     tokens = [Token(piece, dict(token.metadata)) for token in Tokenizer(text) for piece in token.string.split("*") if piece]
     terms: list[Term] = []
-    seen: set[tuple[str, bool]] = set()
     for position, token in enumerate(tokens):
         is_last = position == len(tokens) - 1
         # lunr.py pipelines update tokens in place: give each run its own copy.
@@ -115,36 +248,38 @@ def query_terms(text: str, *, prefix_last: bool = False) -> list[Term]:
         # "happy" -> "happi"), so use what the word and its stem share.
         prefix = os.path.commonprefix([typed_text, stem]) or typed_text
         if prefix_last and is_last and len(prefix) >= PREFIX_MIN_LENGTH:
-            term = Term(typed=typed_text, indexed=prefix, prefix=True)
+            terms.append(Term(typed=typed_text, indexed=prefix, prefix=True))
         elif indexed and str(indexed[0]):
-            term = Term(typed=typed_text, indexed=str(indexed[0]))
-        else:
-            continue  # a stop word
-        key = (term.indexed, term.prefix)
-        if key not in seen:
-            seen.add(key)
-            terms.append(term)
+            terms.append(Term(typed=typed_text, indexed=str(indexed[0])))
+        # else a stop word
     return terms
 
 
-def clauses_for(terms: list[Term], mode: str) -> list[Clause]:
-    """The clauses that search `terms` in one match mode."""
+def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = None) -> list[Clause]:
+    """The clauses that search `terms` in one match mode.
+
+    all_terms and fuzzy require every word but intent words (unless the
+    query is nothing else); fuzzy lets the `misspelt` words (by default every
+    word long enough) match with one typo. any_term requires none.
+    """
     if mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {mode!r}")
+    only_intents = all(term.intent for term in terms)
     clauses = []
     for term in terms:
-        presence = "required" if mode == "all_terms" else "optional"
+        required = mode != "any_term" and (only_intents or not term.intent)
+        presence = "required" if required else "optional"
         if term.prefix:
             clauses.append(Clause(term.indexed, presence, wildcard=True))
             continue
-        fuzzy = mode == "fuzzy" and typo_tolerant(term)
+        fuzzy = mode == "fuzzy" and typo_tolerant(term) and (misspelt is None or term.indexed in misspelt)
         clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0))
     return clauses
 
 
 def typo_tolerant(term: Term) -> bool:
     """Whether the fuzzy mode matches this term with one typo."""
-    return not term.prefix and FUZZY_MIN_LENGTH <= len(term.typed) <= FUZZY_MAX_LENGTH
+    return term.fuzzable
 
 
 def budgeted(expanded: list[str], clause: Clause) -> list[str]:
@@ -192,6 +327,17 @@ def vocabulary_token_set(terms: list[str]) -> TokenSet:
             node = child
         node.final = True
     return root
+
+
+def expand(clause: Clause, holds: Callable[[str], bool], sorted_terms: Callable[[], list[str]], token_set: Callable[[], TokenSet]) -> list[str]:
+    """The index terms a clause reaches, as lunr expands them (over a correct
+    automaton), asking for the vocabulary only when the clause needs it."""
+    term = clause.term + "*" if clause.wildcard and not clause.term.endswith("*") else clause.term
+    if not clause.edit_distance and "*" not in term:
+        return [term] if holds(term) else []  # an exact term reaches itself, if the index holds it
+    if not clause.edit_distance and term.index("*") == len(term) - 1:
+        return prefixed(sorted_terms(), term[:-1])  # what the search box sends while typing: no automaton needed
+    return token_set().intersect(TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))).to_list()
 
 
 def prefixed(sorted_terms: list[str], prefix: str) -> list[str]:

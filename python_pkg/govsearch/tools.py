@@ -13,11 +13,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .datafiles import SiteUnavailable
-from .engine import DIMENSIONS, Budget, Hit
+from . import rerank
+from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
+from .loaders import gather
 from .names import name_index
 from .schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
-from .terms import MAX_EXPANSIONS, MAX_POSTINGS, MAX_QUERY_TERMS, MAX_SHARD_BYTES, clauses_for, query_terms, typo_tolerant
+from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause, Term, clauses_for, query_terms
 from .validation import Problem, ToolValidator, echo
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ RESULT_OPTIONAL = ("updated", "licence", "collections", "linkSecurity")
 RESULT_FIELDS = ("id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection")
 
 TOOL_DESCRIPTIONS = {
-    SEARCH_TOOL: None,  # the seed schema's own description, verbatim
+    SEARCH_TOOL: None,  # the seed schema's own description, verbatim, then SEARCH_NOTE
     RECORD_TOOL: "Fetch one catalogue record by id, with its access note, licence and provenance.",
     FILTER_TOOL: (
         "List the exact values a search_government_knowledge filter accepts (collections, resourceTypes, "
@@ -38,6 +40,11 @@ TOOL_DESCRIPTIONS = {
         "and send it exactly as listed."
     ),
 }
+SEARCH_NOTE = (
+    " Results come strictest match first (each result's matchMode), with the fields that matched the query's words"
+    " (matched) and the ranking rules that applied (reasons). A score only orders results within one answer;"
+    " it is not a trust, quality or authority score."
+)
 
 
 def tool_definitions() -> list[dict[str, Any]]:
@@ -48,7 +55,7 @@ def tool_definitions() -> list[dict[str, Any]]:
         definitions.append(
             {
                 "name": name,
-                "description": TOOL_DESCRIPTIONS[name] or schema["description"],
+                "description": TOOL_DESCRIPTIONS[name] or schema["description"] + SEARCH_NOTE,
                 "inputSchema": schema,
                 "annotations": {"readOnlyHint": True, "untrustedContentHint": True},
             }
@@ -122,60 +129,66 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
 
-    terms = query_terms(arguments["query"], prefix_last=prefix_last)
+    terms = query_terms(arguments["query"], prefix_last=prefix_last, search_terms=catalogue.ranking.search_terms)
     if len(terms) > MAX_QUERY_TERMS:
         left = ", ".join(term.typed[:40] for term in terms[MAX_QUERY_TERMS:])
         notices.append(_notice("query_terms_limited", f"Only the first {MAX_QUERY_TERMS} distinct search terms were used; these were left out: {left}. Send fewer, more specific words."))
         terms = terms[:MAX_QUERY_TERMS]
-    mode, matches = "all_terms", engine.match([])
-    ranked = engine.rank(matches, filters, limit)
     if not terms:
         notices.append(_notice("no_searchable_terms", "The query has no searchable terms (only common words or punctuation). Add a more specific word."))
+        found = rerank.Answer(0, "all_terms", [], [], engine.match([]))
     else:
+        key = rerank.identifier_key(arguments["query"])
+        # One round of downloads for the identifier shard and the words' postings.
+        identified = gather(lambda: catalogue.store.identified(key) if key else [], lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()))[0]
         # Cheap decision first: no looser mode can find what the filters exclude.
         nothing = engine.filters_pass_nothing(filters)
-        budget, modes = Budget(MAX_POSTINGS, MAX_SHARD_BYTES), _modes(terms)
-        for tried, mode in enumerate(modes[:1] if nothing else modes):
-            if budget.postings <= 0 or budget.shard_bytes <= 0:
-                mode = modes[tried - 1]
-                notices.append(_notice("work_budget_reached", f"Looser matching ({', '.join(modes[tried:]).replace('_', ' ')}) was not tried: the stricter search already used this call's work budget. Use fewer or more specific words."))
-                break
-            budget.dropped.clear()  # name only what the answering mode left out
-            matches = engine.match(engine.within_budget(clauses_for(terms, mode), budget))
-            ranked = engine.rank(matches, filters, limit)
-            if ranked.total:
-                break
+        found = rerank.answer(engine, catalogue.ranking, terms, filters, lambda numbers: _rows(catalogue, numbers), identified, strict_only=nothing)
         if nothing:
             notices.append(_notice("filters_match_nothing", "No record in the catalogue passes these filters together, whatever the query; looser matching was not tried. Remove or change a filter (facets show what the query matches without each one)."))
-        if budget.dropped:
-            typed = {term.indexed: term.typed for term in terms}
-            words = ", ".join(dict.fromkeys(typed.get(clause.term, clause.term)[:40] for clause in budget.dropped))
-            notices.append(_notice("common_terms_left_out", f"Left out of this search because they occur in too many records to weigh within the work budget: {words}. The other words decided the results; add a more specific word."))
-    if matches.limited:
-        words = ", ".join(term[:40] for term in matches.limited)
-        notices.append(_notice("expansions_limited", f"{words}: as a prefix or with one typo this reaches more than {MAX_EXPANSIONS} indexed words, so only the {MAX_EXPANSIONS} closest were searched. Type more of the word for complete results."))
-    catalogue.store.require([hit.number for hit in ranked.shown])
-    return {
+        notices += _budget_notices(found)
+    shown = found.ranked[:limit]
+    catalogue.store.require([item.number for item in shown])
+    tiers = {mode: (tier_terms, clauses) for mode, tier_terms, clauses in found.tiers}
+    results = []
+    for item in shown:
+        result, corrected = _result(catalogue, item, *tiers[item.mode])
+        results.append(result)
+        if item is found.ranked[0] and item.mode == "fuzzy":
+            found.suggestion = rerank.suggestion(arguments["query"], corrected, result)
+    answer = {
         "ok": True,
         "query": arguments["query"],
         "filters": applied,
-        "total": ranked.total,
-        "returned": len(ranked.shown),
-        "match_mode": mode,
-        "results": [_result(catalogue, hit) for hit in ranked.shown],
-        "facets": engine.facet_counts(matches, filters),
+        "total": found.total,
+        "returned": len(shown),
+        "match_mode": found.mode,
+        "results": results,
+        "facets": engine.facet_counts(found.matches, filters),
         "notices": notices,
     }
+    if found.suggestion:
+        answer["suggestion"] = found.suggestion
+    return answer
 
 
-def _modes(terms: list) -> list[str]:
-    """Strict first, then looser: any term (when there are several), then typo-tolerant."""
-    modes = ["all_terms"]
-    if len(terms) > 1:
-        modes.append("any_term")
-    if any(map(typo_tolerant, terms)):
-        modes.append("fuzzy")
-    return modes
+def _budget_notices(found: rerank.Answer) -> list[dict[str, Any]]:
+    """What the work budgets (terms.MAX_POSTINGS, MAX_EXPANSIONS) left out of this answer."""
+    notices = []
+    if found.skipped:
+        notices.append(_notice("work_budget_reached", f"Looser matching ({', '.join(found.skipped).replace('_', ' ')}) was not tried: the stricter search already used this call's work budget. Use fewer or more specific words."))
+    if found.dropped:
+        words = ", ".join(word[:40] for word in found.dropped)
+        notices.append(_notice("common_terms_left_out", f"Left out of this search because they occur in too many records to weigh within the work budget: {words}. The other words decided the results; add a more specific word."))
+    if found.limited:
+        words = ", ".join(term[:40] for term in found.limited)
+        notices.append(_notice("expansions_limited", f"{words}: as a prefix or with one typo this reaches more than {MAX_EXPANSIONS} indexed words, so only the {MAX_EXPANSIONS} closest were searched. Type more of the word for complete results."))
+    return notices
+
+
+def _rows(catalogue: "Catalogue", numbers: list[int]) -> list[dict[str, Any]]:
+    catalogue.store.require(numbers)
+    return [catalogue.store.row(number) for number in numbers]
 
 
 def _normalise_publishers(values: list[str], notices: list[dict[str, Any]], names: list[str]) -> list[str]:
@@ -197,13 +210,19 @@ def _notice(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"code": code, "message": message, **extra}
 
 
-def _result(catalogue: "Catalogue", hit: Hit) -> dict[str, Any]:
-    record = catalogue.store.row(hit.number)
+def _result(catalogue: "Catalogue", item: rerank.Ranked, terms: list[Term], clauses: list[Clause]) -> tuple[dict[str, Any], dict[str, str]]:
+    """One result as the tool shows it, and the corrections its words needed."""
+    record = catalogue.store.row(item.number)
     result = {field: record[field] for field in RESULT_FIELDS}
-    result["score"] = hit.score
+    result["score"] = round(item.score, SCORE_PLACES)
     result["recordUrl"] = catalogue.record_url(record["id"])
     result.update({field: record[field] for field in RESULT_OPTIONAL if field in record})
-    return result
+    result["matchMode"] = item.mode
+    matched, corrected = rerank.matched_fields(catalogue.engine, terms, clauses, item.number)
+    result["matched"] = matched
+    if item.reasons:
+        result["reasons"] = item.reasons
+    return result, corrected
 
 
 def get_record(catalogue: "Catalogue", record_id: str) -> dict[str, Any]:

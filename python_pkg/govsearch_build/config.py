@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 COLLECTION_IDS = ("deep-evidence", "uk-living", "ons", "government-apis", "land-registry")
+RESOURCE_TYPES = ("govuk-content", "dataset", "api", "api-documentation", "catalogue-record", "organisation", "guidance")
 
 
 class ConfigError(Exception):
@@ -44,6 +45,11 @@ class SiteConfig:
     index_layout: str = "auto"  # "single", "sharded", or "auto" (sharded for large sites)
     sources_dir: Path | None = None  # where [[sources]] paths start: ../shared/data or the fetched cache
     sources_lock: Path | None = None  # the lock pinning the bytes sources_dir must hold
+    # [search]: ranking data kept out of code (docs/ranking.md). Synonym
+    # groups, each led by the one word the others are indexed and searched
+    # as; intent words -> the resource types they ask for.
+    synonyms: tuple[tuple[str, ...], ...] = ()
+    intents: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def collection(self, collection_id: str) -> Collection:
         return next(c for c in self.collections if c.id == collection_id)
@@ -92,7 +98,32 @@ def load_config(path: Path, sources_dir: Path | None = None) -> SiteConfig:
         index_layout=_layout(path, raw.get("index_layout", "auto")),
         sources_dir=Path(sources_dir).resolve() if sources_dir is not None else None,
         sources_lock=(where / lock).resolve() if lock else None,
+        **_search(path, raw.get("search", {})),
     )
+
+
+def _search(path: Path, table: Any) -> dict[str, Any]:
+    """The [search] table: synonym groups and intent words, checked."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [search] must be a table")
+    groups = table.get("synonyms", [])
+    if not isinstance(groups, list) or not all(
+        isinstance(group, list) and len(group) >= 2 and all(isinstance(word, str) and word.strip() for word in group) for group in groups
+    ):
+        raise ConfigError(f"{path}: search.synonyms must be a list of groups, each a list of two or more words or phrases")
+    for group in groups:
+        if len(group[0].split()) != 1:
+            raise ConfigError(f"{path}: search.synonyms group {group!r} must start with a single word (what the others are indexed as)")
+    intents = table.get("intents", {})
+    if not isinstance(intents, dict):
+        raise ConfigError(f"{path}: [search.intents] must be a table of word = [resource types]")
+    for word, types in intents.items():
+        if not isinstance(types, list) or not types or any(kind not in RESOURCE_TYPES for kind in types):
+            raise ConfigError(f"{path}: search.intents.{word} must list resource types from {', '.join(RESOURCE_TYPES)}")
+    return {
+        "synonyms": tuple(tuple(word.strip() for word in group) for group in groups),
+        "intents": tuple((word, tuple(types)) for word, types in intents.items()),
+    }
 
 
 def _layout(path: Path, value: Any) -> str:

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable
+from urllib.parse import urlsplit
 
 from lunr import lunr
 from lunr.index import Index
@@ -25,6 +27,8 @@ from lunr.index import Index
 from govsearch.catalogue import FORMAT, MANIFEST
 from govsearch.datafiles import SHORTEST_DIGEST
 from govsearch.engine import CODE_ALPHABET, DIMENSIONS, SCORE_PLACES
+from govsearch.rerank import INTENT_BOOST, TITLE_BOOST, RankingData, flag_code, identifier_keys
+from govsearch.terms import NO_SEARCH_TERMS, SearchTerms
 from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
 
 from .config import SiteConfig
@@ -60,15 +64,65 @@ TOP_ROWS = 20
 IDS_PER_SHARD = 500
 
 
-def index_document(record: Record) -> dict[str, str]:
+def index_document(record: Record, search_terms: SearchTerms = NO_SEARCH_TERMS) -> dict[str, str]:
+    """The text lunr indexes. A field holding a phrase of a synonym group also
+    gets the group's token (terms.GROUP_MARK), so a query holding any phrase
+    of the group finds it, in that field."""
     data = record.data
-    return {
+    document = {
         "id": data["id"],
         "title": data["title"],
         "publisher": data["publisher"],
         "keywords": " ".join(data.get("keywords", [])),
         "summary": data["summary"],
         "body": record.body,
+    }
+    if search_terms.phrases:
+        for name in ("title", "publisher", "keywords", "summary", "body"):
+            added = search_terms.group_tokens(document[name])
+            if added:
+                document[name] += " " + " ".join(added)
+    return document
+
+
+def search_terms_of(config: SiteConfig) -> SearchTerms:
+    return SearchTerms.from_lists([list(group) for group in config.synonyms], {word: list(types) for word, types in config.intents})
+
+
+_LOCAL_AUTHORITY = re.compile(r"\b(council|borough|district|county|metropolitan|city of|unitary authority|national park authority)\b", re.IGNORECASE)
+# Bulk catalogue rows named after their file format, not their content.
+_FORMAT_TITLE = re.compile(
+    r"^\s*(download( data)?|data|csv|xlsx?|xml|json|geojson|kml|kmz|shapefile|shp|zip|pdf|wms|wfs|wmts|esri rest|arcgis( rest)?( service)?|"
+    r"ogc (wms|wfs|api)|api|web (map )?service|web page|website|html|rdf|atom feed|feed|file geodatabase|geopackage|gpkg)\s*$",
+    re.IGNORECASE,
+)
+
+
+def record_flags(record: Record) -> list[str]:
+    """The build-time evidence behind a record's ranking prior (govsearch.rerank.FLAG_WEIGHTS)."""
+    data = record.data
+    kind = data.get("source", {}).get("kind", "curated")
+    host = urlsplit(data["url"]).hostname or ""
+    flags = []
+    if kind == "curated" or data["collection"] == "deep-evidence" or "evidence" in data:
+        flags.append("reviewed")
+    if host == "www.gov.uk" or host.endswith(".service.gov.uk"):
+        flags.append("official_page")
+    if kind == "api-catalogue":
+        flags.append("national_api_catalogue")
+    if _LOCAL_AUTHORITY.search(data["publisher"]):
+        flags.append("local_authority_row")
+    if _FORMAT_TITLE.match(data["title"]):
+        flags.append("format_only_title")
+    return flags
+
+
+def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
+    """What the re-ranker reads: every record's flags (one character each, by
+    number) and the site's synonym groups and intent words."""
+    return {
+        "flags": "".join(flag_code(record_flags(record)) for record in records),
+        "search": {"synonyms": [list(group) for group in config.synonyms], "intents": {word: list(types) for word, types in config.intents}},
     }
 
 
@@ -83,9 +137,9 @@ def in_number_order(records: Iterable[Record]) -> list[Record]:
     return sorted(records, key=lambda record: (record.data["title"], record.id))
 
 
-def build_index(records: list[Record]) -> Index:
+def build_index(records: list[Record], search_terms: SearchTerms = NO_SEARCH_TERMS) -> Index:
     """lunr.py index over records already in number order (posting order follows it)."""
-    return lunr(ref="id", fields=list(FIELDS), documents=[index_document(r) for r in records])
+    return lunr(ref="id", fields=list(FIELDS), documents=[index_document(r, search_terms) for r in records])
 
 
 def facet_table(records: list[Record]) -> dict[str, Any]:
@@ -156,10 +210,11 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     ordered = in_number_order(records)
     layout = layout or choose_layout(config, len(ordered))
     writer = DataWriter(data_dir)
-    index = build_index(ordered)
-    files = {"facets": writer.write("facets", facet_table(ordered), len(ordered))}
+    index = build_index(ordered, search_terms_of(config))
+    ranking = ranking_data(config, ordered)
+    files = {"facets": writer.write("facets", facet_table(ordered), len(ordered)), "ranking": writer.write("ranking", ranking, len(ordered))}
     if layout == "sharded":
-        files["directory"] = writer.write("directory", write_shards(writer, index, ordered), len(ordered))
+        files["directory"] = writer.write("directory", write_shards(writer, index, ordered, RankingData(ranking)), len(ordered))
     else:
         files["index"] = writer.write("index", index.serialize(), len(ordered))
         files["records"] = writer.write("records", {"records": [stored_record(r) for r in ordered]}, len(ordered))
@@ -175,14 +230,15 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     return manifest
 
 
-def write_shards(writer: DataWriter, index: Index, records: list[Record]) -> dict[str, Any]:
+def write_shards(writer: DataWriter, index: Index, records: list[Record], ranking: RankingData | None = None) -> dict[str, Any]:
     """Split what lunr's scoring reads into shards; return the directory."""
     number_of = {record.id: number for number, record in enumerate(records)}
     terms = sorted(index.inverted_index)
+    rows = [_row(record) for record in records]
     return {
         "fields": list(index.fields),
         "vocabulary": writer.write("vocabulary", {"terms": terms}, len(terms)),
-        "postings": _postings_shards(writer, index, terms, number_of, [_row(record) for record in records]),
+        "postings": _postings_shards(writer, index, terms, number_of, rows, ranking or RankingData({})),
         # Thousands of record and row shards: each listed by a sha256 prefix
         # alone (the path follows from number and hash), to keep the directory small.
         "records": {
@@ -194,6 +250,7 @@ def write_shards(writer: DataWriter, index: Index, records: list[Record]) -> dic
         },
         "rows": _row_shards(writer, records),
         "ids": _id_shards(writer, number_of),
+        "identifiers": _identifier_shards(writer, records),
     }
 
 
@@ -210,17 +267,29 @@ def _row_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:
     return {"perShard": ROWS_PER_SHARD, "fields": list(ROW_FIELDS), "sha256": hashes}
 
 
-def _top_rows(pairs_by_field: dict[str, list[tuple[int, float]]], fields: list[str], rows: list[list[Any]]) -> list[list[Any]]:
-    """[number, *row] of the term's best TOP_ROWS records, as a one-word search ranks them."""
+def _top_rows(term: str, pairs_by_field: dict[str, list[tuple[int, float]]], fields: list[str], rows: list[list[Any]], ranking: RankingData) -> list[list[Any]]:
+    """[number, *row] of the term's best TOP_ROWS records, as a one-word search
+    ranks them (govsearch.rerank: lunr's score, the record prior, the word in
+    the title, an intent word's resource types)."""
     scores: dict[int, float] = {}
     for field in fields:  # lunr adds a one-word query's field scores in field order
         for number, weight in pairs_by_field.get(field, ()):
             scores[number] = scores.get(number, 0) + weight
+    in_title = {number for number, _ in pairs_by_field.get("title", ())}
+    wanted = ranking.search_terms.intents.get(term, ())
+    type_at = ROW_FIELDS.index("resourceType")
+    for number in scores:
+        score = scores[number] * ranking.prior(number)  # in the runtime's order, so the floats agree
+        if number in in_title:
+            score *= TITLE_BOOST
+        if rows[number][type_at] in wanted:
+            score *= INTENT_BOOST
+        scores[number] = score
     best = sorted(scores, key=lambda number: (-round(scores[number], SCORE_PLACES), number))[:TOP_ROWS]
     return [[number, *rows[number]] for number in best]
 
 
-def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_of: dict[str, int], rows: list[list[Any]]) -> list[dict[str, Any]]:
+def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_of: dict[str, int], rows: list[list[Any]], ranking: RankingData) -> list[dict[str, Any]]:
     """Per term: its lunr term index and, per field, (record gaps, weights);
     for a word in at least TOP_ROWS_FROM records, also its best rows ("r").
 
@@ -244,7 +313,7 @@ def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_
         current[term] = {"i": term_index, "f": fields}
         pairs_by_field = by_index.get(term_index, {})
         if len({number for pairs in pairs_by_field.values() for number, _ in pairs}) >= TOP_ROWS_FROM:
-            current[term]["r"] = _top_rows(pairs_by_field, list(index.fields), rows)
+            current[term]["r"] = _top_rows(term, pairs_by_field, list(index.fields), rows, ranking)
         size += len(dump(current[term])) + len(term) + 4
         if size >= POSTINGS_SHARD_BYTES:
             shards.append(_close_shard(writer, len(shards), current))
@@ -259,11 +328,20 @@ def _close_shard(writer: DataWriter, number: int, terms: dict[str, Any]) -> dict
     return {"first": next(iter(terms)), **entry}
 
 
-def _id_shards(writer: DataWriter, number_of: dict[str, int]) -> list[dict[str, Any]]:
+def _id_shards(writer: DataWriter, number_of: dict[str, Any], folder: str = "ids") -> list[dict[str, Any]]:
     ids = sorted(number_of)
     shards = []
     for start in range(0, len(ids), IDS_PER_SHARD):
         chunk = ids[start : start + IDS_PER_SHARD]
-        entry = writer.write(f"ids/{start // IDS_PER_SHARD:05d}", {"ids": {record_id: number_of[record_id] for record_id in chunk}}, len(chunk))
+        entry = writer.write(f"{folder}/{start // IDS_PER_SHARD:05d}", {"ids": {record_id: number_of[record_id] for record_id in chunk}}, len(chunk))
         shards.append({"first": chunk[0], **entry})
     return shards
+
+
+def _identifier_shards(writer: DataWriter, records: list[Record]) -> list[dict[str, Any]]:
+    """Identifier key -> record numbers (govsearch.rerank.identifier_keys), in key-range shards."""
+    numbers: dict[str, list[int]] = defaultdict(list)
+    for number, record in enumerate(records):
+        for key in sorted(identifier_keys(record.data)):
+            numbers[key].append(number)
+    return _id_shards(writer, numbers, "identifiers")

@@ -125,7 +125,7 @@ def test_the_tools_are_registered_with_their_schemas(open_page):
     page, mcp = _mcp_page(open_page, "")
     search = mcp.tools[SEARCH_TOOL]
     assert search["inputSchema"] == SEED_SCHEMA
-    assert search["description"] == SEED_SCHEMA["description"]
+    assert search["description"].startswith(SEED_SCHEMA["description"] + " ")
     record = mcp.tools[RECORD_TOOL]
     assert record["inputSchema"]["required"] == ["recordId"]
     definitions = {definition["name"]: definition for definition in tool_definitions()}

@@ -109,7 +109,8 @@ def test_tool_definitions_ship_the_schema_and_hints():
     tools = {tool["name"]: tool for tool in tool_definitions()}
     search = tools["search_government_knowledge"]
     assert search["inputSchema"] == load_schema("search_government_knowledge")
-    assert search["description"] == load_schema("search_government_knowledge")["description"]
+    assert search["description"].startswith(load_schema("search_government_knowledge")["description"] + " ")
+    assert "not a trust" in search["description"]
     assert all(tool["annotations"] == {"readOnlyHint": True, "untrustedContentHint": True} for tool in tools.values())
 
 

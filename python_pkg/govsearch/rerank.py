@@ -1,0 +1,435 @@
+"""The second ranking stage: lunr finds and scores, this orders what it found.
+
+lunr stays the first stage (its scores are lunr.js's, to the last bit). Over
+its candidates this module adds, deterministically and in every layout alike
+(docs/ranking.md):
+
+- match modes that keep good answers: every word (`all_terms`), then every
+  word with misspelt ones corrected (`fuzzy`), then any word (`any_term`);
+  a looser mode's records come below the stricter ones', and looser modes
+  are tried while the answer has fewer than TIER_TARGET records;
+- a record prior from the build (reviewed, official and national records
+  above bulk local catalogue rows and format-named rows);
+- title evidence (every word in the title), phrase evidence (words adjacent
+  as typed) and intent words (`api`, `dataset` ...) preferring resource types;
+- which fields matched which words, and the rules that applied, per result.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import re
+from dataclasses import dataclass, field
+from itertools import compress
+from operator import mul
+from typing import Any, Callable, Mapping, Sequence
+
+from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine
+from .terms import Clause, SearchTerms, Term, analysed, clauses_for
+
+TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
+POOL = 20  # records whose rows are read for phrase evidence (the same for every limit)
+RARE = 3  # a word in fewer records than this (in its commonest field) may be a typo
+FIELDS = ("title", "publisher", "keywords", "summary", "body")
+
+# Build-time record flags (govsearch_build.data_files.record_flags) and what
+# each does to a record's lunr score. Reasons name the flags that applied.
+FLAG_WEIGHTS = (
+    ("reviewed", 1.6),  # curated or deep-evidence: facts checked by us
+    ("official_page", 1.3),  # a GOV.UK page or an official service on service.gov.uk
+    ("national_api_catalogue", 1.3),  # listed in the government's API catalogue
+    ("local_authority_row", 0.6),  # a local council's catalogue row
+    ("format_only_title", 0.5),  # titled only by its file format ("CSV", "GeoJSON")
+)
+TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
+PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary
+EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
+INTENT_BOOST = 1.5  # the record's type is one an intent word asks for
+_CODES = {char: number for number, char in enumerate(CODE_ALPHABET)}
+_IDENTIFIER = re.compile(r"[a-z0-9][a-z0-9._:-]{2,119}")
+_TIER_ORDER = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
+
+
+def identifier_key(text: str) -> str | None:
+    """The lookup key of something that may be an identifier: one run of
+    letters, digits and `._:-` holding a digit or a separator (a plain word
+    is searched as a word, not looked up)."""
+    key = text.strip().lower()
+    if not _IDENTIFIER.fullmatch(key) or key.isalpha():
+        return None
+    return key
+
+
+def identifier_keys(record: Mapping[str, Any]) -> set[str]:
+    """Every key a record is found by: its id, its source's native id, and
+    the last part of its URL's path (an ONS dataset id such as cpih01, a
+    data.gov.uk dataset slug)."""
+    url_path = str(record.get("url", "")).split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    candidates = [record["id"], str(record.get("source", {}).get("nativeId", "")), url_path.rsplit("/", 1)[-1]]
+    return {key for key in map(identifier_key, candidates) if key}
+
+
+class RankingData:
+    """What the build worked out for the re-ranker: each record's flags, and
+    the site's synonym groups and intent words."""
+
+    def __init__(self, data: Mapping[str, Any]):
+        codes = data.get("flags", "")
+        self.flags = [_CODES[char] for char in codes]
+        weights = [self._weight(mask) for mask in range(64)]
+        self.priors = [weights[mask] for mask in self.flags]
+        search = data.get("search", {})
+        self.search_terms = SearchTerms.from_lists(search.get("synonyms", []), search.get("intents", {}))
+
+    @staticmethod
+    def _weight(mask: int) -> float:
+        weight = 1.0
+        for bit, (_, factor) in enumerate(FLAG_WEIGHTS):
+            if mask >> bit & 1:
+                weight *= factor
+        return weight
+
+    def prior(self, number: int) -> float:
+        return self.priors[number] if number < len(self.priors) else 1.0
+
+    def flag_names(self, number: int) -> list[str]:
+        mask = self.flags[number] if number < len(self.flags) else 0
+        return [name for bit, (name, _) in enumerate(FLAG_WEIGHTS) if mask >> bit & 1]
+
+
+def flag_code(names: Sequence[str]) -> str:
+    """The one-character code of a record's flags (used by the build)."""
+    known = [name for name, _ in FLAG_WEIGHTS]
+    return CODE_ALPHABET[sum(1 << known.index(name) for name in names)]
+
+
+@dataclass
+class Ranked:
+    """One answer's records in order, and how they were found."""
+
+    number: int
+    score: float
+    mode: str
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Answer:
+    total: int  # records, after filters, matched by the modes the answer used
+    mode: str  # the strictest mode that matched anything (the first result's)
+    ranked: list[Ranked]  # the best POOL (or fewer), in order
+    tiers: list[tuple[str, list[Term], list[Clause]]]  # each mode used, its terms and clauses
+    matches: Matches  # every record the modes matched (for facet counts)
+    suggestion: str | None = None
+    skipped: list[str] = field(default_factory=list)  # looser modes the work budget left untried
+    dropped: list[str] = field(default_factory=list)  # words left out for the work budget, as typed
+    limited: tuple[str, ...] = ()  # terms whose expansions the budget cut
+
+
+@dataclass
+class _Tier:
+    mode: str
+    terms: list[Term]
+    clauses: list[Clause]
+    matches: Matches
+    numbers: list[int]  # passing the filters, not in a stricter tier
+
+
+def answer(
+    engine: SearchEngine,
+    ranking: RankingData,
+    terms: list[Term],
+    filters: Mapping[str, frozenset[str]],
+    rows: Callable[[list[int]], list[dict[str, Any]]],
+    identified: list[int] = (),  # type: ignore[assignment]
+    strict_only: bool = False,
+) -> Answer:
+    """The query's records in order: records the query identifies, then tier
+    by tier, each tier ordered by its re-ranked score. `strict_only`: no
+    looser mode (the filters pass nothing, so none could find more)."""
+    budget = _Budget()
+    tiers = _tiers(engine, terms, filters, sorted(identified), budget, strict_only)
+    ranked: list[Ranked] = []
+    for tier in tiers:
+        if len(ranked) >= POOL:
+            break
+        ranked += _rank_tier(engine, ranking, tier, POOL - len(ranked))
+    if ranked and (len(_phrase_words(terms)) > 1 or _exact_words(terms)):
+        _row_evidence(terms, ranked, rows([item.number for item in ranked]), ranking.search_terms)
+    union = _union([tier.matches for tier in tiers])
+    total = sum(len(tier.numbers) for tier in tiers)
+    mode = ranked[0].mode if ranked else "all_terms"
+    limited = tuple(dict.fromkeys(term for tier in tiers for term in tier.matches.limited))
+    return Answer(total, mode, ranked, [(tier.mode, tier.terms, tier.clauses) for tier in tiers], union, None, budget.skipped, budget.dropped, limited)
+
+
+class _Budget:
+    """The call's work budget (engine.Budget: postings scored, shard bytes
+    read) over its tiers, and the words it left out."""
+
+    def __init__(self) -> None:
+        self.spend = Budget()
+        self.skipped: list[str] = []
+        self.dropped: list[str] = []
+
+    @property
+    def spent(self) -> bool:
+        return self.spend.postings <= 0 or self.spend.shard_bytes <= 0
+
+    def fit(self, engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> tuple[list[Term], list[Clause]]:
+        """The terms and clauses a tier matches within what is left of the
+        budget: required words first, then optional (intent) words while it lasts."""
+        required = [clause for clause in clauses if clause.presence == "required"]
+        optional = [clause for clause in clauses if clause.presence != "required"]
+        self.spend.dropped = []
+        kept = engine.within_budget(required or optional, self.spend)
+        dropped = list(self.spend.dropped)
+        if required and optional and kept:
+            counts, read = engine.matcher.postings(optional, max(self.spend.shard_bytes, 0))
+            self.spend.shard_bytes -= read
+            for clause, reach in zip(optional, counts):
+                if reach <= self.spend.postings:
+                    kept.append(clause)
+                    self.spend.postings -= reach
+                else:
+                    dropped.append(clause)
+        typed = {clause: term.typed for term, clause in zip(terms, clauses)}
+        self.dropped += [typed[clause] for clause in dropped if typed[clause] not in self.dropped]
+        pairs = [(term, clause) for term, clause in zip(terms, clauses) if clause in kept]
+        return [term for term, _ in pairs], [clause for _, clause in pairs]
+
+
+def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozenset[str]], identified: list[int], budget: "_Budget", strict_only: bool) -> list[_Tier]:
+    """The modes the answer uses: stricter first, looser ones while it holds
+    fewer than TIER_TARGET records and the work budget lasts."""
+    tiers: list[_Tier] = []
+    seen: set[int] = set()
+    if identified:
+        found = Matches(dict.fromkeys(identified, 0.0))
+        seen.update(engine.filter(found, filters))
+        tiers.append(_Tier("identifier", terms, clauses_for(terms, "all_terms"), found, sorted(seen)))
+    tried: set[tuple[Clause, ...]] = set()
+    modes = ["all_terms"] if strict_only else ["all_terms", "fuzzy", "any_term"]
+    for position, mode in enumerate(modes):
+        if mode != "all_terms" and budget.spent:
+            budget.skipped = [later for later in modes[position:] if later != "any_term" or len(terms) > 1]
+            break
+        tier_terms = terms
+        if mode == "fuzzy":
+            tier_terms, misspelt = _typo_terms(engine, terms)
+            clauses = clauses_for(tier_terms, mode, misspelt) if misspelt or tier_terms != terms else []
+        else:
+            clauses = clauses_for(terms, mode) if mode == "all_terms" or len(terms) > 1 else []
+        if not clauses or tuple(clauses) in tried:
+            continue
+        tried.add(tuple(clauses))
+        tier_terms, clauses = budget.fit(engine, tier_terms, clauses)
+        matches = engine.match(clauses)
+        fresh = [number for number in engine.filter(matches, filters) if number not in seen]
+        seen.update(fresh)
+        tiers.append(_Tier(mode, tier_terms, clauses, matches, fresh))
+        if len(seen) >= TIER_TARGET:
+            break
+    return tiers
+
+
+def _typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], frozenset[str]]:
+    """The fuzzy tier's terms, and the words among them that may differ by one edit.
+
+    A word of 5+ letters in fewer than RARE records may be misspelt. The index
+    holds stems, so a typo that breaks the suffix the stemmer removes
+    ("populaton": no stem is one edit from it) is read as the longest index
+    term it begins with, if that keeps most of the word ("popul").
+    """
+    misspelt: set[str] = set()
+    fixed = []
+    for term in terms:
+        if term.fuzzable and engine.matcher.frequency(term.indexed) < RARE:
+            if engine.matcher.expand(Clause(term.indexed, "required", edit_distance=1)):
+                misspelt.add(term.indexed)
+            else:
+                term = Term(term.typed, _known_prefix(engine, term.typed) or term.indexed, intent=term.intent)
+        fixed.append(term)
+    return fixed, frozenset(misspelt)
+
+
+def _known_prefix(engine: SearchEngine, typed: str) -> str | None:
+    for length in range(len(typed) - 1, max(4, len(typed) - 4) - 1, -1):
+        if engine.matcher.expand(Clause(typed[:length], "required")):
+            return typed[:length]
+    return None
+
+
+def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: int) -> list[Ranked]:
+    """The `room` best of a tier's records by lunr score x prior x title and intent evidence."""
+    numbers = tier.numbers
+    if not numbers:
+        return []
+    if tier.mode == "identifier":
+        return [Ranked(number, 1.0, tier.mode, ["identifier"]) for number in numbers[:room]]
+    scores = tier.matches.scores
+    base = list(map(scores.__getitem__, numbers))
+    if ranking.priors:
+        base = list(map(mul, base, map(ranking.priors.__getitem__, numbers)))
+    words = [clause for term, clause in zip(tier.terms, tier.clauses) if not term.intent]
+    # any_term: a record holding k of the n words scores (k + 1) / (n + 1) of its score.
+    share = tier.mode == "any_term" and len(words) > 1
+    in_title = _in_title(engine, tier.terms, tier.clauses)
+    wanted = _intent_profiles(engine, tier.terms)
+    if len(numbers) > room:
+        # Only records that the largest boost could lift to the room-th best base score can make it.
+        bound = TITLE_BOOST * (INTENT_BOOST if wanted else 1) * (len(words) + 1 if share else 1)
+        numbers, base = _near_top(numbers, base, room, bound)
+    holding = _holding(engine, words, numbers) if share else {}
+    profile_of = engine.facets.profiles[0]
+    boosted = []
+    for number, score in zip(numbers, base):  # in the order data_files._top_rows multiplies, so the floats agree
+        if share:
+            score *= (holding.get(number, 0) + 1) / (len(words) + 1)
+        if number in in_title:
+            score *= TITLE_BOOST
+        if wanted and profile_of[number] in wanted:
+            score *= INTENT_BOOST
+        boosted.append(score)
+    if len(numbers) > room:
+        numbers, boosted = _near_top(numbers, boosted, room, 1)
+    best = sorted(zip((-round(score, SCORE_PLACES) for score in boosted), numbers, boosted))[:room]
+    return [Ranked(number, score, tier.mode, _reasons(ranking, tier.mode, number, number in in_title, bool(wanted) and profile_of[number] in wanted)) for _, number, score in best]
+
+
+def _near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:
+    """The records whose score times `bound` reaches the room-th best score (before rounding)."""
+    threshold = heapq.nlargest(room, scores)[-1] / bound - 2 * 10**-SCORE_PLACES
+    keep = list(map(threshold.__le__, scores))
+    return list(compress(numbers, keep)), list(compress(scores, keep))
+
+
+def _reasons(ranking: RankingData, mode: str, number: int, in_title: bool, intended: bool) -> list[str]:
+    reasons = ranking.flag_names(number)
+    if in_title:
+        reasons.append("all_words_in_title")
+    if intended:
+        reasons.append("type_matches_intent")
+    if mode == "fuzzy":
+        reasons.append("typo_corrected")
+    return reasons
+
+
+def _holding(engine: SearchEngine, words: list[Clause], numbers: list[int]) -> dict[int, int]:
+    """How many of the words (in any field) each of these records holds."""
+    counts: dict[int, int] = {}
+    for clause in words:
+        lists = [found for fields in engine.matcher.members(clause, list(FIELDS)).values() for found in fields.values()]
+        for number in numbers:
+            if any(_holds(found, number) for found in lists):
+                counts[number] = counts.get(number, 0) + 1
+    return counts
+
+
+def _in_title(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> set[int]:
+    """Records with every non-intent query word (any of its expansions) in the title."""
+    words = [clause for term, clause in zip(terms, clauses) if not term.intent] or clauses
+    holders: set[int] | None = None
+    for clause in words:
+        found: set[int] = set()
+        for fields in engine.matcher.members(clause, ["title"]).values():
+            found.update(fields.get("title", ()))
+        holders = found if holders is None else holders & found
+        if not holders:
+            return set()
+    return holders or set()
+
+
+def _intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
+    """The facet profiles whose resource type an intent word of the query asks for."""
+    types = {kind for term in terms for kind in term.intent}
+    if not types:
+        return set()
+    return {profile for profile, values in enumerate(engine.facets.profiles[1]) if values[0] in types}
+
+
+def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]], search_terms: SearchTerms) -> None:
+    """Boost records whose title is the query (its words, no others) or whose
+    title or summary has the query's words adjacent as typed; then reorder
+    within each mode (a boost never crosses modes)."""
+    words = _phrase_words(terms)
+    pairs = set(zip(words, words[1:]))
+    query = _exact_words(terms)
+    for item, row in zip(ranked, rows):
+        if item.mode not in ("all_terms", "any_term"):
+            continue  # an identifier needs no evidence; corrected words are not the query's
+        if query and item.mode == "all_terms" and search_terms.collapsed(row.get("title", "")) == query:
+            item.score *= EXACT_TITLE_BOOST
+            item.reasons.append("title_is_query")
+        if pairs:
+            found: set[tuple[str, str]] = set()
+            for text in (row.get("title", ""), row.get("summary", "")):
+                indexed = [term for _, term in analysed(text)]
+                found.update(pair for pair in zip(indexed, indexed[1:]) if pair in pairs)
+            if found == pairs:
+                item.score *= PHRASE_BOOST
+                item.reasons.append("words_adjacent")
+    ranked.sort(key=lambda item: (_TIER_ORDER[item.mode], -round(item.score, SCORE_PLACES), item.number))
+
+
+def _exact_words(terms: list[Term]) -> frozenset[str]:
+    """The query's words (index terms and group tokens) a title must be exactly, if it can be."""
+    if any(term.prefix for term in terms):
+        return frozenset()  # a word still being typed: no title is it yet
+    return frozenset(term.indexed for term in terms if not term.intent) or frozenset(term.indexed for term in terms)
+
+
+def _phrase_words(terms: list[Term]) -> list[str]:
+    """The query's words whose order the title or summary can show (as index terms)."""
+    return [term.indexed for term in terms if not term.intent and not term.prefix and not term.synonym]
+
+
+def _union(all_matches: list[Matches]) -> Matches:
+    if len(all_matches) == 1:
+        return all_matches[0]
+    scores: dict[int, float] = {}
+    for matches in reversed(all_matches):
+        scores.update(matches.scores)
+    return Matches(scores)
+
+
+def matched_fields(engine: SearchEngine, terms: list[Term], clauses: list[Clause], number: int) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Which fields hold which query words in one record, and the index term
+    each corrected word matched instead of its own, by the word as typed."""
+    matched: dict[str, list[str]] = {}
+    corrected: dict[str, str] = {}
+    for term, clause in zip(terms, clauses):
+        own = analysed(term.typed)
+        for indexed, fields in engine.matcher.members(clause, list(FIELDS)).items():
+            holding = [name for name in FIELDS if _holds(fields.get(name, ()), number)]
+            for name in holding:
+                if term.typed not in matched.setdefault(name, []):
+                    matched[name].append(term.typed)
+            if holding and not term.synonym and not term.prefix and own and indexed != own[0][1]:
+                corrected.setdefault(term.typed, indexed)
+    return {name: matched[name] for name in FIELDS if name in matched}, corrected
+
+
+def _holds(numbers: Sequence[int], number: int) -> bool:
+    at = bisect.bisect_left(numbers, number)
+    return at < len(numbers) and numbers[at] == number
+
+
+def suggestion(query: str, corrected: dict[str, str], row: Mapping[str, Any]) -> str | None:
+    """The query with each corrected word as the top result spells it ("did you mean")."""
+    if not corrected:
+        return None
+    spelt: dict[str, str] = {}
+    for text in (row.get("title", ""), row.get("summary", "")):
+        for typed, indexed in analysed(text):
+            spelt.setdefault(indexed, typed.lower())
+    words = []
+    for word in query.split():
+        typed = analysed(word)
+        if typed and typed[0][0] in corrected:
+            words.append(spelt.get(corrected[typed[0][0]], corrected[typed[0][0]]))
+        else:
+            words.append(word)
+    return " ".join(words)
+

@@ -1,0 +1,164 @@
+"""The second ranking stage, rule by rule, on the fixture corpus (docs/ranking.md).
+
+Each test states what a searcher would notice: which record leads, where
+looser matches go, what the answer says about why a record matched.
+"""
+
+import pytest
+
+from govsearch.terms import analysed
+
+
+def ids(result):
+    return [item["id"] for item in result["results"]]
+
+
+def stems(text):
+    return [indexed for _, indexed in analysed(text)]
+
+
+def test_a_typo_next_to_a_correct_word_is_corrected(search):
+    result = search({"query": "compnies house", "limit": 20})
+    assert result["match_mode"] == "fuzzy"
+    first = result["results"][0]
+    assert first["id"] == "companies-api" and first["matchMode"] == "fuzzy"
+    assert "typo_corrected" in first["reasons"]
+    assert result["suggestion"] == "companies house"
+    # Records holding only the correct word come after the corrected match, not instead of it.
+    assert {item["matchMode"] for item in result["results"][1:]} == {"any_term"}
+
+
+def test_no_suggestion_when_every_word_matched(search):
+    assert "suggestion" not in search({"query": "companies house"})
+
+
+def test_total_and_order_do_not_depend_on_the_limit(search):
+    wide = search({"query": "house prices", "limit": 20})
+    for limit in (1, 3, 8):
+        narrow = search({"query": "house prices", "limit": limit})
+        assert narrow["total"] == wide["total"]
+        assert narrow["results"] == wide["results"][:limit]
+
+
+def test_order_is_mode_then_score(search):
+    result = search({"query": "house prices census", "limit": 20})
+    rank = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
+    keys = [(rank[item["matchMode"]], -item["score"]) for item in result["results"]]
+    assert keys == sorted(keys) and len(keys) > 3
+
+
+@pytest.mark.parametrize("query", ["house prices", "flood", "land registry price", "vat returns"])
+def test_all_words_in_title_is_said_exactly_when_true(search, query):
+    words = [term for term in stems(query)]
+    for item in search({"query": query, "limit": 20})["results"]:
+        if item["matchMode"] != "all_terms":
+            continue
+        title = set(stems(item["title"]))
+        synonyms = {"hmlr"} if "hm land registry" in item["title"].lower() else set()
+        assert ("all_words_in_title" in item.get("reasons", [])) == all(word in title | synonyms for word in words), item
+
+
+def test_words_adjacent_as_typed_count(search):
+    result = search({"query": "house prices", "limit": 20})
+    adjacent = [item["id"] for item in result["results"] if "words_adjacent" in item.get("reasons", [])]
+    assert adjacent == ["house-price-index"]  # "average house prices" in its summary
+    reversed_words = search({"query": "prices house", "limit": 20})
+    assert not any("words_adjacent" in item.get("reasons", []) for item in reversed_words["results"])
+
+
+def test_intent_words_prefer_types_without_being_required(search):
+    # "api" is an intent word: the census dataset has no "api" but still matches every required word.
+    result = search({"query": "census api", "limit": 20})
+    assert result["match_mode"] == "all_terms" and ids(result)[0] == "census-2021"
+    for item in result["results"]:
+        assert ("type_matches_intent" in item.get("reasons", [])) == (item["resourceType"] in ("api", "api-documentation"))
+    plain = search({"query": "ons", "limit": 20})
+    with_intent = search({"query": "ons dataset", "limit": 20})
+    assert ids(with_intent).index("census-2021") <= ids(plain).index("census-2021")
+
+
+def test_a_query_of_only_intent_words_requires_them(search):
+    result = search({"query": "api", "limit": 20})
+    assert result["match_mode"] == "all_terms"
+    assert all("api" in item["matched"].get("title", []) + item["matched"].get("summary", []) for item in result["results"])
+
+
+def test_reviewed_national_record_above_a_local_catalogue_row(search):
+    result = search({"query": "flood", "limit": 20})
+    assert ids(result)[0] == "flood-api"
+    council = next(item for item in result["results"] if item["publisher"] == "Example Borough Council" and item["title"] != "CSV")
+    assert "local_authority_row" in council["reasons"]
+    csv = next(item for item in result["results"] if item["title"] == "CSV")
+    assert {"local_authority_row", "format_only_title"} <= set(csv["reasons"])
+    assert ids(result)[-1] == csv["id"]
+
+
+def test_synonym_phrase_and_acronym_find_the_same_records(search):
+    acronym = search({"query": "ons", "limit": 20})
+    phrase = search({"query": "office for national statistics", "limit": 20})
+    assert ids(acronym) == ids(phrase) and acronym["total"] >= 4
+    # The index side: "HM Revenue & Customs" as a publisher is found by the acronym.
+    hmrc = search({"query": "hmrc", "limit": 20})
+    assert {"vat-api", "vat-guide"} <= set(ids(hmrc))
+    assert all(item["matched"] == {"publisher": ["hmrc"]} for item in hmrc["results"])
+    assert set(ids(search({"query": "hm revenue and customs", "limit": 20}))) == set(ids(hmrc))
+
+
+@pytest.mark.parametrize(
+    "query, record",
+    [
+        ("vat-api", "vat-api"),  # a record id
+        ("data-gov-uk-flood-risk-zones-example", "okf-data-gov-uk-flood-risk-zones-example"),  # a source-native id
+        ("hm-land-registry-business-gateway", "business-gateway"),  # the URL's slug
+        ("  Flood-Risk-Zones-Example ", "okf-data-gov-uk-flood-risk-zones-example"),
+    ],
+)
+def test_identifiers_find_their_record_first(search, query, record):
+    result = search({"query": query})
+    assert result["match_mode"] == "identifier"
+    first = result["results"][0]
+    assert first["id"] == record and first["matchMode"] == "identifier" and first["reasons"] == ["identifier"]
+
+
+def test_identifier_hits_obey_the_filters(search):
+    result = search({"query": "vat-api", "collections": ["uk-living"]})
+    assert "vat-api" not in ids(result) and result["match_mode"] != "identifier"
+
+
+def test_a_plain_word_is_not_looked_up_as_an_identifier(search):
+    assert search({"query": "vat"})["match_mode"] == "all_terms"
+
+
+def test_matched_fields_say_where_each_word_is(search):
+    item = search({"query": "companies house"})["results"][0]
+    assert item["id"] == "companies-api"
+    assert item["matched"]["title"] == ["companies", "house"]
+    assert "publisher" in item["matched"] and "body" not in item["matched"]
+    census = next(item for item in search({"query": "house", "limit": 20})["results"] if item["id"] == "census-2021")
+    assert census["matched"] == {"summary": ["house"]}  # "housing census results": a stray word in the summary
+
+
+def test_a_typo_that_breaks_the_stemmed_suffix_is_still_corrected(search):
+    """The index holds stems: "populaton" is no edit away from any of them ("popul")."""
+    result = search({"query": "populaton census"})
+    assert result["match_mode"] == "fuzzy" and ids(result)[0] == "census-2021"
+    assert result["suggestion"] == "population census"
+
+
+def test_a_title_that_is_the_query_comes_first(search):
+    # "ONS" is the group token of "Office for National Statistics": that title is exactly the query.
+    result = search({"query": "ONS", "limit": 20})
+    assert ids(result)[0] == "ons-org" and "title_is_query" in result["results"][0]["reasons"]
+    assert all("title_is_query" not in item.get("reasons", []) for item in result["results"][1:])
+
+
+def test_required_words_keep_their_place_in_the_work_budget(search, monkeypatch):
+    from govsearch import rerank as rerank_module
+
+    # Room for one word's postings: "house" reaches more than the intent word "data", yet stays.
+    monkeypatch.setattr(rerank_module, "MAX_POSTINGS", 9)
+    result = search({"query": "house data", "limit": 20})
+    notice = next(n for n in result["notices"] if n["code"] == "common_terms_left_out")
+    assert "data" in notice["message"]
+    strict = [item for item in result["results"] if item["matchMode"] == "all_terms"]
+    assert strict and all("house" in str(item["matched"]) for item in strict)

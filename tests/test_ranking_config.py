@@ -1,0 +1,74 @@
+"""The ranking's build side: the search vocabulary in the site configs, and
+the record flags behind the prior (docs/ranking.md)."""
+
+from pathlib import Path
+
+import pytest
+
+from govsearch_build.config import ConfigError, load_config
+from govsearch_build.data_files import index_document, record_flags, search_terms_of
+from govsearch_build.records import Record
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_both_site_configs_carry_the_same_search_vocabulary():
+    curated = load_config(REPO / "site" / "site.toml")
+    estate = load_config(REPO / "site" / "full-estate.toml")
+    assert curated.synonyms == estate.synonyms and curated.intents == estate.intents
+    words = {group[0] for group in curated.synonyms}
+    assert {"ons", "hmrc", "dvla", "mot", "vat", "mtd", "epc", "uprn"} <= words
+    assert {"api", "dataset", "statistics", "documentation", "guidance"} <= {word for word, _ in curated.intents}
+
+
+@pytest.mark.parametrize(
+    "table, words",
+    [
+        ('[search]\nsynonyms = [["office for national statistics", "ons"]]', "must start with a single word"),
+        ('[search]\nsynonyms = [["ons"]]', "two or more words"),
+        ('[search.intents]\napi = ["apis"]', "search.intents.api"),
+    ],
+)
+def test_a_bad_search_table_is_refused_by_name(tmp_path, table, words):
+    text = (REPO / "site" / "site.toml").read_text("utf-8").split("# Search vocabulary")[0] + table + "\n"
+    path = tmp_path / "site.toml"
+    path.write_text(text, "utf-8")
+    with pytest.raises(ConfigError, match=words):
+        load_config(path)
+
+
+def record(**fields):
+    data = {
+        "id": "x", "title": "Flood risk zones", "summary": "Zones.", "url": "https://www.data.gov.uk/dataset/x",
+        "resourceType": "dataset", "publisher": "Environment Agency", "accessStatus": "public",
+        "collection": "government-apis", "source": {"kind": "okf-search-shards"},
+    }
+    data.update(fields)
+    return Record(file="x.md", data=data, body="")
+
+
+@pytest.mark.parametrize(
+    "fields, flags",
+    [
+        ({}, []),
+        ({"source": {"kind": "curated"}}, ["reviewed"]),
+        ({"collection": "deep-evidence"}, ["reviewed"]),
+        ({"url": "https://www.gov.uk/flood-risk"}, ["official_page"]),
+        ({"url": "https://check-for-flooding.service.gov.uk/"}, ["official_page"]),
+        ({"url": "https://www.gov.uk.example.com/"}, []),
+        ({"source": {"kind": "api-catalogue"}}, ["national_api_catalogue"]),
+        ({"publisher": "Example Borough Council"}, ["local_authority_row"]),
+        ({"publisher": "Royal Borough of Greenwich", "title": "GeoJSON"}, ["local_authority_row", "format_only_title"]),
+        ({"title": "Download Data"}, ["format_only_title"]),
+        ({"title": "CSV of flood zones"}, []),
+    ],
+)
+def test_record_flags(fields, flags):
+    assert record_flags(record(**fields)) == flags
+
+
+def test_a_synonym_phrase_adds_the_group_word_in_its_own_field():
+    terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
+    document = index_document(record(publisher="HM Revenue & Customs", summary="Data from the Office for National Statistics."), terms)
+    assert document["publisher"] == "HM Revenue & Customs hmrc_"
+    assert document["summary"].endswith(" ons_") and document["title"] == "Flood risk zones"
