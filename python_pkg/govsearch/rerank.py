@@ -26,7 +26,7 @@ from operator import mul
 from typing import Any, Callable, Mapping, Sequence
 
 from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine
-from .terms import Clause, SearchTerms, Term, analysed, clauses_for
+from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, Clause, SearchTerms, Term, analysed, clauses_for
 
 TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
 POOL = 20  # records whose rows are read for phrase evidence (the same for every limit)
@@ -169,7 +169,7 @@ class _Budget:
     read) over its tiers, and the words it left out."""
 
     def __init__(self) -> None:
-        self.spend = Budget()
+        self.spend = Budget(MAX_POSTINGS, MAX_SHARD_BYTES)
         self.skipped: list[str] = []
         self.dropped: list[str] = []
 
@@ -346,7 +346,7 @@ def _intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
     types = {kind for term in terms for kind in term.intent}
     if not types:
         return set()
-    return {profile for profile, values in enumerate(engine.facets.profiles[1]) if values[0] in types}
+    return {profile for profile, values in enumerate(engine.facets.profiles[1]) if not types.isdisjoint(values[0])}
 
 
 def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]], search_terms: SearchTerms) -> None:
