@@ -42,6 +42,7 @@ class SiteConfig:
     sources: tuple[Source, ...] = ()
     http_allowed_hosts: tuple[str, ...] = ()
     index_layout: str = "auto"  # "single", "sharded", or "auto" (sharded for large sites)
+    contact_url: str = ""  # where people report problems (the accessibility statement links to it)
 
     def collection(self, collection_id: str) -> Collection:
         return next(c for c in self.collections if c.id == collection_id)
@@ -84,7 +85,14 @@ def load_config(path: Path) -> SiteConfig:
         sources=sources,
         http_allowed_hosts=tuple(raw.get("http_allowed_hosts", [])),
         index_layout=_layout(path, raw.get("index_layout", "auto")),
+        contact_url=_contact(path, raw.get("contact_url", "")),
     )
+
+
+def _contact(path: Path, value: Any) -> str:
+    if not isinstance(value, str) or (value and not value.startswith(("https://", "mailto:"))):
+        raise ConfigError(f"{path}: 'contact_url' must be an https:// or mailto: address")
+    return value
 
 
 def _layout(path: Path, value: Any) -> str:

@@ -128,6 +128,35 @@ def render_markdown(text: str) -> Markup:
     return Markup("".join(Markup("<p>{}</p>").format(part) for part in paragraphs if part))
 
 
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
+
+
+def govuk_date(value: Any) -> str:
+    """A date as GOV.UK writes it ("14 July 2026"); anything not a date is shown as it is."""
+    match = re.fullmatch(r"(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ].*)?", str(value or "").strip())
+    if not match or not 1 <= int(match.group(2)) <= 12:
+        return str(value)
+    year, month, day = match.group(1), MONTHS[int(match.group(2)) - 1], match.group(3)
+    return f"{int(day)} {month} {year}" if day else f"{month} {year}"
+
+
+def thousands(value: Any) -> str:
+    """A count with thousands separators ("37,816")."""
+    try:
+        return f"{int(value):,}"
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def runtime_bytes(folder: Path) -> int:
+    """What the browser downloads of the published runtime before search is
+    ready (fetched files; the small ES modules it imports are not counted),
+    so the start-up bar can move with the bytes."""
+    if not folder.is_dir():
+        return 0
+    return sum(path.stat().st_size for path in folder.iterdir() if path.is_file() and path.suffix not in (".js", ".mjs"))
+
+
 def slugify(name: str) -> str:
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
     text = text.replace("&", " and ")
@@ -240,6 +269,7 @@ class Renderer:
             publisher_path=lambda name: f"publishers/{self.publisher_slug[name]}/",
             safe_href=safe_href,
         )
+        self.env.filters.update(govuk_date=govuk_date, thousands=thousands)
         self.written: list[Path] = []
 
     def collection_title(self, collection_id: str) -> str:
@@ -286,6 +316,7 @@ class Renderer:
             "home.html",
             collections=groups["collections"],
             total=len(self.records),
+            runtime_bytes=runtime_bytes(self.out / "pyodide"),
             labels_json=json.dumps(
                 {
                     "collections": {c.id: c.title for c in self.config.collections},
@@ -313,7 +344,8 @@ class Renderer:
                 self.write_facet_pages(facet, context)
         for name, title in (("about", "About govsearch"), ("privacy", "Privacy"), ("accessibility", "Accessibility statement")):
             source = PAGES / f"{name}.md"
-            body = markdown.markdown(source.read_text("utf-8"), extensions=["tables", "sane_lists"]) if source.exists() else ""
+            text = source.read_text("utf-8").replace("{contact_url}", self.config.contact_url or self.config.url_for("about/")) if source.exists() else ""
+            body = markdown.markdown(text, extensions=["tables", "sane_lists"])
             self.write(f"{name}/index.html", "statement.html", title=title, body=Markup(sanitise_html(body)))
         self.write("404.html", "404.html")
         return self.written
