@@ -10,7 +10,7 @@ import { DIMENSIONS, renderFilterGroups, renderSelected, selectedCount } from ".
 import { showProgress } from "./progress.js";
 import { element, emptyState, resultItem, statusText, suggestionLink, thousands } from "./results.js";
 
-const DEBOUNCE_MS = 200;
+const DEBOUNCE_MS = 300; // a pause this long finishes the query
 const FIRST_LIMIT = 10;
 const MAX_LIMIT = 20; // the tool schema's maximum: people get no more than agents can ask for
 const PREFIX_MIN = 3; // the engine matches a last word as a prefix from three letters
