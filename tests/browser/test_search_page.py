@@ -197,14 +197,11 @@ def test_marked_words_are_text_nodes(open_page, hostile_served):
 
 
 @pytest.fixture(scope="module")
-def bfcache_browser() -> Iterator[Any]:
+def bfcache_browser(browser) -> Iterator[Any]:
     """Chromium as a visitor has it: Playwright turns the back/forward cache off by default."""
-    from playwright import sync_api
-
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, ignore_default_args=["--disable-back-forward-cache"])
-        yield chromium
-        chromium.close()
+    chromium = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, ignore_default_args=["--disable-back-forward-cache"])
+    yield chromium
+    chromium.close()
 
 
 def _search_then_open_a_record(page: Any, origin: str) -> str:

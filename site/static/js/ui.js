@@ -203,6 +203,8 @@ class SearchPage {
 
   render(current, result, added, facets) {
     const { ui } = this;
+    const active = document.activeElement;
+    const focused = active && active.dataset && ui.groups.contains(active) ? { ...active.dataset } : {};
     this.clear();
     const query = current.q.trim();
     if (!result.ok) {
@@ -229,7 +231,7 @@ class SearchPage {
     }
     this.showMore(result);
     this.shown = { current, facets };
-    this.renderFilters(current, facets);
+    this.renderFilters(current, facets, focused);
   }
 
   showNotices(query, result, added) {
@@ -281,9 +283,9 @@ class SearchPage {
     }
   }
 
-  renderFilters(current, facets) {
+  // Draw the filters; focus returns to the control that had it (`focused`: its data attributes).
+  renderFilters(current, facets, focused) {
     const { ui } = this;
-    const focused = document.activeElement && document.activeElement.dataset ? { ...document.activeElement.dataset } : {};
     const drawn = renderFilterGroups(ui.groups, current, facets, this.label, this.expanded);
     renderSelected(ui.selected, current, this.label);
     const count = selectedCount(current);
@@ -384,7 +386,7 @@ class SearchPage {
       this.expanded.add(name);
     }
     if (this.shown) {
-      this.renderFilters(this.shown.current, this.shown.facets);
+      this.renderFilters(this.shown.current, this.shown.facets, { ...button.dataset });
     }
   }
 
