@@ -92,8 +92,8 @@ def test_results_first_and_filters_fold_away_on_small_screens(open_page, size):
     assert empty.locator("button", has_text="clearing all filters").count() == 1
     screenshot(page, f"search-{size}-empty", full_page=False)
     empty.locator("button", has_text="clearing all filters").click()
-    page.wait_for_function("() => !location.hash.includes('&')")
-    assert page.locator("#search-selected").is_hidden()
+    page.wait_for_function("() => !location.hash.includes('&') && document.getElementById('search-selected').hidden")
+    assert page.text_content("#filters-toggle") == "Filters"
 
 
 def test_selected_filters_can_be_removed_one_by_one_or_all(open_page):
@@ -158,7 +158,7 @@ def test_beyond_the_tools_maximum_the_page_says_how_many_remain(open_page, site_
     page.click("#search-show-more")
     page.wait_for_function("() => document.querySelectorAll('#search-results > li').length === 20")
     note = page.text_content("#search-more")
-    assert f"{total - 20:,} more match" in note and "filters" in note
+    assert f"{total - 20:,} more record" in note and "filters" in note
 
 
 def test_a_finished_query_shows_the_tools_answer_and_prefixes_only_add(open_page, site_dir):

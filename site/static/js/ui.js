@@ -279,7 +279,8 @@ class SearchPage {
       ui.more.append(button);
     } else {
       const rest = result.total - result.returned;
-      ui.more.append(element("p", "govuk-body app-more-note", `${thousands(rest)} more match${rest === 1 ? "es" : ""}. Add words or choose filters to find them.`));
+      const more = rest === 1 ? "1 more record matches" : `${thousands(rest)} more records match`;
+      ui.more.append(element("p", "govuk-body app-more-note", `${more}. Add words or choose filters to find them.`));
     }
   }
 
