@@ -50,6 +50,7 @@ class SiteConfig:
     # as; intent words -> the resource types they ask for.
     synonyms: tuple[tuple[str, ...], ...] = ()
     intents: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    contact_url: str = ""  # where people report problems (the accessibility statement links to it)
 
     def collection(self, collection_id: str) -> Collection:
         return next(c for c in self.collections if c.id == collection_id)
@@ -99,6 +100,7 @@ def load_config(path: Path, sources_dir: Path | None = None) -> SiteConfig:
         sources_dir=Path(sources_dir).resolve() if sources_dir is not None else None,
         sources_lock=(where / lock).resolve() if lock else None,
         **_search(path, raw.get("search", {})),
+        contact_url=_contact(path, raw.get("contact_url", "")),
     )
 
 
@@ -124,6 +126,12 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
         "synonyms": tuple(tuple(word.strip() for word in group) for group in groups),
         "intents": tuple((word, tuple(types)) for word, types in intents.items()),
     }
+
+
+def _contact(path: Path, value: Any) -> str:
+    if not isinstance(value, str) or (value and not value.startswith(("https://", "mailto:"))):
+        raise ConfigError(f"{path}: 'contact_url' must be an https:// or mailto: address")
+    return value
 
 
 def _layout(path: Path, value: Any) -> str:

@@ -76,8 +76,22 @@ NOT_STATED = "Not stated by the source"
 CATALOGUE_ATTRIBUTION = ("This record's catalogue details contain public sector information licensed under the "
                          "Open Government Licence v3.0. The licence of the resource itself is the one given above.")
 LINK_KINDS = {"download": "download", "service": "service", "documentation": "documentation", "api": "API"}
-SOURCE_FIELDS = (("kind", "Kind"), ("file", "File"), ("revision", "Revision"), ("observed", "Observed"), ("url", "Source URL"), ("nativeId", "Identifier at source"))
+# Where a record comes from, in plain words (importer kinds are jargon).
+SOURCE_NAMES = {
+    "curated": "the govsearch editors",
+    "api-catalogue": "the UK government API catalogue (Central Digital and Data Office)",
+    "govuk-organisations": "the GOV.UK list of government organisations",
+    "okf-search-shards": "a public catalogue of UK government APIs (okf-uk-government-apis)",
+    "okf-hmlr-csv": "a public catalogue of HM Land Registry data (okf-LandRegistry)",
+    "okf-uk-living": "a public list of official links for everyday life (okf-uk-living)",
+    "okf-markdown": "a public collection of catalogue records (OKF Markdown)",
+}
+# Provenance rows: field, label; dates and hashes are made readable by source_rows.
+SOURCE_FIELDS = (("observed", "Date of the copy we used"), ("nativeId", "Identifier at the source"), ("url", "Source page"), ("file", "Place in the export"), ("revision", "Export version"))
 TOP_PUBLISHERS = 10
+# Above this many publishers (the full estate has about 1,500), the browse
+# page lists only letters, and each letter has its own page.
+PUBLISHERS_ON_BROWSE = 150
 # Browse pages list at most this many records each: collections/<id>/,
 # collections/<id>/page-2/, ... so no page lists tens of thousands of records.
 RECORDS_PER_PAGE = 100
@@ -130,6 +144,63 @@ def render_markdown(text: str) -> Markup:
             pass
     paragraphs = (part.strip() for part in re.split(r"\n\s*\n", text))
     return Markup("".join(Markup("<p>{}</p>").format(part) for part in paragraphs if part))
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
+
+
+def govuk_date(value: Any) -> str:
+    """A date as GOV.UK writes it ("14 July 2026"); anything not a date is shown as it is."""
+    match = re.fullmatch(r"(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ].*)?", str(value or "").strip())
+    if not match or not 1 <= int(match.group(2)) <= 12:
+        return str(value)
+    year, month, day = match.group(1), MONTHS[int(match.group(2)) - 1], match.group(3)
+    return f"{int(day)} {month} {year}" if day else f"{month} {year}"
+
+
+def thousands(value: Any) -> str:
+    """A count with thousands separators ("37,816")."""
+    try:
+        return f"{int(value):,}"
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def runtime_bytes(folder: Path) -> int:
+    """What the browser downloads of the published runtime before search is
+    ready (fetched files; the small ES modules it imports are not counted),
+    so the start-up bar can move with the bytes."""
+    if not folder.is_dir():
+        return 0
+    return sum(path.stat().st_size for path in folder.iterdir() if path.is_file() and path.suffix not in (".js", ".mjs"))
+
+
+def provenance_rows(source: dict[str, Any]) -> list[tuple[str, str, str | None]]:
+    """(label, text, link) rows for "Where this record comes from": dates as
+    GOV.UK writes them, a revision shortened to the 12 characters people quote."""
+    rows: list[tuple[str, str, str | None]] = []
+    for key, label in SOURCE_FIELDS:
+        value = source.get(key)
+        if value in (None, ""):
+            continue
+        text = str(value)
+        if key == "observed":
+            text = govuk_date(text)
+        elif key == "revision" and re.fullmatch(r"[0-9a-f]{13,64}", text):
+            text = text[:12]
+        rows.append((label, text, safe_href(text) if key == "url" else None))
+    return rows
+
+
+def by_letter(facets: Iterable[Facet]) -> list[tuple[str, str, list[Facet]]]:
+    """Facets grouped A to Z by the first letter of their label: (letter,
+    slug, facets); names starting with anything else come last, under "0-9"."""
+    groups: dict[str, list[Facet]] = {}
+    for facet in facets:
+        first = unicodedata.normalize("NFKD", facet.label.strip()[:1]).encode("ascii", "ignore").decode().upper()
+        groups.setdefault(first if "A" <= first <= "Z" else "0-9", []).append(facet)
+    letters = sorted(groups, key=lambda letter: (letter == "0-9", letter))
+    return [(letter, "other" if letter == "0-9" else letter.lower(), groups[letter]) for letter in letters]
 
 
 def slugify(name: str) -> str:
@@ -270,6 +341,7 @@ class Renderer:
             publisher_path=lambda name: f"publishers/{self.publisher_slug[name]}/",
             safe_href=safe_href,
         )
+        self.env.filters.update(govuk_date=govuk_date, thousands=thousands)
         self.written: list[Path] = []
 
     def collection_title(self, collection_id: str) -> str:
@@ -316,6 +388,7 @@ class Renderer:
             "home.html",
             collections=groups["collections"],
             total=len(self.records),
+            runtime_bytes=runtime_bytes(self.out / "pyodide"),
             labels_json=json.dumps(
                 {
                     "collections": {c.id: c.title for c in self.config.collections},
@@ -328,7 +401,12 @@ class Renderer:
         )
         for record in self.records:
             self.render_record(record)
-        self.write("browse/index.html", "browse_index.html", groups=groups, total=len(self.records))
+        letters = by_letter(facet for facet in groups["publishers"] if facet.records)
+        split = len(groups["publishers"]) > PUBLISHERS_ON_BROWSE
+        self.write("browse/index.html", "browse_index.html", groups=groups, total=len(self.records), letters=letters, split_publishers=split)
+        if split:
+            for letter, slug, facets in letters:
+                self.write(f"browse/publishers/{slug}/index.html", "publishers_letter.html", letter=letter, facets=facets, letters=letters)
         headings = {"collections": "Collection", "types": "Resource type", "publishers": "Publisher", "access": "Access status"}
         for kind, facets in groups.items():
             for facet in facets:
@@ -343,7 +421,8 @@ class Renderer:
                 self.write_facet_pages(facet, context)
         for name, title in (("about", "About govsearch"), ("privacy", "Privacy"), ("accessibility", "Accessibility statement")):
             source = PAGES / f"{name}.md"
-            body = markdown.markdown(source.read_text("utf-8"), extensions=["tables", "sane_lists"]) if source.exists() else ""
+            text = source.read_text("utf-8").replace("{contact_url}", self.config.contact_url or self.config.url_for("about/")) if source.exists() else ""
+            body = markdown.markdown(text, extensions=["tables", "sane_lists"])
             self.write(f"{name}/index.html", "statement.html", title=title, body=Markup(sanitise_html(body)))
         self.write("404.html", "404.html")
         self.write_data_quality()
@@ -381,15 +460,21 @@ class Renderer:
             )
 
     def charts(self, records: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
-        return [
+        """A collection's composition; each row links to the page listing that value's records."""
+        charts = [
             {"id": "types", "caption": "Resource types", "column": "Resource type", "rows": composition(records, "resourceType", RESOURCE_TYPES)},
             {"id": "access", "caption": "Access statuses", "column": "Access status", "rows": composition(records, "accessStatus", ACCESS_STATUSES)},
             {"id": "publishers", "caption": "Top publishers", "column": "Publisher", "rows": composition(records, "publisher", top=TOP_PUBLISHERS)},
         ]
+        paths = {"types": lambda token: f"types/{token}/", "access": lambda token: f"access/{token}/", "publishers": lambda token: f"publishers/{self.publisher_slug[token]}/"}
+        for chart in charts:
+            for row in chart["rows"]:
+                row["href"] = paths[chart["id"]](row["token"]) if row["token"] else None
+        return charts
 
     def render_record(self, record: dict[str, Any]) -> None:
         source = record.get("source") or {"kind": "curated"}
-        source_rows = [(label, source[key]) for key, label in SOURCE_FIELDS if source.get(key) not in (None, "")]
+        source_rows = provenance_rows(source)
         evidence = record.get("evidence") or None
         licence = licence_statement(record)
         self.write(
@@ -398,6 +483,8 @@ class Renderer:
             record=record,
             body=render_markdown(record["body"]) if record.get("body") else None,
             source_rows=source_rows,
+            source_name=SOURCE_NAMES.get(source.get("kind", "curated"), str(source.get("kind"))),
+            curated=source.get("kind", "curated") == "curated",
             evidence=evidence,
             licence=licence,
             link_kinds=LINK_KINDS,

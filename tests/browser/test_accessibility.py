@@ -22,11 +22,14 @@ from browserkit import READY_TIMEOUT_MS, REPO, screenshot, wait_for_ready
 
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+LAPTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 812}
 
 # name -> path; "" is the home page, "#q=..." the results of a search.
 PAGES = {
     "home": "",
     "results": "#q=vat",
+    "empty": "#q=zzyzx qqvpl",
     "record": "records/companies-house-api/",
     "collection": "collections/land-registry/",
     "publisher": "publishers/hm-land-registry/",
@@ -69,11 +72,11 @@ class Pages:
         page.on("pageerror", lambda error: self.console_errors.append(f"page error: {error}"))
         return page
 
-    def open(self, name: str) -> Any:
+    def open(self, name: str, viewport: dict | None = None) -> Any:
         path = PAGES[name]
-        page = self.search if name in ("home", "results") else self.static
+        page = self.search if name in ("home", "results", "empty") else self.static
         page.bring_to_front()  # screenshots of a background tab can stall
-        page.set_viewport_size({"width": 1280, "height": 900})
+        page.set_viewport_size(viewport or LAPTOP)
         page.emulate_media(forced_colors="none", reduced_motion="no-preference")
         if name == "home":
             page.fill("#search-input", "")
@@ -82,7 +85,10 @@ class Pages:
         elif name == "results":
             page.fill("#search-input", path.removeprefix("#q="))
             page.wait_for_selector("#search-results li", timeout=READY_TIMEOUT_MS)
-            page.wait_for_selector("#filter-groups input")
+            page.wait_for_selector("#filter-groups input", state="attached")
+        elif name == "empty":
+            page.fill("#search-input", path.removeprefix("#q="))
+            page.wait_for_selector("#search-empty-state p", timeout=READY_TIMEOUT_MS)
         else:
             response = page.goto(self.served.url(path))
             assert response.status == (404 if name == "404" else 200)
@@ -102,9 +108,10 @@ def pages(browser, served) -> Iterator[Pages]:
     assert not handle.console_errors, handle.console_errors
 
 
+@pytest.mark.parametrize("size", ["1280", "375"])
 @pytest.mark.parametrize("name", PAGES)
-def test_no_serious_axe_violations(pages, name):
-    page = pages.open(name)
+def test_no_serious_axe_violations(pages, name, size):
+    page = pages.open(name, LAPTOP if size == "1280" else PHONE)
     assert page.evaluate("() => typeof axe") == "object", "axe-core did not load"
     result = page.evaluate("(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}})", AXE_TAGS)
     serious = [

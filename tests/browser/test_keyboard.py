@@ -164,14 +164,17 @@ def test_typing_then_tab_through_button_filters_and_results(session):
     page.keyboard.press("Enter")
     wait_for_status(page, "companies house")
     page.wait_for_selector("#filter-groups input")
-    filters = page.locator("#filter-groups input").evaluate_all("(boxes) => boxes.map((box) => box.id)")
+    # The filters' controls that can take focus (folded values cannot), in page order.
+    filters = page.locator("#filter-groups input, #filter-groups button").evaluate_all("(els) => els.filter((el) => el.getClientRects().length).map((el) => el.id)")
     results = page.locator("#search-results a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
     assert filters and results
-    stops = [tab(page) for _ in range(1 + len(filters) + 3)]
+    stops = [tab(page) for _ in range(2 + len(filters) + 3)]
     assert stops[0]["kind"] == "govuk-button" and stops[0]["text"] == "Search"
-    assert [stop["id"] for stop in stops[1 : 1 + len(filters)]] == filters
-    assert all(stop["kind"] == "filter" for stop in stops[1 : 1 + len(filters)])
-    assert [stop["href"] for stop in stops[1 + len(filters) :]] == results[:3]
+    # The filters sit behind a disclosure (open beside the results on a wide screen).
+    assert stops[1]["kind"] == "app-filters__summary" and stops[1]["text"] == "Filters"
+    assert [stop["id"] for stop in stops[2 : 2 + len(filters)]] == filters
+    assert all(stop["kind"] == "filter" for stop in stops[2 : 2 + len(filters)])
+    assert [stop["href"] for stop in stops[2 + len(filters) :]] == results[:3]
     for stop in stops:
         assert stop["focused"] != stop["unfocused"], f"no visible focus on {stop}"
     # Space ticks the focused filter, and focus stays on it after the results update.
@@ -226,15 +229,19 @@ def test_escape_clears_the_search_and_restores_the_home_state(session):
     assert page.locator("#filter-groups input:checked").count() == 1
 
 
-def test_enter_without_javascript_opens_the_browse_pages(open_page, served):
+def test_enter_without_javascript_keeps_the_query_and_says_search_needs_it(open_page, served):
     page, guard = open_page("", js=False)
     page.click("#search-input")
     page.keyboard.type("vat returns")
     assert not page.locator("#search-hint .app-js-only").is_visible(), "the Escape hint needs JavaScript"
     with page.expect_navigation():
         page.keyboard.press("Enter")
-    assert page.url.split("?")[0] == served.url("browse/")
-    assert "vat" not in page.url, "what was typed must not be sent anywhere"
+    # The words stay in the address (the search runs there once JavaScript can);
+    # the page says why nothing was searched and offers the browse pages.
+    assert page.url == served.url("?q=vat+returns")
+    assert page.locator("#no-js-search").is_visible()
+    assert page.locator("#no-js-search a[href='/browse/']").is_visible()
+    page.click("#no-js-search a[href='/browse/']")
     assert page.locator("h1").text_content() == "Browse the catalogue"
     assert page.locator("#no-js-search").is_visible()
     assert page.locator("main a[href^='/collections/']").count() >= 5

@@ -47,8 +47,16 @@ def test_pages_work_without_javascript(open_page, path):
 def test_record_page_shows_the_facts(open_page):
     page, guard = open_page("records/companies-house-api/", js=False)
     text = page.locator("main").text_content()
-    for fact in ("Companies House", "Authentication required", "API key", "Government APIs", "2026-07-14", "Go to the official source"):
+    for fact in ("Companies House", "Authentication required", "API key", "Government APIs", "14 July 2026", "Go to the official source"):
         assert fact in text
+    assert "2026-07-14" not in text, "dates are written as GOV.UK writes them"
+    assert page.locator("time[datetime='2026-07-14']").count() >= 1
+    # Provenance in plain words, folded away.
+    details = page.locator("#provenance-details")
+    assert details.locator("summary").text_content().strip() == "Where this record comes from"
+    assert not page.locator("#provenance-summary").is_visible()
+    details.locator("summary").click()
+    assert "Our editors wrote this record" in page.locator("#provenance-summary").text_content()
     assert page.locator('a[href="https://api.companieshouse.gov.uk/"]').count() == 1
     screenshot(page, "record")
 
@@ -60,8 +68,11 @@ def test_collection_page_has_a_chart_and_a_data_table(open_page):
     tables = page.locator("table.govuk-table")
     assert tables.count() == 3
     rows = tables.first.locator("tbody tr")
-    counts = [int(text) for text in rows.locator("td:nth-child(2)").all_text_contents()]
+    counts = [int(text.replace(",", "")) for text in rows.locator("td:nth-child(2)").all_text_contents()]
     assert sum(counts) == int(page.locator("#record-count").get_attribute("data-count"))
+    # Records come before the charts, and each chart row links to its records.
+    assert page.locator("#records").bounding_box()["y"] < charts.first.bounding_box()["y"]
+    assert charts.first.locator(".app-chart__label a").first.get_attribute("href").startswith("/types/")
     screenshot(page, "collection")
 
 

@@ -145,7 +145,7 @@ def test_sample_pages_render_without_javascript(open_page, served, site_crawl):
             assert page.locator("noscript").count() == 1
             assert page.locator("#search-area").is_hidden()
         elif path.startswith("/records/"):
-            assert page.locator("#provenance").is_visible(), path
+            assert page.locator("#provenance-details summary").is_visible(), path
             assert page.locator(".govuk-breadcrumbs__link").count() == 3
         elif path.count("/") >= 3 and not path.startswith("/records/"):  # a browse page
             items = page.locator("main .app-result").count()
@@ -253,4 +253,4 @@ def test_a_large_publisher_is_split_into_pages(open_page, big_publisher):
     assert page.locator("figure.app-chart").count() == 3
     page.goto(f"{origin}/collections/land-registry/page-2/")
     assert page.locator("figure.app-chart").count() == 0
-    assert page.locator("#page-position a").get_attribute("href") == "/collections/land-registry/"
+    assert page.locator("#page-position a").get_attribute("href") == "/collections/land-registry/#composition"

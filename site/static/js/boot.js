@@ -5,7 +5,7 @@
 // search cannot work, a notice says so with a "Try again" button.
 import { Bridge } from "./bridge.js";
 import { registerTools } from "./webmcp.js";
-import { startSearch } from "./ui.js";
+import { startSearch, toFragment, parseFragment } from "./ui.js";
 
 const meta = document.querySelector('meta[name="govsearch-base"]');
 const base = meta && meta.content ? meta.content : "/";
@@ -20,6 +20,18 @@ try {
 if (document.body.dataset.page === "search") {
   showRuntimeProblems(bridge);
   startSearch(bridge, base);
+}
+for (const form of document.querySelectorAll("form[data-header-search]")) {
+  form.addEventListener("submit", (event) => headerSearch(event, form));
+}
+
+// The header's search box opens the search page with the words in the
+// fragment, so they never leave the browser.
+function headerSearch(event, form) {
+  const input = form.querySelector("input[name=q]");
+  const query = input ? input.value.trim().slice(0, 160) : "";
+  event.preventDefault();
+  location.assign(base + toFragment({ ...parseFragment(""), q: query }));
 }
 
 function showRuntimeProblems(bridge) {
@@ -62,7 +74,7 @@ function showRuntimeProblems(bridge) {
   retry.addEventListener("click", () => {
     retrying = true;
     retry.hidden = true;
-    text.textContent = "Trying again: loading the search engine…";
+    text.textContent = "Trying again: getting search ready…";
     bridge.retry();
   });
 }

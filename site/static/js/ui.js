@@ -1,29 +1,29 @@
-// The human search page: search as you type, filters with counts, and the
+// The human search page: results as you type, filters with counts, and the
 // query and filters kept in the URL fragment (never sent to the server).
-// Every piece of record text is set with textContent, never as HTML.
+//
+// One ranking for people and agents: a finished query (Enter, or typing
+// paused) shows exactly what the search_government_knowledge tool answers
+// for the same words and filters. Matching the last word as a prefix (it
+// may still be being typed) only adds records below a complete answer;
+// it never reorders it.
+import { DIMENSIONS, renderFilterGroups, renderSelected, selectedCount } from "./filters.js";
+import { showProgress } from "./progress.js";
+import { element, emptyState, resultItem, statusText, suggestionLink, thousands } from "./results.js";
 
-const DIMENSIONS = [
-  ["collections", "Collection"],
-  ["resourceTypes", "Type"],
-  ["accessStatuses", "Access"],
-  ["publishers", "Publisher"],
-];
-const DEBOUNCE_MS = 200;
-const LIMIT = 20;
+const DEBOUNCE_MS = 300; // a pause this long finishes the query
+const FIRST_LIMIT = 10;
+const MAX_LIMIT = 20; // the tool schema's maximum: people get no more than agents can ask for
+const PREFIX_MIN = 3; // the engine matches a last word as a prefix from three letters
 const SEARCH_TIMEOUT_MS = 120000;
-const ACCESS_TAGS = {
-  public: "govuk-tag--green",
-  restricted: "govuk-tag--red",
-  "authentication-required": "govuk-tag--yellow",
-};
+const WIDE = "(min-width: 40.0625em)"; // GOV.UK's tablet breakpoint: filters open beside the results
 
-function emptyState() {
+function emptyState_() {
   return { q: "", collections: [], resourceTypes: [], accessStatuses: [], publishers: [] };
 }
 
 export function parseFragment(hash) {
-  const state = emptyState();
-  const params = new URLSearchParams(String(hash || "").replace(/^#/, ""));
+  const state = emptyState_();
+  const params = new URLSearchParams(String(hash || "").replace(/^[#?]/, ""));
   state.q = (params.get("q") || "").slice(0, 160);
   for (const [name] of DIMENSIONS) {
     state[name] = [...new Set(params.getAll(name).filter(Boolean))];
@@ -45,93 +45,107 @@ export function toFragment(state) {
   return text ? "#" + text : "";
 }
 
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) {
-    node.className = className;
-  }
-  if (text !== undefined) {
-    node.textContent = text;
-  }
-  return node;
+function lastWord(query) {
+  const words = query.trim().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return words.length ? words[words.length - 1] : "";
 }
 
-function formatBytes(bytes) {
-  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+function parseAnswer(text) {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: { message: "The search engine gave an answer we could not read." } };
+  }
 }
 
-export function startSearch(bridge, base) {
-  const form = document.getElementById("search-form");
-  const input = document.getElementById("search-input");
-  const area = document.getElementById("search-area");
-  const status = document.getElementById("search-status");
-  const notices = document.getElementById("search-notices");
-  const list = document.getElementById("search-results");
-  const filters = document.getElementById("filters");
-  const groups = document.getElementById("filter-groups");
-  const progressBox = document.getElementById("search-progress");
-  const progressBar = document.getElementById("loading-progress");
-  const progressLabel = document.getElementById("loading-label");
-  if (!form || !input || !area) {
-    return;
-  }
+function pageElements() {
+  const get = (id) => document.getElementById(id);
+  const ui = {
+    form: get("search-form"), input: get("search-input"), area: get("search-area"), status: get("search-status"),
+    notices: get("search-notices"), list: get("search-results"), filters: get("filters"), groups: get("filter-groups"),
+    toggle: get("filters-toggle"), selected: get("search-selected"), suggestion: get("search-suggestion"),
+    more: get("search-more"), empty: get("search-empty-state"),
+  };
+  return ui.form && ui.input && ui.area && ui.list && ui.filters ? ui : null;
+}
+
+function labeller(filters) {
   let labels = {};
   try {
     labels = JSON.parse(filters.dataset.labels || "{}");
   } catch (error) {
     labels = {};
   }
-  const label = (dimension, token) => (labels[dimension] && labels[dimension][token]) || token;
+  return (dimension, token) => (labels[dimension] && labels[dimension][token]) || token;
+}
 
-  let state = parseFragment(location.hash);
-  let sequence = 0;
-  let timer = null;
-  let typingEntry = false; // true while typing has its own history entry
-
-  // Progress of the first load.
-  const weights = { runtime: [0, 55], package: [55, 65], data: [65, 95], index: [95, 99] };
-  function showProgress(detail) {
-    const [from, to] = weights[detail.phase] || [0, 0];
-    const fraction = detail.total ? Math.min(1, detail.loaded / detail.total) : 0;
-    const value = Math.round(from + (to - from) * fraction);
-    progressBar.value = Math.max(progressBar.value, value);
-    progressBar.textContent = `${progressBar.value}%`;
-    progressLabel.textContent = detail.total
-      ? `${detail.label}: ${formatBytes(detail.loaded)} of ${formatBytes(detail.total)}`
-      : `${detail.label}…`;
+// A search arriving in the query string (a header search box or the form
+// without JavaScript) moves into the fragment, so it is not sent again.
+function initialState() {
+  if (!location.hash && new URLSearchParams(location.search).get("q")) {
+    const state = parseFragment(location.search);
+    history.replaceState(null, "", location.pathname + toFragment(state));
+    return state;
   }
-  progressBox.hidden = false;
-  area.hidden = false;
-  filters.hidden = true;
-  bridge.addEventListener("progress", (event) => showProgress(event.detail));
-  const finishLoading = () => {
-    progressBar.value = 100;
-    progressBox.hidden = true;
-  };
-  bridge.addEventListener("ready", finishLoading);
-  bridge.addEventListener("unavailable", (event) => {
-    finishLoading();
-    status.textContent = "Search is unavailable: the catalogue did not load. You can still browse the catalogue.";
-  });
-  bridge.addEventListener("failed", (event) => {
-    progressBox.hidden = true;
-    status.textContent = "Search could not start in this browser. You can still browse the catalogue.";
-  });
-  bridge.start();
+  return parseFragment(location.hash);
+}
 
-  function arguments_(current) {
+export function startSearch(bridge, base) {
+  const ui = pageElements();
+  if (ui) {
+    showProgress(bridge, ui.status);
+    bridge.start();
+    new SearchPage(bridge, base, ui).start();
+  }
+}
+
+class SearchPage {
+  constructor(bridge, base, ui) {
+    this.bridge = bridge;
+    this.base = base;
+    this.ui = ui;
+    this.label = labeller(ui.filters);
+    this.title = document.title;
+    this.state = initialState();
+    this.limit = FIRST_LIMIT;
+    this.expanded = new Set(); // dimensions showing all their values
+    this.sequence = 0;
+    this.timer = null;
+    this.typingEntry = false; // true while typing has its own history entry
+    this.focusFrom = -1; // after "show more": focus the first new result
+    this.shown = null; // the query and facets the filters were last drawn for
+  }
+
+  start() {
+    const { ui } = this;
+    ui.area.hidden = false;
+    ui.filters.hidden = true;
+    ui.filters.open = matchMedia(WIDE).matches;
+    this.listen();
+    ui.input.value = this.state.q;
+    if (this.state.q) {
+      this.run();
+    }
+  }
+
+  args(current, limit) {
     const args = { query: current.q.trim() };
     for (const [name] of DIMENSIONS) {
       if (current[name].length) {
         args[name] = current[name];
       }
     }
-    args.limit = LIMIT;
+    args.limit = limit;
     return args;
   }
 
-  function writeHistory(push) {
-    const fragment = toFragment(state);
+  async ask(current, prefixLast) {
+    const text = await this.bridge.call("search_government_knowledge", this.args(current, this.limit), { prefixLast, timeoutMs: SEARCH_TIMEOUT_MS });
+    return parseAnswer(text);
+  }
+
+  writeHistory(push) {
+    const fragment = toFragment(this.state);
     if (fragment === location.hash || (fragment === "" && location.hash === "")) {
       return;
     }
@@ -143,70 +157,92 @@ export function startSearch(bridge, base) {
     }
   }
 
-  async function run() {
-    const current = { ...state };
-    const mine = ++sequence;
+  async run() {
+    const current = { ...this.state };
+    const mine = ++this.sequence;
+    document.body.classList.toggle("app-searching", Boolean(current.q.trim()));
     if (!current.q.trim()) {
-      list.replaceChildren();
-      notices.replaceChildren();
-      groups.replaceChildren();
-      filters.hidden = true;
-      status.textContent = "";
+      this.clear();
       return;
     }
-    if (!bridge.ready) {
-      status.textContent = "Loading the search engine…";
+    if (!this.bridge.ready) {
+      this.ui.status.textContent = "Getting search ready…";
     }
-    const ask = async (prefixLast) => {
-      const text = await bridge.call("search_government_knowledge", arguments_(current), { prefixLast, timeoutMs: SEARCH_TIMEOUT_MS });
-      try {
-        return JSON.parse(text);
-      } catch (error) {
-        return { ok: false, error: { message: "The search engine gave an answer we could not read." } };
-      }
-    };
-    // The last word also matches as a prefix, so results appear while typing.
-    // A prefix is never typo-tolerant: when the prefix search finds nothing
-    // or only loose matches, the whole-word answer (which can fall back to
-    // typo tolerance) is shown if it is better.
-    let result = await ask(true);
-    if (mine !== sequence) {
+    const answer = await this.ask(current, false);
+    if (mine !== this.sequence) {
       return; // a newer search has started
     }
-    if (result.ok && (result.total === 0 || result.match_mode !== "all_terms")) {
-      const whole = await ask(false);
-      if (mine !== sequence) {
+    // A complete answer may be followed by records whose words start with
+    // the last word typed; an answer cut at the limit never is.
+    let added = [];
+    let facets = answer.facets || {};
+    if (answer.ok && answer.total <= answer.returned && lastWord(current.q).length >= PREFIX_MIN) {
+      const typed = await this.ask(current, true);
+      if (mine !== this.sequence) {
         return;
       }
-      if (whole.ok && whole.total > 0 && (result.total === 0 || whole.match_mode === "all_terms")) {
-        result = whole;
+      if (typed.ok) {
+        const seen = new Set(answer.results.map((item) => item.id));
+        added = typed.results.filter((item) => !seen.has(item.id)).slice(0, Math.max(0, this.limit - answer.returned));
+        facets = answer.total ? facets : typed.facets || {};
       }
     }
-    render(current, result);
+    this.render(current, answer, added, facets);
   }
 
-  function render(current, result) {
-    notices.replaceChildren();
-    list.replaceChildren();
+  clear() {
+    const { ui } = this;
+    for (const node of [ui.list, ui.notices, ui.groups, ui.suggestion, ui.more, ui.empty, ui.selected]) {
+      node.replaceChildren();
+    }
+    ui.filters.hidden = true;
+    ui.selected.hidden = true;
+    ui.status.textContent = "";
+    document.title = this.title;
+  }
+
+  render(current, result, added, facets) {
+    const { ui } = this;
+    const active = document.activeElement;
+    const focused = active && active.dataset && ui.groups.contains(active) ? { ...active.dataset } : {};
+    this.clear();
+    const query = current.q.trim();
     if (!result.ok) {
       const error = result.error || {};
       const problems = (error.problems || []).map((problem) => problem.message).filter(Boolean);
-      status.textContent = problems.length ? problems.join(" ") : error.message || "The search failed.";
+      ui.status.textContent = problems.length ? problems.join(" ") : error.message || "The search failed.";
       return;
     }
-    const quoted = `‘${current.q.trim()}’`;
-    if (result.total === 0) {
-      status.textContent = `No results for ${quoted}`;
-    } else if (result.total > result.returned) {
-      status.textContent = `${result.total} results for ${quoted}, showing the best ${result.returned}`;
-    } else {
-      status.textContent = `${result.total} result${result.total === 1 ? "" : "s"} for ${quoted}`;
+    ui.status.textContent = statusText(query, result, added.length);
+    document.title = `${ui.status.textContent} – ${this.title}`;
+    if (typeof result.suggestion === "string" && result.suggestion.trim() && result.suggestion.trim() !== query) {
+      ui.suggestion.append(suggestionLink(result.suggestion.trim(), toFragment({ ...current, q: result.suggestion.trim() })));
     }
+    this.showNotices(query, result, added);
+    const context = { base: this.base, label: this.label, query };
+    for (const item of result.results) {
+      ui.list.append(resultItem(item, context));
+    }
+    for (const item of added) {
+      ui.list.append(resultItem(item, { ...context, query }));
+    }
+    if (!result.total && !added.length) {
+      ui.empty.append(emptyState({ base: this.base, filtered: selectedCount(current) > 0, onClear: () => this.clearFilters() }));
+    }
+    this.showMore(result);
+    this.shown = { current, facets };
+    this.renderFilters(current, facets, focused);
+  }
+
+  showNotices(query, result, added) {
     const messages = [];
     if (result.match_mode === "any_term" && result.total) {
       messages.push("No record matches all of your words, so these match some of them.");
     } else if (result.match_mode === "fuzzy" && result.total) {
       messages.push("No exact matches, so these are close spellings.");
+    }
+    if (added.length && result.total) {
+      messages.push(`The last ${added.length} also match words starting with ‘${lastWord(query)}’.`);
     }
     for (const notice of result.notices || []) {
       if (notice.code !== "empty_filter") {
@@ -214,154 +250,170 @@ export function startSearch(bridge, base) {
       }
     }
     for (const message of messages) {
-      notices.append(element("p", "govuk-inset-text", message));
+      this.ui.notices.append(element("p", "govuk-inset-text", message));
     }
-    for (const item of result.results) {
-      list.append(resultItem(item));
-    }
-    renderFilters(current, result.facets || {});
   }
 
-  function resultItem(item) {
-    const li = element("li", "app-result");
-    const heading = element("h2", "app-result__title");
-    const link = element("a", "govuk-link", item.title);
-    link.href = `${base}records/${encodeURIComponent(item.id)}/`;
-    heading.append(link);
-    li.append(heading, element("p", "app-result__summary", item.summary));
-    const meta = element("ul", "app-meta");
-    meta.append(element("li", "", item.publisher));
-    const type = element("li");
-    type.append(element("strong", "govuk-tag govuk-tag--blue", label("resourceTypes", item.resourceType)));
-    const access = element("li");
-    access.append(element("strong", `govuk-tag ${ACCESS_TAGS[item.accessStatus] || "govuk-tag--grey"}`, label("accessStatuses", item.accessStatus)));
-    meta.append(type, access, element("li", "", label("collections", item.collection)));
-    li.append(meta, element("p", "app-url", item.url));
-    return li;
-  }
-
-  function renderFilters(current, facets) {
-    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset : {};
-    const keep = focused.dimension ? [focused.dimension, focused.value] : null;
-    groups.replaceChildren();
-    let refocus = null;
-    for (const [name, legendText] of DIMENSIONS) {
-      const counts = { ...(facets[name] || {}) };
-      for (const value of current[name]) {
-        if (!(value in counts)) {
-          counts[value] = 0;
-        }
+  // "Show more" up to the tool's own maximum, then say how many remain.
+  showMore(result) {
+    const { ui } = this;
+    if (this.focusFrom >= 0) {
+      const link = ui.list.querySelectorAll(".app-result__title a")[this.focusFrom];
+      this.focusFrom = -1;
+      if (link) {
+        link.focus();
       }
-      const values = Object.keys(counts);
-      if (!values.length) {
-        continue;
-      }
-      const fieldset = element("fieldset", "govuk-fieldset");
-      const legend = element("legend", "govuk-fieldset__legend govuk-fieldset__legend--s", legendText);
-      const boxes = element("div", "govuk-checkboxes govuk-checkboxes--small");
-      values.forEach((value, index) => {
-        const id = `filter-${name}-${index}`;
-        const item = element("div", "govuk-checkboxes__item");
-        const box = element("input", "govuk-checkboxes__input");
-        box.type = "checkbox";
-        box.id = id;
-        box.value = value;
-        box.dataset.dimension = name;
-        box.dataset.value = value;
-        box.checked = current[name].includes(value);
-        const text = element("label", "govuk-label govuk-checkboxes__label", `${label(name, value)} (${counts[value]})`);
-        text.htmlFor = id;
-        item.append(box, text);
-        boxes.append(item);
-        if (keep && keep[0] === name && keep[1] === value) {
-          refocus = box;
-        }
+    }
+    if (result.total <= result.returned) {
+      return;
+    }
+    if (this.limit < MAX_LIMIT) {
+      const button = element("button", "govuk-button govuk-button--secondary", "Show more results");
+      button.type = "button";
+      button.id = "search-show-more";
+      button.addEventListener("click", () => {
+        this.focusFrom = result.returned;
+        this.limit = MAX_LIMIT;
+        this.run();
       });
-      fieldset.append(legend, boxes);
-      groups.append(fieldset);
+      ui.more.append(button);
+    } else {
+      const rest = result.total - result.returned;
+      const more = rest === 1 ? "1 more record matches" : `${thousands(rest)} more records match`;
+      ui.more.append(element("p", "govuk-body app-more-note", `${more}. Add words or choose filters to find them.`));
     }
-    filters.hidden = groups.childElementCount === 0;
+  }
+
+  // Draw the filters; focus returns to the control that had it (`focused`: its data attributes).
+  renderFilters(current, facets, focused) {
+    const { ui } = this;
+    const drawn = renderFilterGroups(ui.groups, current, facets, this.label, this.expanded);
+    renderSelected(ui.selected, current, this.label);
+    const count = selectedCount(current);
+    ui.toggle.textContent = count ? `Filters (${count} selected)` : "Filters";
+    ui.filters.hidden = drawn === 0;
+    let refocus = null;
+    if (focused.dimension) {
+      refocus = ui.groups.querySelector(`input[data-dimension="${CSS.escape(focused.dimension)}"][data-value="${CSS.escape(focused.value)}"]`);
+    } else if (focused.toggle) {
+      refocus = ui.groups.querySelector(`button[data-toggle="${CSS.escape(focused.toggle)}"]`);
+    }
     if (refocus) {
       refocus.focus();
     }
   }
 
-  function schedule() {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      writeHistory(!typingEntry);
-      typingEntry = true;
-      run();
-    }, DEBOUNCE_MS);
+  newSearch(push) {
+    this.limit = FIRST_LIMIT;
+    this.typingEntry = false;
+    this.writeHistory(push);
+    this.run();
   }
 
-  input.addEventListener("input", () => {
-    state.q = input.value.slice(0, 160);
-    schedule();
-  });
+  clearFilters() {
+    for (const [name] of DIMENSIONS) {
+      this.state[name] = [];
+    }
+    this.newSearch(true);
+    this.ui.input.focus();
+  }
 
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    clearTimeout(timer);
-    state.q = input.value.slice(0, 160);
-    writeHistory(!typingEntry);
-    typingEntry = false;
-    run();
-  });
+  listen() {
+    const { ui } = this;
+    ui.input.addEventListener("input", () => {
+      this.state.q = ui.input.value.slice(0, 160);
+      this.limit = FIRST_LIMIT;
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => {
+        this.writeHistory(!this.typingEntry);
+        this.typingEntry = true;
+        this.run();
+      }, DEBOUNCE_MS);
+    });
+    ui.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      clearTimeout(this.timer);
+      this.state.q = ui.input.value.slice(0, 160);
+      this.newSearch(!this.typingEntry);
+    });
+    ui.input.addEventListener("keydown", (event) => this.escape(event));
+    ui.groups.addEventListener("change", (event) => this.filterChanged(event.target));
+    ui.groups.addEventListener("click", (event) => this.toggleAll(event.target.closest("button[data-toggle]")));
+    ui.selected.addEventListener("click", (event) => this.removeSelected(event.target.closest("button")));
+    window.addEventListener("popstate", () => this.restore());
+    window.addEventListener("hashchange", () => this.restore());
+  }
 
-  // Escape in the search box clears the query and the filters and restores
-  // the page as it was before searching (a new history entry, so Back
+  // Escape clears the query and the filters (a new history entry, so Back
   // brings the search back). Focus stays in the search box.
-  input.addEventListener("keydown", (event) => {
+  escape(event) {
     if (event.key !== "Escape" || event.isComposing) {
       return;
     }
-    const empty = emptyState();
-    if (!input.value && toFragment(state) === toFragment(empty)) {
+    const empty = emptyState_();
+    if (!this.ui.input.value && toFragment(this.state) === toFragment(empty)) {
       return;
     }
     event.preventDefault();
-    clearTimeout(timer);
-    input.value = "";
-    state = empty;
-    typingEntry = false;
-    writeHistory(true);
-    run();
-  });
+    clearTimeout(this.timer);
+    this.ui.input.value = "";
+    this.state = empty;
+    this.newSearch(true);
+  }
 
-  groups.addEventListener("change", (event) => {
-    const box = event.target;
+  filterChanged(box) {
     if (!box || !box.dataset || !box.dataset.dimension) {
       return;
     }
     const name = box.dataset.dimension;
-    const values = new Set(state[name]);
+    const values = new Set(this.state[name]);
     if (box.checked) {
       values.add(box.value);
     } else {
       values.delete(box.value);
     }
-    state[name] = [...values];
-    typingEntry = false;
-    writeHistory(true);
-    run();
-  });
+    this.state[name] = [...values];
+    this.newSearch(true);
+  }
 
-  function restore() {
-    const next = parseFragment(location.hash);
-    if (toFragment(next) === toFragment(state) && input.value === state.q) {
+  toggleAll(button) {
+    if (!button) {
       return;
     }
-    state = next;
-    input.value = state.q;
-    typingEntry = false;
-    run();
+    const name = button.dataset.toggle;
+    if (this.expanded.has(name)) {
+      this.expanded.delete(name);
+    } else {
+      this.expanded.add(name);
+    }
+    if (this.shown) {
+      this.renderFilters(this.shown.current, this.shown.facets, { ...button.dataset });
+    }
   }
-  window.addEventListener("popstate", restore);
-  window.addEventListener("hashchange", restore);
 
-  input.value = state.q;
-  if (state.q) {
-    run();
+  removeSelected(button) {
+    if (!button) {
+      return;
+    }
+    if (button.dataset.clear) {
+      this.clearFilters();
+      return;
+    }
+    const name = button.dataset.remove;
+    this.state[name] = this.state[name].filter((value) => value !== button.dataset.value);
+    this.newSearch(true);
+    this.ui.input.focus();
+  }
+
+  restore() {
+    const next = parseFragment(location.hash);
+    if (toFragment(next) === toFragment(this.state) && this.ui.input.value === this.state.q) {
+      return;
+    }
+    this.state = next;
+    this.ui.input.value = this.state.q;
+    this.limit = FIRST_LIMIT;
+    this.typingEntry = false;
+    this.run();
   }
 }

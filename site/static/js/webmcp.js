@@ -65,6 +65,9 @@ export function registerTools(bridge, base, statusElement) {
     }
     if (offered.length) {
       say(statusElement, `Agent tools offered to in-page AI agents (WebMCP): ${offered.join(", ")}.`);
+      if (statusElement) {
+        statusElement.hidden = false; // every page says so when tools are present
+      }
     } else {
       say(statusElement, "Agent tools could not be offered in this browser. Search and browsing work as normal.");
     }

@@ -217,19 +217,45 @@ function failOnWasmWarning(loading) {
   });
 }
 
+// While the runtime loads, count the bytes of every response from `prefix`
+// as they arrive (Pyodide offers no progress of its own); returns the undo.
+function countRuntimeBytes(prefix) {
+  const original = self.fetch;
+  let loaded = 0;
+  self.fetch = async (...args) => {
+    const response = await original.apply(self, args);
+    if (!response.url.startsWith(prefix) || !response.body || typeof TransformStream !== "function") {
+      return response;
+    }
+    const counter = new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        progress("runtime", "Downloading the search engine", loaded);
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(response.body.pipeThrough(counter), { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  return () => {
+    self.fetch = original;
+  };
+}
+
 async function start(base) {
+  let uncount = () => {};
   try {
-    progress("runtime", "Starting Python in your browser");
+    progress("runtime", "Downloading the search engine");
     const indexURL = new URL(base + "pyodide/", self.location.origin).href;
+    uncount = countRuntimeBytes(indexURL);
     const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
     const pyodide = await failOnWasmWarning(loadPyodide({ indexURL, stdout: () => {}, stderr: () => {} }));
     runtime = pyodide;
-    progress("package", "Loading the search package");
     const problems = [];
     await pyodide.loadPackage("govsearch", {
       messageCallback: () => {},
       errorCallback: (message) => problems.push(String(message)),
     });
+    uncount();
     try {
       pyodide.pyimport("govsearch");
     } catch (error) {
@@ -257,6 +283,7 @@ async function start(base) {
       post({ type: "unavailable", message: status.message });
     }
   } catch (error) {
+    uncount();
     fallback = errorJson("site_unavailable", `The search engine could not start: ${error && error.message ? error.message : error}`);
     post({ type: "failed", message: fallback && JSON.parse(fallback).error.message });
   }

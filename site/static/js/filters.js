@@ -1,0 +1,104 @@
+// The search page's filters: checkboxes with counts (long lists show their
+// top values first), and the summary of what is selected, each removable.
+import { element, thousands } from "./results.js";
+
+export const DIMENSIONS = [
+  ["collections", "Collection"],
+  ["resourceTypes", "Type"],
+  ["accessStatuses", "Access"],
+  ["publishers", "Publisher"],
+];
+export const TOP_VALUES = 6; // values shown before "Show all"
+
+function checkbox(name, value, index, checked, text) {
+  const id = `filter-${name}-${index}`;
+  const item = element("div", "govuk-checkboxes__item");
+  const box = element("input", "govuk-checkboxes__input");
+  box.type = "checkbox";
+  box.id = id;
+  box.value = value;
+  box.dataset.dimension = name;
+  box.dataset.value = value;
+  box.checked = checked;
+  const label = element("label", "govuk-label govuk-checkboxes__label", text);
+  label.htmlFor = id;
+  item.append(box, label);
+  return item;
+}
+
+// One dimension's fieldset: every value (the top ones first when folded).
+function dimensionGroup(name, legendText, counts, selected, label, folded) {
+  const values = Object.keys(counts);
+  const fieldset = element("fieldset", "govuk-fieldset");
+  fieldset.dataset.dimension = name;
+  fieldset.append(element("legend", "govuk-fieldset__legend govuk-fieldset__legend--s", legendText));
+  const boxes = element("div", "govuk-checkboxes govuk-checkboxes--small");
+  values.forEach((value, index) => {
+    const item = checkbox(name, value, index, selected.includes(value), `${label(name, value)} (${thousands(counts[value])})`);
+    item.hidden = folded && index >= TOP_VALUES && !selected.includes(value);
+    boxes.append(item);
+  });
+  fieldset.append(boxes);
+  if (values.length > TOP_VALUES) {
+    const toggle = element("button", "app-link-button app-filters__more", folded ? `Show all ${thousands(values.length)}` : "Show fewer");
+    toggle.type = "button";
+    toggle.dataset.toggle = name;
+    toggle.setAttribute("aria-expanded", String(!folded));
+    if (folded) {
+      toggle.append(element("span", "govuk-visually-hidden", ` ${legendText.toLowerCase()} values`));
+    }
+    fieldset.append(toggle);
+  }
+  return fieldset;
+}
+
+// Fill `groups` with a fieldset per dimension; returns how many were drawn.
+export function renderFilterGroups(groups, current, facets, label, expanded) {
+  groups.replaceChildren();
+  for (const [name, legendText] of DIMENSIONS) {
+    const counts = { ...(facets[name] || {}) };
+    for (const value of current[name]) {
+      if (!(value in counts)) {
+        counts[value] = 0;
+      }
+    }
+    if (Object.keys(counts).length) {
+      groups.append(dimensionGroup(name, legendText, counts, current[name], label, !expanded.has(name)));
+    }
+  }
+  return groups.childElementCount;
+}
+
+export function selectedCount(current) {
+  return DIMENSIONS.reduce((sum, [name]) => sum + current[name].length, 0);
+}
+
+// "Selected filters": one button per value that removes it, and "Clear all".
+export function renderSelected(box, current, label) {
+  box.replaceChildren();
+  const count = selectedCount(current);
+  box.hidden = count === 0;
+  if (!count) {
+    return;
+  }
+  box.append(element("h2", "govuk-heading-s app-selected__heading", "Selected filters"));
+  const list = element("ul", "app-selected__list");
+  for (const [name, legendText] of DIMENSIONS) {
+    for (const value of current[name]) {
+      const item = element("li");
+      const remove = element("button", "app-chip");
+      remove.type = "button";
+      remove.dataset.remove = name;
+      remove.dataset.value = value;
+      remove.append(element("span", "govuk-visually-hidden", "Remove filter "), document.createTextNode(`${legendText}: ${label(name, value)}`));
+      remove.append(element("span", "app-chip__cross", "×"));
+      remove.lastChild.setAttribute("aria-hidden", "true");
+      item.append(remove);
+      list.append(item);
+    }
+  }
+  const clear = element("button", "app-link-button", "Clear all filters");
+  clear.type = "button";
+  clear.dataset.clear = "all";
+  box.append(list, clear);
+}

@@ -1,0 +1,147 @@
+// What the search page shows of one answer: the result list with the
+// searched words marked, the count, the did-you-mean link and the empty
+// state. Record text is only ever set as text nodes, never as HTML.
+
+const ACCESS_TAGS = {
+  public: "govuk-tag--green",
+  restricted: "govuk-tag--red",
+  "authentication-required": "govuk-tag--yellow",
+};
+// Words too common to mark (the engine ignores them too).
+const COMMON = new Set(["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "is", "it", "of", "on", "or", "the", "to", "with"]);
+
+export function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) {
+    node.className = className;
+  }
+  if (text !== undefined) {
+    node.textContent = text;
+  }
+  return node;
+}
+
+export function thousands(number) {
+  return Number(number).toLocaleString("en-GB");
+}
+
+// The stems to mark for a query: each word less a plural or verb ending, so
+// "prices" also marks "price" and "pricing".
+export function markWords(query, matched) {
+  const words = new Set();
+  const add = (word) => {
+    const lower = String(word).toLowerCase();
+    if (lower.length < 2 || COMMON.has(lower)) {
+      return;
+    }
+    const stem = lower.replace(/(?:ies|es|ing|ed|s)$/u, "");
+    words.add(stem.length >= 3 ? stem : lower);
+  };
+  for (const word of String(query).split(/[^\p{L}\p{N}]+/u)) {
+    add(word);
+  }
+  // Ranking may say which words matched each record (an optional field).
+  if (Array.isArray(matched)) {
+    for (const word of matched) {
+      if (typeof word === "string") {
+        add(word);
+      }
+    }
+  }
+  return [...words];
+}
+
+// `text` as text nodes, with each word starting with one of `words` in <mark>.
+export function highlighted(text, words) {
+  const fragment = document.createDocumentFragment();
+  const value = String(text == null ? "" : text);
+  if (!words.length) {
+    fragment.append(document.createTextNode(value));
+    return fragment;
+  }
+  const escaped = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join("|")})[\\p{L}\\p{N}]*`, "giu");
+  let last = 0;
+  for (const match of value.matchAll(pattern)) {
+    if (match.index > last) {
+      fragment.append(document.createTextNode(value.slice(last, match.index)));
+    }
+    fragment.append(element("mark", "app-mark", match[0]));
+    last = match.index + match[0].length;
+  }
+  if (last < value.length) {
+    fragment.append(document.createTextNode(value.slice(last)));
+  }
+  return fragment;
+}
+
+export function resultItem(item, { base, label, query }) {
+  const words = markWords(query, item.matched);
+  const li = element("li", "app-result");
+  li.dataset.recordId = item.id;
+  const heading = element("h2", "app-result__title");
+  const link = element("a", "govuk-link");
+  link.append(highlighted(item.title, words));
+  link.href = `${base}records/${encodeURIComponent(item.id)}/`;
+  heading.append(link);
+  const summary = element("p", "app-result__summary");
+  summary.append(highlighted(item.summary, words));
+  li.append(heading, summary);
+  const meta = element("ul", "app-meta");
+  meta.append(element("li", "", item.publisher));
+  const type = element("li");
+  type.append(element("strong", "govuk-tag govuk-tag--blue", label("resourceTypes", item.resourceType)));
+  const access = element("li");
+  access.append(element("strong", `govuk-tag ${ACCESS_TAGS[item.accessStatus] || "govuk-tag--grey"}`, label("accessStatuses", item.accessStatus)));
+  meta.append(type, access, element("li", "", label("collections", item.collection)));
+  li.append(meta, element("p", "app-url", item.url));
+  return li;
+}
+
+// The one-line count read out after every search.
+export function statusText(query, result, added) {
+  const quoted = `‘${query}’`;
+  if (result.total === 0) {
+    return added ? `${thousands(added)} result${added === 1 ? "" : "s"} for words starting with ${quoted}` : `No results for ${quoted}`;
+  }
+  const noun = result.total === 1 ? "result" : "results";
+  if (result.total > result.returned) {
+    return `${thousands(result.total)} ${noun} for ${quoted}, showing the best ${result.returned}`;
+  }
+  return `${thousands(result.total)} ${noun} for ${quoted}`;
+}
+
+// "Did you mean": a link to the same search with the engine's suggestion.
+export function suggestionLink(suggestion, href) {
+  const paragraph = element("p", "govuk-body app-suggestion", "Did you mean ");
+  const link = element("a", "govuk-link govuk-!-font-weight-bold", suggestion);
+  link.href = href;
+  link.id = "search-suggestion-link";
+  paragraph.append(link, document.createTextNode("?"));
+  return paragraph;
+}
+
+// What to try when nothing matched.
+export function emptyState({ base, filtered, onClear }) {
+  const box = element("div", "app-empty");
+  box.id = "search-empty";
+  box.append(element("p", "govuk-body", "Improve your search by:"));
+  const tips = element("ul", "govuk-list govuk-list--bullet");
+  tips.append(element("li", "", "checking your spelling"), element("li", "", "using fewer words, or more general ones"));
+  if (filtered) {
+    const item = element("li", "", "removing a filter, or ");
+    const clear = element("button", "app-link-button", "clearing all filters");
+    clear.type = "button";
+    clear.addEventListener("click", onClear);
+    item.append(clear);
+    tips.append(item);
+  }
+  tips.append(element("li", "", "searching for an organisation, a service or a kind of data, such as ‘house prices’ or ‘VAT API’"));
+  box.append(tips);
+  const browse = element("p", "govuk-body", "You can also ");
+  const link = element("a", "govuk-link", "browse every record by collection, type, publisher or access status");
+  link.href = `${base}browse/`;
+  browse.append(link, document.createTextNode("."));
+  box.append(browse);
+  return box;
+}

@@ -1,0 +1,281 @@
+"""The visitor's search page at a phone's and a laptop's size: results first,
+filters that fold away, "show more", marked words, one ranking with the
+tool, never starting over, and the search box without JavaScript.
+
+Screenshots (before ready, results, empty state, filters open) at both
+sizes go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+from urllib.parse import unquote_plus
+
+import pytest
+
+from browserkit import CHROMIUM, CHROMIUM_ARGS, HOSTILE_TITLE, READY_TIMEOUT_MS, SEARCH_TOOL, reference_answers, screenshot, wait_for_ready
+
+PHONE = {"width": 375, "height": 812}
+LAPTOP = {"width": 1280, "height": 900}
+SIZES = {"375": PHONE, "1280": LAPTOP}
+
+# Counts every worker the page starts and whether it was shown from the back/forward cache.
+WORKER_COUNTER = """
+window.__workers = 0;
+const PageWorker = window.Worker;
+window.Worker = class extends PageWorker { constructor(...args) { super(...args); window.__workers++; } };
+window.addEventListener("pageshow", (event) => { window.__persisted = event.persisted; });
+"""
+
+
+def _status(page: Any, text: str) -> None:
+    page.wait_for_function("(text) => document.getElementById('search-status').textContent.includes(text)", arg=text, timeout=READY_TIMEOUT_MS)
+
+
+def _shown_ids(page: Any) -> list[str]:
+    return page.locator("#search-results > li").evaluate_all("(items) => items.map((li) => li.dataset.recordId)")
+
+
+def _tool(site_dir, arguments: dict) -> dict:
+    return json.loads(reference_answers(site_dir, [(SEARCH_TOOL, arguments)])[0])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_results_first_and_filters_fold_away_on_small_screens(open_page, size):
+    """Before ready, results, empty state and filters open, at one size."""
+    page, guard = open_page(None, viewport=SIZES[size])
+    held: list[Any] = []
+    page.context.route("**/pyodide/pyodide.asm.wasm", lambda route: held.append(route))
+    page.goto(guard.origin + "/")
+    # The search box works at once: what is typed waits for the engine.
+    page.fill("#search-input", "land registry")
+    page.press("#search-input", "Enter")
+    page.wait_for_function("() => document.getElementById('search-status').textContent.includes('Getting search ready')")
+    label = page.text_content("#loading-label")
+    assert label.startswith("Getting search ready") and "Python" not in label, label
+    assert page.locator("#search-progress").is_visible()
+    screenshot(page, f"search-{size}-before-ready", full_page=False)
+    for _ in range(300):  # Playwright hands over the held request while it waits
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the runtime was never requested"
+    held[0].continue_()
+    wait_for_ready(page)
+    _status(page, "results for ‘land registry’")
+    heading = page.locator("#search-results .app-result__title").first.bounding_box()
+    assert heading["y"] + heading["height"] <= SIZES[size]["height"], f"the first result's heading is at y {heading['y']}, below the fold"
+    assert "land registry" in page.title()
+    filters = page.locator("#filters")
+    toggle = page.locator("#filters summary")
+    assert toggle.is_visible() and page.text_content("#filters-toggle") == "Filters"
+    first_box = page.locator("#filter-groups input").first
+    if size == "375":
+        assert not filters.evaluate("(details) => details.open"), "filters must start folded on a phone"
+        assert not first_box.is_visible()
+    else:
+        assert filters.evaluate("(details) => details.open") and first_box.is_visible()
+    screenshot(page, f"search-{size}-results", full_page=False)
+    if size == "375":
+        toggle.click()
+    first_box.check()
+    page.wait_for_function("() => document.getElementById('filters-toggle').textContent === 'Filters (1 selected)'")
+    page.wait_for_selector("#search-selected .app-chip")
+    screenshot(page, f"search-{size}-filters-open", full_page=False)
+    page.fill("#search-input", "zzyzx qqvpl")
+    page.press("#search-input", "Enter")
+    _status(page, "No results for ‘zzyzx qqvpl’")
+    empty = page.locator("#search-empty-state")
+    assert "checking your spelling" in empty.text_content()
+    assert empty.locator("a[href='/browse/']").count() == 1
+    assert empty.locator("button", has_text="clearing all filters").count() == 1
+    screenshot(page, f"search-{size}-empty", full_page=False)
+    empty.locator("button", has_text="clearing all filters").click()
+    page.wait_for_function("() => !location.hash.includes('&') && document.getElementById('search-selected').hidden")
+    assert page.text_content("#filters-toggle") == "Filters"
+
+
+def test_selected_filters_can_be_removed_one_by_one_or_all(open_page):
+    page, guard = open_page("#q=data&collections=land-registry&accessStatuses=public", wait_ready=True)
+    _status(page, "‘data’")
+    chips = page.locator("#search-selected .app-chip")
+    assert chips.count() == 2
+    assert page.text_content("#filters-toggle") == "Filters (2 selected)"
+    assert "Collection: Land and property" in chips.first.text_content()
+    chips.first.click()
+    page.wait_for_function("() => !location.hash.includes('collections=')")
+    page.wait_for_function("() => document.querySelectorAll('#search-selected .app-chip').length === 1")
+    assert "accessStatuses=public" in page.evaluate("location.hash")
+    page.click("#search-selected button[data-clear]")
+    page.wait_for_function("() => location.hash === '#q=data'")
+    page.wait_for_function("() => document.getElementById('search-selected').hidden")
+
+
+def test_long_facet_lists_show_their_top_values_first(open_page):
+    page, guard = open_page("#q=data", wait_ready=True)
+    _status(page, "‘data’")
+    publishers = page.locator('#filter-groups fieldset[data-dimension="publishers"]')
+    items = publishers.locator(".govuk-checkboxes__item")
+    total = items.count()
+    assert total > 6, "the test needs a query with more than six publishers"
+    assert publishers.locator(".govuk-checkboxes__item:visible").count() == 6
+    more = publishers.locator("button[data-toggle]")
+    assert more.get_attribute("aria-expanded") == "false" and f"Show all {total}" in more.text_content()
+    more.click()
+    assert publishers.locator(".govuk-checkboxes__item:visible").count() == total
+    assert page.evaluate("document.activeElement.dataset.toggle") == "publishers", "focus stays on the control"
+
+
+def _query_with_total(site_dir, low: int, high: int) -> tuple[str, int]:
+    for query in ("house prices", "land registry", "api", "statistics", "flood", "tax", "water", "census", "data", "companies"):
+        total = _tool(site_dir, {"query": query, "limit": 20})["total"]
+        if low <= total <= high:
+            return query, total
+    pytest.fail(f"no query in the curated corpus has {low}-{high} matches")
+
+
+def test_show_more_reaches_the_last_match_and_keeps_the_tools_order(open_page, site_dir):
+    query, total = _query_with_total(site_dir, 11, 20)
+    page, guard = open_page("", wait_ready=True)
+    page.fill("#search-input", query)
+    page.press("#search-input", "Enter")
+    _status(page, f"‘{query}’")
+    first = _tool(site_dir, {"query": query, "limit": 10})
+    assert _shown_ids(page) == [item["id"] for item in first["results"]], "a finished query shows exactly the tool's answer"
+    page.click("#search-show-more")
+    page.wait_for_function("(n) => document.querySelectorAll('#search-results > li').length === n", arg=total)
+    everything = _tool(site_dir, {"query": query, "limit": 20})
+    assert _shown_ids(page) == [item["id"] for item in everything["results"]]
+    assert page.evaluate("document.activeElement.closest('li').dataset.recordId") == everything["results"][10]["id"], "focus moves to the first new result"
+    assert page.locator("#search-show-more").count() == 0
+
+
+def test_beyond_the_tools_maximum_the_page_says_how_many_remain(open_page, site_dir):
+    query, total = _query_with_total(site_dir, 21, 10_000)
+    page, guard = open_page("#q=" + query.replace(" ", "+"), wait_ready=True)
+    _status(page, f"‘{query}’")
+    page.click("#search-show-more")
+    page.wait_for_function("() => document.querySelectorAll('#search-results > li').length === 20")
+    note = page.text_content("#search-more")
+    assert f"{total - 20:,} more record" in note and "filters" in note
+
+
+def test_a_finished_query_shows_the_tools_answer_and_prefixes_only_add(open_page, site_dir):
+    """#12: typing paused on a part-word shows the tool's answer, then prefix matches below it."""
+    page, guard = open_page("", wait_ready=True)
+    page.locator("#search-input").press_sequentially("water acce", delay=30)
+    _status(page, "‘water acce’")
+    answer = _tool(site_dir, {"query": "water acce", "limit": 10})
+    tool_ids = [item["id"] for item in answer["results"]]
+    assert answer["total"] and answer["total"] <= answer["returned"], "the test needs a complete answer, which prefix matches may follow"
+    page.wait_for_function("(n) => document.querySelectorAll('#search-results > li').length > n", arg=len(tool_ids))
+    shown = _shown_ids(page)
+    assert shown[: len(tool_ids)] == tool_ids, "the tool's answer comes first, in its order"
+    assert "also match words starting with ‘acce’" in page.text_content("#search-notices")
+    page.fill("#search-input", "")
+    # The issue's example: with a typo, the page once led with another record than the tool.
+    page.locator("#search-input").press_sequentially("compnies house", delay=30)
+    _status(page, "‘compnies house’")
+    whole = _tool(site_dir, {"query": "compnies house", "limit": 10})
+    assert _shown_ids(page)[: len(whole["results"])] == [item["id"] for item in whole["results"]]
+
+
+def test_marked_words_are_text_nodes(open_page, hostile_served):
+    page, guard = open_page("#q=hostile%20markup", site=hostile_served)
+    page.wait_for_selector("#search-results li", timeout=READY_TIMEOUT_MS)
+    link = page.locator("#search-results .app-result__title a").first
+    assert link.text_content() == HOSTILE_TITLE
+    marks = link.locator("mark")
+    assert marks.all_text_contents() == ["Hostile"]
+    nodes = link.evaluate(
+        "(a) => [...a.childNodes].map((n) => n.nodeType === 3 ? 'text' : n.tagName + ':' + [...n.childNodes].map((c) => c.nodeType).join(','))"
+    )
+    assert set(nodes) <= {"text", "MARK:3"}, nodes
+    assert page.locator("#search-results script, #search-results img").count() == 0
+    assert page.evaluate("window.__pwned") is None
+
+
+@pytest.fixture(scope="module")
+def bfcache_browser(browser) -> Iterator[Any]:
+    """Chromium as a visitor has it: Playwright turns the back/forward cache off by default."""
+    chromium = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, ignore_default_args=["--disable-back-forward-cache"])
+    yield chromium
+    chromium.close()
+
+
+def _search_then_open_a_record(page: Any, origin: str) -> str:
+    page.goto(origin + "/#q=companies")
+    page.wait_for_selector("#search-results li", timeout=READY_TIMEOUT_MS)
+    shown = _shown_ids(page)
+    page.locator("#search-results .app-result__title a").first.click()
+    page.wait_for_url(f"**/records/{shown[0]}/")
+    return shown
+
+
+def test_back_from_a_record_shows_the_results_without_a_new_worker(bfcache_browser, served):
+    context = bfcache_browser.new_context(viewport=LAPTOP)
+    context.add_init_script(WORKER_COUNTER)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    shown = _search_then_open_a_record(page, served.origin)
+    page.go_back(wait_until="commit")
+    page.wait_for_function("() => window.__persisted !== undefined")
+    restored = page.evaluate("() => ({persisted: window.__persisted, workers: window.__workers, state: document.documentElement.dataset.searchRuntime, reasons: performance.getEntriesByType('navigation')[0].notRestoredReasons})")
+    assert restored["persisted"], f"not restored from the back/forward cache: {restored['reasons']}"
+    assert restored["workers"] == 1 and restored["state"] == "ready", restored
+    assert _shown_ids(page) == shown
+    # The restored page still searches with its one worker.
+    page.fill("#search-input", "vat")
+    page.press("#search-input", "Enter")
+    _status(page, "‘vat’")
+    assert page.evaluate("window.__workers") == 1
+    context.close()
+    assert not errors, errors
+
+
+def test_without_the_cache_back_restores_the_results_from_the_fragment(open_page, served):
+    page, guard = open_page(None)
+    page.context.add_init_script(WORKER_COUNTER)
+    shown = _search_then_open_a_record(page, served.origin)
+    page.go_back()
+    page.wait_for_selector("#search-results li", timeout=READY_TIMEOUT_MS)
+    assert page.input_value("#search-input") == "companies"
+    assert _shown_ids(page) == shown
+
+
+def test_the_form_without_javascript_keeps_the_query(open_page, served):
+    page, guard = open_page("", js=False)
+    page.fill("#search-input", "vat returns")
+    with page.expect_navigation():
+        page.press("#search-input", "Enter")
+    assert page.url == served.url("?q=vat+returns")
+    assert page.locator("#no-js-search").is_visible()
+    assert "Search needs JavaScript" in page.text_content("#no-js-search")
+    assert page.locator("#no-js-search a[href='/browse/']").is_visible()
+    screenshot(page, "search-no-js-query-kept", full_page=False)
+    # The header's box on every other page goes to the search page too.
+    page.goto(served.url("records/companies-house-api/"))
+    page.fill("#header-search-input", "house prices")
+    with page.expect_navigation():
+        page.press("#header-search-input", "Enter")
+    assert page.url == served.url("?q=house+prices")
+    # With JavaScript, that address searches, and the words move into the fragment.
+    page, guard = open_page("?q=house+prices")
+    page.wait_for_selector("#search-results li", timeout=READY_TIMEOUT_MS)
+    assert page.input_value("#search-input") == "house prices"
+    assert page.evaluate("location.search + location.hash") == "#q=house+prices"
+
+
+def test_the_header_search_box_keeps_the_words_in_the_fragment(open_page, served):
+    page, guard = open_page("records/companies-house-api/")
+    assert page.locator("#agent-status").is_hidden() or "offered" in page.text_content("#agent-status")
+    page.fill("#header-search-input", "bathing water")
+    page.press("#header-search-input", "Enter")
+    page.wait_for_url("**/#q=bathing+water")
+    page.wait_for_selector("#search-results li", timeout=READY_TIMEOUT_MS)
+    assert page.input_value("#search-input") == "bathing water"
+    assert page.locator("#header-search-input").count() == 0, "the search page has one search box"
+    sent = [unquote_plus(url).lower() for url in guard.requests]
+    assert not [url for url in sent if "bathing" in url]
