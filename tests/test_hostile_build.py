@@ -295,6 +295,9 @@ def test_every_input_is_accounted_for_exactly_once(hostile, report, stored_recor
     assert len(stored_records) == report["records"]["built"]
     for merged, into in MERGED.items():
         assert merged not in stored_records and stored_records[into]["collections"] == ["uk-living", "government-apis"]
+        # the merged record's address still leads to the record it is now part of
+        page = (hostile["out"] / "records" / merged / "index.html").read_text("utf-8")
+        assert f'href="/records/{into}/"' in page
 
 
 @pytest.mark.parametrize("file", sorted(REJECTED))

@@ -93,7 +93,7 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     _step("Publishing the Pyodide runtime", lambda: publish_runtime(out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels"))
     assets = _step("Compiling assets", lambda: Assets.publish(static_dir=PROJECT_ROOT / "site" / "static", out_dir=out / "static", node_modules=PROJECT_ROOT / "node_modules", base_path=config.base_path))
     report = build_report(loaded)
-    pages = _step("Rendering pages", lambda: render_site(config, records, out, assets, report=report))
+    pages = _step("Rendering pages", lambda: render_site(config, records, out, assets, report=report, moved=loaded.moved))
     (out / REPORT_NAME).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
     published = _published_size(out)
     console.print(
@@ -129,9 +129,11 @@ def collect_records(config: SiteConfig) -> LoadResult:
         imported, merged = combine_results(results)
         loaded.imports.append(merged)
         records = records + imported
-    kept, duplicates = drop_duplicates(finish_estate(records, loaded.quality))
+    kept, duplicates = drop_duplicates(finish_estate(records, loaded.quality, loaded.moved))
     loaded.records = kept
     loaded.reject(duplicates)
+    built = {record.id for record in kept}
+    loaded.moved = {old: new for old, new in loaded.moved.items() if old not in built and new in built}
     return loaded
 
 

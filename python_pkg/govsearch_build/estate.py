@@ -33,9 +33,10 @@ def _rank(record: Record, position: int) -> tuple[int, int]:
     return (0 if reviewed else 1 if curated else 2, position)
 
 
-def merge_same_resources(records: list[Record], log: QualityLog) -> list[Record]:
+def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
     """One record per normalised URL, in the order the first of each came;
-    every record gets `collections` (its own first, then the others')."""
+    every record gets `collections` (its own first, then the others').
+    `moved` gets merged record id -> the id of the record it is now part of."""
     groups: dict[str, list[tuple[int, Record]]] = defaultdict(list)
     for position, record in enumerate(records):
         groups[normalised_url(record.data["url"])].append((position, record))
@@ -46,6 +47,8 @@ def merge_same_resources(records: list[Record], log: QualityLog) -> list[Record]
         collections = {winner.data["collection"]}
         for _, other in ordered[1:]:
             merge_into(winner, other, reviewed="evidence" in winner.data)
+            if moved is not None and other.id != winner.id:
+                moved[other.id] = winner.id
             collections.update(other.data.get("collections") or [other.data["collection"]])
             log.note("same-resource-merged", "merged", other.file, f"{other.data['collection']}: {other.data['title']}",
                      f"{winner.id} ({winner.data['collection']})")
@@ -84,9 +87,9 @@ def api_titles(records: list[Record], log: QualityLog) -> None:
             data["title"] = f"{data['title']} API"
 
 
-def finish_estate(records: list[Record], log: QualityLog) -> list[Record]:
+def finish_estate(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
     """The whole-estate rules, in order; returns the records to build."""
-    records = merge_same_resources(records, log)
+    records = merge_same_resources(records, log, moved)
     link_records(records)
     govuk_licence(records, log)
     api_titles(records, log)

@@ -79,6 +79,7 @@ class LoadResult:
     rejected_files: set[str] = field(default_factory=set)
     imports: list[dict[str, Any]] = field(default_factory=list)  # one report per imported source
     quality: QualityLog = field(default_factory=QualityLog)  # what each data-quality rule changed
+    moved: dict[str, str] = field(default_factory=dict)  # merged record id -> the record it is now part of
 
     def reject(self, problems: Iterable[Rejection]) -> None:
         for problem in problems:

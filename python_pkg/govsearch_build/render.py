@@ -313,7 +313,7 @@ def composition(records: Iterable[dict[str, Any]], field: str, labels: dict[str,
 
 class Renderer:
     def __init__(self, config: SiteConfig, records: list[Record], out: Path, assets: Assets, page_size: int = RECORDS_PER_PAGE,
-                 report: dict[str, Any] | None = None):
+                 report: dict[str, Any] | None = None, moved: dict[str, str] | None = None):
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
         self.page_size = page_size
@@ -321,6 +321,7 @@ class Renderer:
         self.out = out
         self.assets = assets
         self.report = report or {}
+        self.moved = moved or {}
         self.records = [dict(record.data, body=record.body) for record in records]
         self.publisher_slug = publisher_slugs(r["publisher"] for r in self.records)
         self.env = Environment(
@@ -426,14 +427,21 @@ class Renderer:
             self.write(f"{name}/index.html", "statement.html", title=title, body=Markup(sanitise_html(body)))
         self.write("404.html", "404.html")
         self.write_data_quality()
+        for old, record in self.moved_records():
+            # a record merged into another keeps its address: it shows the record it is now part of
+            self.render_record(record, moved_from=old)
         return self.written
 
+    def moved_records(self) -> list[tuple[str, dict[str, Any]]]:
+        by_id = {record["id"]: record for record in self.records}
+        return [(old, by_id[new]) for old, new in sorted(self.moved.items())]
+
     def write_data_quality(self) -> None:
-        """The data-quality page: the build report's `quality` section, rule by rule."""
+        """The data-quality page: the build report's `quality` section, rule by rule, and the merged records' addresses."""
         counts = self.report.get("records", {})
         totals = {"built": f"{counts.get('built', len(self.records)):,}", "rejected": f"{counts.get('rejected', 0):,}",
                   "merged": f"{counts.get('merged_same_resource', 0):,}"}
-        self.write("data-quality/index.html", "data_quality.html", rules=self.report.get("quality", {}), totals=totals)
+        self.write("data-quality/index.html", "data_quality.html", rules=self.report.get("quality", {}), totals=totals, moved=self.moved_records())
 
     def write_facet_pages(self, facet: Facet, context: dict[str, Any]) -> None:
         """One facet's records, RECORDS_PER_PAGE to a page; the charts on the first."""
@@ -472,15 +480,16 @@ class Renderer:
                 row["href"] = paths[chart["id"]](row["token"]) if row["token"] else None
         return charts
 
-    def render_record(self, record: dict[str, Any]) -> None:
+    def render_record(self, record: dict[str, Any], moved_from: str | None = None) -> None:
         source = record.get("source") or {"kind": "curated"}
         source_rows = provenance_rows(source)
         evidence = record.get("evidence") or None
         licence = licence_statement(record)
         self.write(
-            f"records/{record['id']}/index.html",
+            f"records/{moved_from or record['id']}/index.html",
             "record.html",
             record=record,
+            moved_from=moved_from,
             body=render_markdown(record["body"]) if record.get("body") else None,
             source_rows=source_rows,
             source_name=SOURCE_NAMES.get(source.get("kind", "curated"), str(source.get("kind"))),
@@ -493,6 +502,7 @@ class Renderer:
 
 
 def render_site(config: SiteConfig, records: list[Record], out: Path, assets: Assets, page_size: int = RECORDS_PER_PAGE,
-                report: dict[str, Any] | None = None) -> list[Path]:
-    """Write every HTML page into `out` (the data-quality page from `report`); returns the files written."""
-    return Renderer(config, records, Path(out), assets, page_size, report).render()
+                report: dict[str, Any] | None = None, moved: dict[str, str] | None = None) -> list[Path]:
+    """Write every HTML page into `out` (the data-quality page from `report`; a page
+    at each `moved` record id leading to the record it is now part of); returns the files written."""
+    return Renderer(config, records, Path(out), assets, page_size, report, moved).render()

@@ -45,7 +45,8 @@ def test_pages_work_without_javascript(open_page, path):
 
 
 def test_record_page_shows_the_facts(open_page):
-    page, guard = open_page("records/companies-house-api/", js=False)
+    # the curated Companies House API record is merged into its reviewed deep-evidence record (same URL)
+    page, guard = open_page("records/de-companies-house-api/", js=False)
     text = page.locator("main").text_content()
     for fact in ("Companies House", "Authentication required", "API key", "Government APIs", "14 July 2026", "Go to the official source"):
         assert fact in text
