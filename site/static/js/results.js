@@ -93,7 +93,13 @@ export function resultItem(item, { base, label, query }) {
   type.append(element("strong", "govuk-tag govuk-tag--blue", label("resourceTypes", item.resourceType)));
   const access = element("li");
   access.append(element("strong", `govuk-tag ${ACCESS_TAGS[item.accessStatus] || "govuk-tag--grey"}`, label("accessStatuses", item.accessStatus)));
-  meta.append(type, access, element("li", "", label("collections", item.collection)));
+  const collections = (item.collections || [item.collection]).map((id) => label("collections", id));
+  meta.append(type, access, element("li", "", collections.join(", ")));
+  if (item.linkSecurity === "http-only") {
+    const security = element("li");
+    security.append(element("strong", "govuk-tag govuk-tag--yellow", "Link not encrypted"));
+    meta.append(security);
+  }
   li.append(meta, element("p", "app-url", item.url));
   return li;
 }
