@@ -15,6 +15,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python_pkg"))
@@ -55,7 +56,7 @@ def full_estate(cache: Path = FULL_CACHE) -> Path:
     staging = cache.with_name(cache.name + ".new")
     shutil.rmtree(staging, ignore_errors=True)
     write_data(config, records, staging / "data")
-    (staging / URLS).write_text(json.dumps(sorted(r.data["url"] for r in records)), "utf-8")
+    (staging / URLS).write_text(json.dumps(record_urls(records)), "utf-8")
     (staging / "fingerprint").write_text(stamp)
     shutil.rmtree(cache, ignore_errors=True)
     staging.rename(cache)
@@ -69,8 +70,13 @@ def curated_site(out: Path) -> Path:
     if loaded.rejected:
         raise SystemExit(f"eval: {len(loaded.rejected)} curated file(s) rejected; run the build to see why")
     write_data(config, loaded.records, out / "data")
-    (out / URLS).write_text(json.dumps(sorted(r.data["url"] for r in loaded.records)), "utf-8")
+    (out / URLS).write_text(json.dumps(record_urls(loaded.records)), "utf-8")
     return out
+
+
+def record_urls(records: list[Any]) -> list[str]:
+    """Every URL a built record answers for: its own and its documentation page's."""
+    return sorted(url for r in records for url in (r.data["url"], r.data.get("documentationUrl")) if url)
 
 
 def corpus_urls(site: Path) -> list[str] | None:

@@ -44,14 +44,21 @@ def normalise_grades(grades: Mapping[str, int]) -> dict[str, int]:
     return out
 
 
-def gains(urls: Sequence[str], grades: Mapping[str, int]) -> list[int]:
-    """The grade each ranked result earns: unjudged 0, a repeated URL 0."""
+def keys(result: str | Sequence[str]) -> list[str]:
+    """A result's normalised URLs: its own, or the several links of one
+    resource (an API and its documentation page are one result)."""
+    return [normalise_url(result)] if isinstance(result, str) else [normalise_url(url) for url in result]
+
+
+def gains(results: Sequence[str | Sequence[str]], grades: Mapping[str, int]) -> list[int]:
+    """The grade each ranked result earns: its best-graded URL not already
+    shown (unjudged 0, a repeated URL 0)."""
     seen: set[str] = set()
     earned = []
-    for url in urls:
-        key = normalise_url(url)
-        earned.append(0 if key in seen else grades.get(key, 0))
-        seen.add(key)
+    for result in results:
+        fresh = [key for key in keys(result) if key not in seen]
+        earned.append(max((grades.get(key, 0) for key in fresh), default=0))
+        seen.update(fresh)
     return earned
 
 
@@ -59,7 +66,7 @@ def dcg(earned: Iterable[int], k: int) -> float:
     return sum((2**grade - 1) / math.log2(rank + 2) for rank, grade in enumerate(list(earned)[:k]))
 
 
-def ndcg(urls: Sequence[str], grades: Mapping[str, int], k: int = 10, ideal: Iterable[int] | None = None) -> float | None:
+def ndcg(urls: Sequence[str | Sequence[str]], grades: Mapping[str, int], k: int = 10, ideal: Iterable[int] | None = None) -> float | None:
     """nDCG@k of the ranked URLs; `ideal` is the grades a perfect list could show."""
     best = dcg(sorted(grades.values() if ideal is None else ideal, reverse=True), k)
     if best == 0:
@@ -67,16 +74,16 @@ def ndcg(urls: Sequence[str], grades: Mapping[str, int], k: int = 10, ideal: Ite
     return dcg(gains(urls, grades), k) / best
 
 
-def recall(urls: Sequence[str], grades: Mapping[str, int], k: int = 10) -> float | None:
+def recall(urls: Sequence[str | Sequence[str]], grades: Mapping[str, int], k: int = 10) -> float | None:
     """Share of the relevant URLs (grade >= 2) in the top k, out of at most k."""
     relevant = {url for url, grade in grades.items() if grade >= RELEVANT}
     if not relevant:
         return None
-    found = relevant & {normalise_url(url) for url in urls[:k]}
+    found = relevant & {key for result in urls[:k] for key in keys(result)}
     return len(found) / min(len(relevant), k)
 
 
-def reciprocal_rank(urls: Sequence[str], grades: Mapping[str, int], k: int = 10) -> float | None:
+def reciprocal_rank(urls: Sequence[str | Sequence[str]], grades: Mapping[str, int], k: int = 10) -> float | None:
     """1 / rank of the first relevant result in the top k (0 when there is none)."""
     if not any(grade >= RELEVANT for grade in grades.values()):
         return None

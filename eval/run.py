@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import estate  # noqa: E402  (puts python_pkg on the path)
 from govsearch import Catalogue, DirectoryLoader  # noqa: E402
 from judgments import QUERIES, Query, load_queries  # noqa: E402
-from relevance import RELEVANT, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
+from relevance import RELEVANT, keys, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
 
 K = 10
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -40,7 +40,7 @@ def judge(catalogue: Catalogue, query: Query, reachable: set[str] | None = None)
     estate is scored against every judgment, so a missing service counts."""
     answer = catalogue.call("search_government_knowledge", query.arguments(K))
     results = answer.get("results", []) if answer.get("ok") else []
-    urls = [item["url"] for item in results]
+    urls = [_links(item) for item in results]
     grades = query.grades
     ideal = list(grades.values()) if reachable is None else [g for url, g in grades.items() if url in reachable]
     scored = {"ndcg": ndcg(urls, grades, K, ideal), "recall": recall(urls, _only(grades, reachable), K), "mrr": reciprocal_rank(urls, grades, K)}
@@ -56,8 +56,13 @@ def judge(catalogue: Catalogue, query: Query, reachable: set[str] | None = None)
         "error": None if answer.get("ok") else answer["error"]["code"],
         "matchMode": answer.get("match_mode"),
         "total": answer.get("total"),
-        "results": [{"url": item["url"], "title": item["title"], "grade": grades.get(normalise_url(item["url"]))} for item in results],
+        "results": [{"url": item["url"], "title": item["title"], "grade": max((grades.get(key) or 0 for key in keys(_links(item))), default=0) or None} for item in results],
     }
+
+
+def _links(item: dict[str, Any]) -> list[str]:
+    """A result's links to its one resource: its url, then its documentation page."""
+    return [item["url"], *([item["documentationUrl"]] if item.get("documentationUrl") else [])]
 
 
 def _only(grades: dict[str, int], reachable: set[str] | None) -> dict[str, int]:
@@ -116,9 +121,9 @@ def report(name: str, rows: list[dict[str, Any]], records: int | None, site: str
 
 
 def _built(site: Path) -> int | None:
-    """A site built elsewhere: its record count from the build report, if it has one."""
+    """How many records the site holds, from its manifest."""
     try:
-        return json.loads((site / "build-report.json").read_text("utf-8"))["records"]["built"]
+        return json.loads((site / "data" / "manifest.json").read_text("utf-8"))["records"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -197,7 +202,7 @@ def run(name: str, site: Path, queries: list[Query], *, restrict: bool, save: bo
     rows = evaluate(site, queries, restrict=restrict)
     urls = estate.corpus_urls(site)
     label = "built here" if urls is not None else str(site)
-    result = report(name, rows, len(urls) if urls is not None else _built(site), label)
+    result = report(name, rows, _built(site), label)
     if restrict:
         result["subset"] = curated_subset(rows)
     print(markdown(result))

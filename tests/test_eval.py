@@ -52,6 +52,14 @@ def test_a_repeated_url_earns_nothing_the_second_time():
     assert ndcg([A, A, B], GRADES) < ndcg([A, B], GRADES)
 
 
+def test_a_resource_with_two_links_earns_its_best_link_once():
+    # An API record carrying its documentation page is one result: it earns the
+    # better grade of its links, and a later result repeating either earns 0.
+    assert gains([(X, B), A, (B, C)], GRADES) == [2, 3, 1]
+    assert recall([(X, A)], GRADES) == 0.5
+    assert reciprocal_rank([(X, C), (X, B)], GRADES) == pytest.approx(1 / 2)
+
+
 def test_only_the_top_k_count():
     assert ndcg([X] * 10 + [A], GRADES, k=10) == 0.0
     assert ndcg([X, A], GRADES, k=1) == 0.0

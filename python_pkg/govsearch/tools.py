@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 DEFAULT_LIMIT = 8
 OGL_ATTRIBUTION = "Contains public sector information licensed under the Open Government Licence v3.0."
-RESULT_OPTIONAL = ("updated", "licence", "collections", "linkSecurity")
+RESULT_OPTIONAL = ("updated", "licence", "collections", "linkSecurity", "documentationUrl")
 RESULT_FIELDS = ("id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection")
 
 TOOL_DESCRIPTIONS = {
