@@ -99,7 +99,7 @@ def test_runtime_tests_pass_in_pyodide(tmp_path):
     done = subprocess.run(
         [NODE, str(RUNNER), "--project", str(REPO), "--site", str(site), "--wheels", str(wheels),
          "--", RUNTIME_TESTS],
-        cwd=REPO, capture_output=True, text=True, timeout=180,
+        cwd=REPO, capture_output=True, text=True, timeout=900,
     )
     output = done.stdout + done.stderr
     print(output)  # shown by pytest on failure
