@@ -130,7 +130,7 @@ def test_full_estate_from_the_fetched_cache_equals_the_shared_data(mirror, tmp_p
         loaded = collect_records(config)
         write_data(config, loaded.records, tmp_path / name / "data")
         manifests[name] = (tmp_path / name / "data" / "manifest.json").read_bytes()
-    assert json.loads(manifests["cache"])["records"] > 30_000
+    assert json.loads(manifests["cache"])["records"] > 10_000  # one record per resource: 11,780 on 2026-11-30
     assert manifests["cache"] == manifests["shared"]
 
 

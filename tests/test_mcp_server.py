@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -178,7 +179,10 @@ def session(site: Path, calls: list[tuple[str, Any]], mode: str = "legacy") -> t
                 results = [await client.call_tool(tool, arguments) for tool, arguments in calls]
                 return tools, results
 
-    outcome = anyio.run(run)
+    # A thread of its own: in the whole suite the browser tests' Playwright
+    # session keeps an event loop running in the main thread.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        outcome = pool.submit(anyio.run, run).result()
     assert audit_log.read_text() == "", audit_log.read_text()
     return outcome
 
