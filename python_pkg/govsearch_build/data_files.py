@@ -182,7 +182,6 @@ class DataWriter:
 
     def __init__(self, data_dir: Path):
         self.data_dir = data_dir
-        self.total_bytes = 0
 
     def write(self, stem: str, value: Any, count: int | None = None) -> dict[str, Any]:
         payload = dump(value)
@@ -191,7 +190,6 @@ class DataWriter:
         path = self.data_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(payload)
-        self.total_bytes += len(payload)
         entry: dict[str, Any] = {"path": name, "sha256": digest, "size": len(payload)}
         if count is not None:
             entry["count"] = count
