@@ -72,6 +72,6 @@ class Catalogue:
     def record_url(self, record_id: str) -> str:
         return f"{self.record_base}{record_id}/"
 
-    def call(self, tool: str, arguments: Any, *, prefix_last: bool = False) -> dict[str, Any]:
+    def call(self, tool: str, arguments: Any, *, prefix_last: bool = False, offset: int = 0) -> dict[str, Any]:
         """Answer one tool call. Bad arguments give an error result, never an exception."""
-        return call_tool(self, tool, arguments, prefix_last=prefix_last)
+        return call_tool(self, tool, arguments, prefix_last=prefix_last, offset=offset)

@@ -60,30 +60,35 @@ class Session:
             self._preparations.pop(0)()
         return bool(self._preparations)
 
-    def attempt(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False) -> str | list[str]:
+    def attempt(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False, offset: int = 0) -> str | list[str]:
         """The answer, or the data files to download first (then ask again).
 
         Lets the browser fetch all the shards a call needs in parallel rather
         than one synchronous request at a time.
         """
         if not hasattr(self.loader, "deferring"):
-            return self.answer(tool, arguments_text, prefix_last)
+            return self.answer(tool, arguments_text, prefix_last, offset)
         self.loader.deferring = True
         try:
-            return self.answer(tool, arguments_text, prefix_last)
+            return self.answer(tool, arguments_text, prefix_last, offset)
         except MissingFiles as missing:
             return missing.names
         finally:
             self.loader.deferring = False
 
-    def answer(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False) -> str:
+    def answer(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False, offset: int = 0) -> str:
         if self.catalogue is None:
             return to_json(error_result("site_unavailable", f"The catalogue's data could not be used: {self.failure}"))
-        return answer(self.catalogue, tool, arguments_text, prefix_last=prefix_last)
+        return answer(self.catalogue, tool, arguments_text, prefix_last=prefix_last, offset=offset)
 
 
-def answer(catalogue: Catalogue, tool: str, arguments_text: str | bytes, *, prefix_last: bool = False) -> str:
-    """Answer a call whose arguments are still JSON text; never raises on bad input."""
+def answer(catalogue: Catalogue, tool: str, arguments_text: str | bytes, *, prefix_last: bool = False, offset: int = 0) -> str:
+    """Answer a call whose arguments are still JSON text; never raises on bad input.
+
+    `offset`: where in the ranking the search page's "show more" starts (a
+    worker message field, never a tool argument; anything but a whole
+    number of 0 or more is read as 0).
+    """
     if len(arguments_text) > MAX_ARGUMENT_BYTES:
         # Refused before parsing: nothing heavy runs on an oversized call.
         return to_json(error_result("invalid_arguments", f"The arguments are larger than {MAX_ARGUMENT_BYTES} bytes. Send one small JSON object."))
@@ -93,7 +98,8 @@ def answer(catalogue: Catalogue, tool: str, arguments_text: str | bytes, *, pref
         arguments = json.loads(arguments_text)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         return to_json(error_result("invalid_arguments", f"The arguments are not valid JSON: {str(error)[:120]} Send one JSON object."))
-    return to_json(catalogue.call(tool, arguments, prefix_last=prefix_last))
+    start = offset if isinstance(offset, int) and not isinstance(offset, bool) and offset > 0 else 0
+    return to_json(catalogue.call(tool, arguments, prefix_last=prefix_last, offset=start))
 
 
 def _settle() -> None:

@@ -144,22 +144,31 @@ def answer(
     rows: Callable[[list[int]], list[dict[str, Any]]],
     identified: list[int] = (),  # type: ignore[assignment]
     strict_only: bool = False,
+    start: int = 0,
 ) -> Answer:
     """The query's records in order: records the query identifies, then tier
     by tier, each tier ordered by its re-ranked score. `strict_only`: no
-    looser mode (the filters pass nothing, so none could find more)."""
+    looser mode (the filters pass nothing, so none could find more).
+
+    `start` (only the search page's "show more" moves it; agents always get
+    0): the POOL records from there. Row evidence reorders each window of
+    POOL alone, so the window from 0 is exactly the tool's answer and pages
+    the search page asks for in steps of POOL never overlap or skip a record.
+    """
     budget = _Budget()
     tiers = _tiers(engine, terms, filters, sorted(identified), budget, strict_only)
+    depth = start + POOL
     ranked: list[Ranked] = []
     for tier in tiers:
-        if len(ranked) >= POOL:
+        if len(ranked) >= depth:
             break
-        ranked += _rank_tier(engine, ranking, tier, POOL - len(ranked))
+        ranked += _rank_tier(engine, ranking, tier, depth - len(ranked))
+    mode = ranked[0].mode if ranked else "all_terms"
+    ranked = ranked[start:]
     if ranked and (len(_phrase_words(terms)) > 1 or _exact_words(terms)):
         _row_evidence(terms, ranked, rows([item.number for item in ranked]), ranking.search_terms)
     union = _union([tier.matches for tier in tiers])
     total = sum(len(tier.numbers) for tier in tiers)
-    mode = ranked[0].mode if ranked else "all_terms"
     limited = tuple(dict.fromkeys(term for tier in tiers for term in tier.matches.limited))
     return Answer(total, mode, ranked, [(tier.mode, tier.terms, tier.clauses) for tier in tiers], union, None, budget.skipped, budget.dropped, limited)
 

@@ -86,7 +86,7 @@ def error_result(code: str, message: str, problems: list[Problem] | None = None)
     return {"ok": False, "error": error}
 
 
-def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last: bool = False) -> dict[str, Any]:
+def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last: bool = False, offset: int = 0) -> dict[str, Any]:
     if tool not in TOOL_NAMES:
         return error_result("unknown_tool", f"There is no tool {echo(tool)}. The tools are: {', '.join(TOOL_NAMES)}.")
     try:
@@ -100,7 +100,7 @@ def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last:
         return error_result("invalid_arguments", f"The arguments do not match the {tool} input schema ({summary}). Each problem says what to send instead.{unlisted}", problems)
     try:
         if tool == SEARCH_TOOL:
-            return search(catalogue, arguments, prefix_last=prefix_last)
+            return search(catalogue, arguments, prefix_last=prefix_last, offset=offset)
         if tool == FILTER_TOOL:
             return list_filter_values(catalogue, arguments)
         return get_record(catalogue, arguments["recordId"])
@@ -109,8 +109,13 @@ def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last:
         return error_result("site_unavailable", f"The catalogue's data could not be used: {error}")
 
 
-def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bool = False) -> dict[str, Any]:
-    """Answer an already validated search call."""
+def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bool = False, offset: int = 0) -> dict[str, Any]:
+    """Answer an already validated search call.
+
+    `offset` is the search page's own "show more" (people only: it is not in
+    the tool's schema, so agents never send it): the results from that
+    place in the ranking, in steps of the largest limit (rerank.answer).
+    """
     engine = catalogue.engine
     notices: list[dict[str, Any]] = []
     filters: dict[str, frozenset[str]] = {}
@@ -143,7 +148,7 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
         identified = gather(lambda: catalogue.store.identified(key) if key else [], lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()))[0]
         # Cheap decision first: no looser mode can find what the filters exclude.
         nothing = engine.filters_pass_nothing(filters)
-        found = rerank.answer(engine, catalogue.ranking, terms, filters, lambda numbers: _rows(catalogue, numbers), identified, strict_only=nothing)
+        found = rerank.answer(engine, catalogue.ranking, terms, filters, lambda numbers: _rows(catalogue, numbers), identified, strict_only=nothing, start=offset)
         if nothing:
             notices.append(_notice("filters_match_nothing", "No record in the catalogue passes these filters together, whatever the query; looser matching was not tried. Remove or change a filter (facets show what the query matches without each one)."))
         notices += _budget_notices(found)
@@ -154,7 +159,7 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     for item in shown:
         result, corrected = _result(catalogue, item, *tiers[item.mode])
         results.append(result)
-        if item is found.ranked[0] and item.mode == "fuzzy":
+        if item is found.ranked[0] and item.mode == "fuzzy" and not offset:
             found.suggestion = rerank.suggestion(arguments["query"], corrected, result)
     answer = {
         "ok": True,
@@ -169,6 +174,8 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     }
     if found.suggestion:
         answer["suggestion"] = found.suggestion
+    if offset:
+        answer["offset"] = offset
     return answer
 
 
