@@ -1,9 +1,8 @@
 // Main-thread side of the worker protocol.
 //
-// call(tool, arguments) posts {type: "call", id, tool, argumentsJson,
-// prefixLast} to the worker and resolves with the result JSON string the
-// worker sends back ({type: "result", id, result}). Callers always get a tool
-// result string, never a rejection:
+// call(tool, arguments) posts a call message (messages.js) to the worker and
+// resolves with the result JSON string the worker sends back. Callers always
+// get a tool result string, never a rejection:
 //
 // - before the runtime is ready, calls wait in a bounded queue; beyond
 //   MAX_QUEUE waiting calls a call is answered at once with "busy";
@@ -18,6 +17,7 @@
 // Events: "progress", "ready", "unavailable" (Python runs but the catalogue
 // did not open: every call answers site_unavailable), "failed", "crashed",
 // "loading" (a new worker is starting).
+import { errorJson, LANE, MESSAGE, pageOffset } from "./messages.js";
 
 export const DEFAULT_TIMEOUT_MS = 120000;
 export const MAX_QUEUE = 256; // calls waiting for the runtime
@@ -31,11 +31,6 @@ const MAX_ARGUMENT_BYTES = 1 << 20;
 // stack inside Python's JSON parser (a fatal Pyodide error at about 2,000
 // levels), so it is refused here.
 export const MAX_DEPTH = 256;
-
-// ASCII-escaped, like every answer Python writes (govsearch.tools.to_json).
-export function errorJson(code, message) {
-  return JSON.stringify({ ok: false, error: { code, message } }).replace(/[\u007f-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
-}
 
 function argumentsText(args) {
   if (typeof args === "string") {
@@ -139,7 +134,7 @@ export class Bridge extends EventTarget {
         this.lost("The search engine sent a message that could not be read.");
       }
     });
-    worker.postMessage({ type: "init", base: this.base, lock });
+    worker.postMessage({ type: MESSAGE.INIT, base: this.base, lock });
   }
 
   // The worker holds `lock` until it ends; when we are granted it, it has ended.
@@ -159,22 +154,22 @@ export class Bridge extends EventTarget {
     if (!message || typeof message !== "object") {
       return;
     }
-    if (message.type === "alive") {
+    if (message.type === MESSAGE.ALIVE) {
       this.watch(lock);
-    } else if (message.type === "progress") {
+    } else if (message.type === MESSAGE.PROGRESS) {
       this.progress = message;
-      this.dispatchEvent(new CustomEvent("progress", { detail: message }));
-    } else if (message.type === "ready" || message.type === "unavailable") {
-      this.catalogue = message.type === "ready";
+      this.dispatchEvent(new CustomEvent(MESSAGE.PROGRESS, { detail: message }));
+    } else if (message.type === MESSAGE.READY || message.type === MESSAGE.UNAVAILABLE) {
+      this.catalogue = message.type === MESSAGE.READY;
       this.failure = this.catalogue ? null : String(message.message || "the catalogue did not open");
       this.setState("ready");
       this.dispatchEvent(new CustomEvent(message.type, { detail: message }));
       this.flush();
-    } else if (message.type === "failed") {
+    } else if (message.type === MESSAGE.FAILED) {
       this.fail(message.message);
-    } else if (message.type === "crashed") {
+    } else if (message.type === MESSAGE.CRASHED) {
       this.lost(`The search engine stopped: ${message.message}`);
-    } else if (message.type === "result") {
+    } else if (message.type === MESSAGE.RESULT) {
       this.settle(message.id, String(message.result));
     }
   }
@@ -210,7 +205,7 @@ export class Bridge extends EventTarget {
     this.failedAt = performance.now();
     this.setState("failed");
     this.settleAll(errorJson("site_unavailable", this.failure));
-    this.dispatchEvent(new CustomEvent("failed", { detail: { message: this.failure } }));
+    this.dispatchEvent(new CustomEvent(MESSAGE.FAILED, { detail: { message: this.failure } }));
   }
 
   // The worker died or hung. Before it was ready, that is a failed start;
@@ -223,7 +218,7 @@ export class Bridge extends EventTarget {
     this.stopWorker();
     this.setState("idle");
     this.settleAll(errorJson("internal_error", `${reason} Try the call again.`));
-    this.dispatchEvent(new CustomEvent("crashed", { detail: { message: reason } }));
+    this.dispatchEvent(new CustomEvent(MESSAGE.CRASHED, { detail: { message: reason } }));
   }
 
   // Start again from scratch (the page's "Try again" control). Calls the
@@ -257,8 +252,9 @@ export class Bridge extends EventTarget {
   }
 
   // Answer one tool call: resolves with the result JSON string.
-  // lane: "page" (the search box) or "agent" (WebMCP); the worker serves the page first.
-  call(tool, args, { prefixLast = false, timeoutMs = DEFAULT_TIMEOUT_MS, lane = "page" } = {}) {
+  // lane: LANE.PAGE (the search box) or LANE.AGENT (WebMCP); the worker
+  // serves the page first. offset: the page's "show more" (ignored for agents).
+  call(tool, args, { prefixLast = false, timeoutMs = DEFAULT_TIMEOUT_MS, lane = LANE.PAGE, offset = 0 } = {}) {
     const argumentsJson = argumentsText(args);
     if (argumentsJson === null) {
       return Promise.resolve(errorJson("invalid_arguments", "The arguments could not be read as JSON (too deeply nested, circular, or not plain data). Send one small, flat JSON object."));
@@ -283,7 +279,8 @@ export class Bridge extends EventTarget {
       return Promise.resolve(errorJson("site_unavailable", this.failure));
     }
     const id = this.nextId++;
-    const message = { type: "call", id, tool: String(tool), argumentsJson, prefixLast: Boolean(prefixLast), lane: lane === "agent" ? "agent" : "page" };
+    const sender = lane === LANE.AGENT ? LANE.AGENT : LANE.PAGE;
+    const message = { type: MESSAGE.CALL, id, tool: String(tool), argumentsJson, prefixLast: Boolean(prefixLast), lane: sender, offset: pageOffset(sender, offset) };
     return new Promise((resolve) => {
       const entry = { resolve, message, timer: null, sentAt: 0 };
       entry.timer = setTimeout(() => {

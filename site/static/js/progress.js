@@ -1,6 +1,7 @@
 // Start-up people can follow: the bar moves with the bytes of the search
 // engine (the runtime, whose size the build writes into the page) and of the
 // catalogue as they arrive, and the label says so in plain words.
+import { MESSAGE } from "./messages.js";
 
 // Share of the bar for each step the worker reports.
 const STEPS = {
@@ -35,18 +36,18 @@ export function showProgress(bridge, status) {
   if (bridge.progress) {
     update(bridge.progress);
   }
-  bridge.addEventListener("progress", (event) => update(event.detail));
+  bridge.addEventListener(MESSAGE.PROGRESS, (event) => update(event.detail));
   const finish = () => {
     bar.value = 100;
     bar.textContent = "100%";
     box.hidden = true;
   };
-  bridge.addEventListener("ready", finish);
-  bridge.addEventListener("unavailable", () => {
+  bridge.addEventListener(MESSAGE.READY, finish);
+  bridge.addEventListener(MESSAGE.UNAVAILABLE, () => {
     finish();
     status.textContent = "Search is unavailable: the catalogue did not load. You can still browse the catalogue.";
   });
-  bridge.addEventListener("failed", () => {
+  bridge.addEventListener(MESSAGE.FAILED, () => {
     box.hidden = true;
     status.textContent = "Search could not start in this browser. You can still browse the catalogue.";
   });

@@ -4,6 +4,7 @@
 // before Python is ready; a call made early waits for the runtime. Each tool
 // resolves with exactly the JSON string the worker returns. Registration
 // problems never break the page.
+import { LANE } from "./messages.js";
 
 export const AGENT_TIMEOUT_MS = 90000;
 export const ANNOTATIONS = { readOnlyHint: true, untrustedContentHint: true };
@@ -54,7 +55,7 @@ export function registerTools(bridge, base, statusElement) {
         description: tool.description,
         inputSchema: tool.inputSchema,
         annotations: { ...ANNOTATIONS, ...(tool.annotations || {}) },
-        execute: (args) => bridge.call(name, args, { timeoutMs: AGENT_TIMEOUT_MS, lane: "agent" }),
+        execute: (args) => bridge.call(name, args, { timeoutMs: AGENT_TIMEOUT_MS, lane: LANE.AGENT }),
       };
       try {
         await context.registerTool(definition, { signal });

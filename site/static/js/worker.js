@@ -1,6 +1,7 @@
 // Module Web Worker: runs the govsearch Python package in Pyodide.
 //
-// Messages in: {type: "init", base, lock}, {type: "call", id, tool, argumentsJson, prefixLast, lane}.
+// The messages (types in messages.js):
+// Messages in: {type: "init", base, lock}, {type: "call", id, tool, argumentsJson, prefixLast, lane, offset}.
 // Messages out: {type: "alive"} once the worker holds the Web Lock `lock`
 // (it keeps it until it ends, so the page can tell when it is gone),
 // {type: "progress", phase, label, loaded, total},
@@ -11,6 +12,7 @@
 // closes itself and the page starts a new one.
 // {type: "stats"} in answers {type: "stats", wasmHeapBytes}: the size of
 // Python's WebAssembly memory, for benchmarks (null before Pyodide starts).
+import { errorJson, LANE, MESSAGE, pageOffset } from "./messages.js";
 
 const PYTHON = `
 from govsearch import FetchingLoader
@@ -48,12 +50,7 @@ function post(message) {
 }
 
 function progress(phase, label, loaded = 0, total = 0) {
-  post({ type: "progress", phase, label, loaded, total });
-}
-
-// ASCII-escaped, like every answer Python writes (govsearch.tools.to_json).
-function errorJson(code, message) {
-  return JSON.stringify({ ok: false, error: { code, message } }).replace(/[\u007f-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+  post({ type: MESSAGE.PROGRESS, phase, label, loaded, total });
 }
 
 // The page's Content Security Policy (a meta tag) does not reach a worker,
@@ -276,16 +273,16 @@ async function start(base) {
     dataUrl = new URL(base + "data/", self.location.origin).href;
     const status = pyodide.globals.get("govsearch_status").toJs({ dict_converter: Object.fromEntries });
     if (status.ok) {
-      post({ type: "ready", records: status.records });
+      post({ type: MESSAGE.READY, records: status.records });
       warming = pyodide.globals.get("govsearch_warm");
       warmWhenIdle();
     } else {
-      post({ type: "unavailable", message: status.message });
+      post({ type: MESSAGE.UNAVAILABLE, message: status.message });
     }
   } catch (error) {
     uncount();
     fallback = errorJson("site_unavailable", `The search engine could not start: ${error && error.message ? error.message : error}`);
-    post({ type: "failed", message: fallback && JSON.parse(fallback).error.message });
+    post({ type: MESSAGE.FAILED, message: fallback && JSON.parse(fallback).error.message });
   }
 }
 
@@ -350,7 +347,7 @@ async function downloadDataFile(name) {
 // "page") go before agent calls; within a lane the cheapest-looking call
 // goes first, and every second of waiting counts as one word less, so a
 // light call is never held behind a queue of heavy ones and none starves.
-const turns = { page: [], agent: [] };
+const turns = { [LANE.PAGE]: [], [LANE.AGENT]: [] };
 let granting = false;
 
 function estimate(tool, argumentsJson) {
@@ -382,7 +379,7 @@ function grantSoon() {
 
 function grant() {
   granting = false;
-  const queue = turns.page.length ? turns.page : turns.agent;
+  const queue = turns[LANE.PAGE].length ? turns[LANE.PAGE] : turns[LANE.AGENT];
   if (!queue.length) {
     return;
   }
@@ -400,7 +397,7 @@ function grant() {
 // Answer a call, first downloading in parallel the shards it needs (a large
 // site's index is split into shards fetched on demand).
 async function answerWithData(call) {
-  const { tool, argumentsJson, prefixLast } = call;
+  const { tool, argumentsJson, prefixLast, offset } = call;
   for (let round = 0; round < MAX_FETCH_ROUNDS; round++) {
     await takeTurn(call);
     if (round === 0 && performance.now() - call.arrived > DEADLINE_MS) {
@@ -409,7 +406,7 @@ async function answerWithData(call) {
     }
     let outcome;
     try {
-      outcome = attempt(tool, argumentsJson, prefixLast);
+      outcome = attempt(tool, argumentsJson, prefixLast, offset);
     } finally {
       grantSoon();
     }
@@ -422,7 +419,7 @@ async function answerWithData(call) {
   }
   await takeTurn(call);
   try {
-    return answer(tool, argumentsJson, prefixLast); // fetches what is still missing one by one, or fails closed
+    return answer(tool, argumentsJson, prefixLast, offset); // fetches what is still missing one by one, or fails closed
   } finally {
     grantSoon();
   }
@@ -439,9 +436,10 @@ async function handleCall(message) {
       tool: String(message.tool),
       argumentsJson: String(message.argumentsJson),
       prefixLast: Boolean(message.prefixLast),
-      lane: message.lane === "agent" ? "agent" : "page",
+      lane: message.lane === LANE.AGENT ? LANE.AGENT : LANE.PAGE,
       arrived: performance.now(),
     };
+    call.offset = pageOffset(call.lane, message.offset);
     call.cost = estimate(call.tool, call.argumentsJson);
     try {
       result = await answerWithData(call);
@@ -450,7 +448,7 @@ async function handleCall(message) {
       if (error && (error.pyodide_fatal_error || /fatally failed/.test(text))) {
         // Pyodide cannot be used again (for example, out of memory).
         dead = true;
-        post({ type: "crashed", message: `Python failed fatally (${text.slice(0, 200)}).` });
+        post({ type: MESSAGE.CRASHED, message: `Python failed fatally (${text.slice(0, 200)}).` });
         self.close();
         return;
       }
@@ -464,7 +462,7 @@ async function handleCall(message) {
   } else {
     result = fallback || errorJson("site_unavailable", "The search engine is not ready.");
   }
-  post({ type: "result", id: message.id, result });
+  post({ type: MESSAGE.RESULT, id: message.id, result });
 }
 
 // Hold the page's lock for as long as this worker lives.
@@ -474,7 +472,7 @@ function holdLock(name) {
   }
   self.navigator.locks
     .request(String(name), () => {
-      post({ type: "alive" });
+      post({ type: MESSAGE.ALIVE });
       return new Promise(() => {});
     })
     .catch(() => {});
@@ -488,7 +486,7 @@ self.addEventListener("message", (event) => {
   if (!message || typeof message !== "object") {
     return;
   }
-  if (message.type === "init" && !starting) {
+  if (message.type === MESSAGE.INIT && !starting) {
     lockDown(String(message.base || "/"));
     holdLock(message.lock);
     starting = start(String(message.base || "/")).then(() => {
@@ -496,11 +494,11 @@ self.addEventListener("message", (event) => {
         handleCall(call);
       }
     });
-  } else if (message.type === "stats") {
+  } else if (message.type === MESSAGE.STATS) {
     // Pyodide keeps its WebAssembly memory on the (internal) Emscripten module.
     const heap = runtime && runtime._module && runtime._module.HEAPU8;
-    post({ type: "stats", wasmHeapBytes: heap ? heap.buffer.byteLength : null });
-  } else if (message.type === "call") {
+    post({ type: MESSAGE.STATS, wasmHeapBytes: heap ? heap.buffer.byteLength : null });
+  } else if (message.type === MESSAGE.CALL) {
     if (answer || fallback) {
       handleCall(message);
     } else {
