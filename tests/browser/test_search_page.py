@@ -9,10 +9,14 @@ sizes go to test-artifacts/.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import unquote_plus
 
 import pytest
+from govsearch.catalogue import Catalogue
+from govsearch.loaders import DirectoryLoader
+from govsearch.protocol import answer
 
 from browserkit import CHROMIUM, CHROMIUM_ARGS, HOSTILE_TITLE, READY_TIMEOUT_MS, SEARCH_TOOL, reference_answers, screenshot, wait_for_ready
 
@@ -151,14 +155,59 @@ def test_show_more_reaches_the_last_match_and_keeps_the_tools_order(open_page, s
     assert page.locator("#search-show-more").count() == 0
 
 
-def test_beyond_the_tools_maximum_the_page_says_how_many_remain(open_page, site_dir):
-    query, total = _query_with_total(site_dir, 21, 10_000)
+def _pages(site: Path, query: str) -> tuple[list[str], str]:
+    """Every match of `query` through the worker protocol's people-only offset,
+    page by page as the search page asks, and the first page's bytes."""
+    catalogue = Catalogue.open(DirectoryLoader(site))
+    arguments = json.dumps({"query": query, "limit": 20})
+    first = answer(catalogue, SEARCH_TOOL, arguments, offset=0)
+    ids = [item["id"] for item in json.loads(first)["results"]]
+    while True:
+        page = json.loads(answer(catalogue, SEARCH_TOOL, arguments, offset=len(ids)))
+        assert page["offset"] == len(ids) and page["total"] == json.loads(first)["total"]
+        if not page["results"]:
+            return ids, first
+        ids += [item["id"] for item in page["results"]]
+
+
+@pytest.mark.parametrize("layout", ["single", "sharded"])
+def test_the_page_offset_reaches_every_match_once_and_starts_with_the_tools_answer(site_dir, sharded_site_dir, layout):
+    """The offset is the page's own: page one is the tool's answer to the byte,
+    later pages follow it without overlap until every match is shown, and an
+    agent sending `offset` as a tool argument is refused by the schema."""
+    site = site_dir if layout == "single" else sharded_site_dir
+    for query in ("land registry", "statistics", "compnies house"):
+        tool = reference_answers(site, [(SEARCH_TOOL, {"query": query, "limit": 20})])[0]
+        ids, first = _pages(site, query)
+        assert first == tool
+        total = json.loads(tool)["total"]
+        assert total > 20, f"the test needs more than 20 matches for {query!r}"
+        assert len(ids) == len(set(ids)) == total, f"{query!r}: {len(ids)} shown ({len(set(ids))} distinct) of {total}"
+    refused = json.loads(reference_answers(site, [(SEARCH_TOOL, {"query": "tax", "offset": 20})])[0])
+    assert refused["error"]["code"] == "invalid_arguments" and refused["error"]["problems"][0]["path"] == "/offset"
+
+
+def test_show_more_goes_past_the_tools_maximum_to_the_last_match(open_page, site_dir):
+    query, total = _query_with_total(site_dir, 41, 10_000)
     page, guard = open_page("#q=" + query.replace(" ", "+"), wait_ready=True)
     _status(page, f"‘{query}’")
-    page.click("#search-show-more")
-    page.wait_for_function("() => document.querySelectorAll('#search-results > li').length === 20")
-    note = page.text_content("#search-more")
-    assert f"{total - 20:,} more record" in note and "filters" in note
+    tool = _tool(site_dir, {"query": query, "limit": 20})
+    every, _ = _pages(site_dir, query)
+    clicks = 0
+    while page.locator("#search-show-more").count():
+        shown = len(_shown_ids(page))
+        page.click("#search-show-more")
+        page.wait_for_function("(n) => document.querySelectorAll('#search-results > li').length > n", arg=shown)
+        clicks += 1
+        assert clicks < 10, "show more never ended"
+        if shown == 20:
+            assert _shown_ids(page)[:20] == [item["id"] for item in tool["results"]], "the first 20 are the tool's, in its order"
+        assert page.evaluate("document.activeElement.closest('li').dataset.recordId") == _shown_ids(page)[shown], "focus moves to the first new result"
+    shown = _shown_ids(page)
+    assert len(shown) == len(set(shown)) == total and shown == every, "every match once, in the page protocol's order"
+    assert shown[-1] == every[-1]
+    assert page.text_content("#search-status") == f"{total:,} results for ‘{query}’"
+    assert "more record" not in page.text_content("#search-more")
 
 
 def test_a_finished_query_shows_the_tools_answer_and_prefixes_only_add(open_page, site_dir):

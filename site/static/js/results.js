@@ -117,6 +117,45 @@ export function statusText(query, result, added) {
   return `${thousands(result.total)} ${noun} for ${quoted}`;
 }
 
+// What to say when the search answered with an error.
+export function failureText(result) {
+  const error = result.error || {};
+  const problems = (error.problems || []).map((problem) => problem.message).filter(Boolean);
+  return problems.length ? problems.join(" ") : error.message || "The search failed.";
+}
+
+// The notes above the results: looser matching, prefix matches added below
+// the answer (`typed`: the word they start with), and the engine's notices.
+export function noticeList(result, added, typed) {
+  const messages = [];
+  if (result.match_mode === "any_term" && result.total) {
+    messages.push("No record matches all of your words, so these match some of them.");
+  } else if (result.match_mode === "fuzzy" && result.total) {
+    messages.push("No exact matches, so these are close spellings.");
+  }
+  if (added && result.total) {
+    messages.push(`The last ${added} also match words starting with ‘${typed}’.`);
+  }
+  for (const notice of result.notices || []) {
+    if (notice.code !== "empty_filter") {
+      messages.push(notice.message);
+    }
+  }
+  return messages.map((message) => element("p", "govuk-inset-text", message));
+}
+
+// The button that shows the next results.
+export function moreButton(onClick) {
+  const button = element("button", "govuk-button govuk-button--secondary", "Show more results");
+  button.type = "button";
+  button.id = "search-show-more";
+  button.addEventListener("click", () => {
+    button.disabled = true; // one page at a time
+    onClick();
+  });
+  return button;
+}
+
 // "Did you mean": a link to the same search with the engine's suggestion.
 export function suggestionLink(suggestion, href) {
   const paragraph = element("p", "govuk-body app-suggestion", "Did you mean ");

@@ -1,60 +1,36 @@
 // The human search page: results as you type, filters with counts, and the
 // query and filters kept in the URL fragment (never sent to the server).
+// This module is the controller; results.js, filters.js and progress.js
+// build what it shows, fragment.js reads and writes the page's state.
 //
 // One ranking for people and agents: a finished query (Enter, or typing
 // paused) shows exactly what the search_government_knowledge tool answers
 // for the same words and filters. Matching the last word as a prefix (it
 // may still be being typed) only adds records below a complete answer;
-// it never reorders it.
+// it never reorders it. "Show more" goes past the tool's maximum for
+// people only: the worker protocol's offset (messages.js), in steps of
+// that maximum, never a tool argument.
 import { DIMENSIONS, renderFilterGroups, renderSelected, selectedCount } from "./filters.js";
+import { blankState, lastWord, MAX_QUERY, parseFragment, toFragment, toolArguments } from "./fragment.js";
+import { errorJson, LANE } from "./messages.js";
 import { showProgress } from "./progress.js";
-import { element, emptyState, resultItem, statusText, suggestionLink, thousands } from "./results.js";
+import { emptyState, failureText, moreButton, noticeList, resultItem, statusText, suggestionLink } from "./results.js";
 
+export { parseFragment, toFragment };
+
+const TOOL = "search_government_knowledge";
 const DEBOUNCE_MS = 300; // a pause this long finishes the query
 const FIRST_LIMIT = 10;
-const MAX_LIMIT = 20; // the tool schema's maximum: people get no more than agents can ask for
+const MAX_LIMIT = 20; // the tool schema's maximum, and the step of each later page
 const PREFIX_MIN = 3; // the engine matches a last word as a prefix from three letters
 const SEARCH_TIMEOUT_MS = 120000;
 const WIDE = "(min-width: 40.0625em)"; // GOV.UK's tablet breakpoint: filters open beside the results
-
-function emptyState_() {
-  return { q: "", collections: [], resourceTypes: [], accessStatuses: [], publishers: [] };
-}
-
-export function parseFragment(hash) {
-  const state = emptyState_();
-  const params = new URLSearchParams(String(hash || "").replace(/^[#?]/, ""));
-  state.q = (params.get("q") || "").slice(0, 160);
-  for (const [name] of DIMENSIONS) {
-    state[name] = [...new Set(params.getAll(name).filter(Boolean))];
-  }
-  return state;
-}
-
-export function toFragment(state) {
-  const params = new URLSearchParams();
-  if (state.q) {
-    params.set("q", state.q);
-  }
-  for (const [name] of DIMENSIONS) {
-    for (const value of state[name]) {
-      params.append(name, value);
-    }
-  }
-  const text = params.toString();
-  return text ? "#" + text : "";
-}
-
-function lastWord(query) {
-  const words = query.trim().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  return words.length ? words[words.length - 1] : "";
-}
 
 function parseAnswer(text) {
   try {
     return JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: { message: "The search engine gave an answer we could not read." } };
+    return JSON.parse(errorJson("internal_error", "The search engine gave an answer we could not read."));
   }
 }
 
@@ -113,7 +89,8 @@ class SearchPage {
     this.timer = null;
     this.typingEntry = false; // true while typing has its own history entry
     this.focusFrom = -1; // after "show more": focus the first new result
-    this.shown = null; // the query and facets the filters were last drawn for
+    this.shown = null; // the query, answer and facets last drawn
+    this.later = 0; // results shown from pages after the first answer
   }
 
   start() {
@@ -128,20 +105,9 @@ class SearchPage {
     }
   }
 
-  args(current, limit) {
-    const args = { query: current.q.trim() };
-    for (const [name] of DIMENSIONS) {
-      if (current[name].length) {
-        args[name] = current[name];
-      }
-    }
-    args.limit = limit;
-    return args;
-  }
-
-  async ask(current, prefixLast) {
-    const text = await this.bridge.call("search_government_knowledge", this.args(current, this.limit), { prefixLast, timeoutMs: SEARCH_TIMEOUT_MS });
-    return parseAnswer(text);
+  async ask(current, { prefixLast = false, limit = this.limit, offset = 0 } = {}) {
+    const options = { prefixLast, offset, lane: LANE.PAGE, timeoutMs: SEARCH_TIMEOUT_MS };
+    return parseAnswer(await this.bridge.call(TOOL, toolArguments(current, limit), options));
   }
 
   writeHistory(push) {
@@ -168,7 +134,7 @@ class SearchPage {
     if (!this.bridge.ready) {
       this.ui.status.textContent = "Getting search ready…";
     }
-    const answer = await this.ask(current, false);
+    const answer = await this.ask(current);
     if (mine !== this.sequence) {
       return; // a newer search has started
     }
@@ -177,7 +143,7 @@ class SearchPage {
     let added = [];
     let facets = answer.facets || {};
     if (answer.ok && answer.total <= answer.returned && lastWord(current.q).length >= PREFIX_MIN) {
-      const typed = await this.ask(current, true);
+      const typed = await this.ask(current, { prefixLast: true });
       if (mine !== this.sequence) {
         return;
       }
@@ -199,6 +165,12 @@ class SearchPage {
     ui.selected.hidden = true;
     ui.status.textContent = "";
     document.title = this.title;
+    this.later = 0;
+  }
+
+  announce(query, result, added) {
+    this.ui.status.textContent = statusText(query, { ...result, returned: result.returned + this.later }, added);
+    document.title = `${this.ui.status.textContent} – ${this.title}`;
   }
 
   render(current, result, added, facets) {
@@ -208,53 +180,30 @@ class SearchPage {
     this.clear();
     const query = current.q.trim();
     if (!result.ok) {
-      const error = result.error || {};
-      const problems = (error.problems || []).map((problem) => problem.message).filter(Boolean);
-      ui.status.textContent = problems.length ? problems.join(" ") : error.message || "The search failed.";
+      ui.status.textContent = failureText(result);
       return;
     }
-    ui.status.textContent = statusText(query, result, added.length);
-    document.title = `${ui.status.textContent} – ${this.title}`;
+    this.announce(query, result, added.length);
     if (typeof result.suggestion === "string" && result.suggestion.trim() && result.suggestion.trim() !== query) {
       ui.suggestion.append(suggestionLink(result.suggestion.trim(), toFragment({ ...current, q: result.suggestion.trim() })));
     }
-    this.showNotices(query, result, added);
-    const context = { base: this.base, label: this.label, query };
-    for (const item of result.results) {
-      ui.list.append(resultItem(item, context));
-    }
-    for (const item of added) {
-      ui.list.append(resultItem(item, { ...context, query }));
-    }
+    ui.notices.append(...noticeList(result, added.length, lastWord(query)));
+    this.showResults(query, [...result.results, ...added]);
     if (!result.total && !added.length) {
       ui.empty.append(emptyState({ base: this.base, filtered: selectedCount(current) > 0, onClear: () => this.clearFilters() }));
     }
+    this.shown = { current, result, facets };
     this.showMore(result);
-    this.shown = { current, facets };
     this.renderFilters(current, facets, focused);
   }
 
-  showNotices(query, result, added) {
-    const messages = [];
-    if (result.match_mode === "any_term" && result.total) {
-      messages.push("No record matches all of your words, so these match some of them.");
-    } else if (result.match_mode === "fuzzy" && result.total) {
-      messages.push("No exact matches, so these are close spellings.");
-    }
-    if (added.length && result.total) {
-      messages.push(`The last ${added.length} also match words starting with ‘${lastWord(query)}’.`);
-    }
-    for (const notice of result.notices || []) {
-      if (notice.code !== "empty_filter") {
-        messages.push(notice.message);
-      }
-    }
-    for (const message of messages) {
-      this.ui.notices.append(element("p", "govuk-inset-text", message));
-    }
+  showResults(query, items) {
+    const context = { base: this.base, label: this.label, query };
+    this.ui.list.append(...items.map((item) => resultItem(item, context)));
   }
 
-  // "Show more" up to the tool's own maximum, then say how many remain.
+  // Show more: up to the tool's maximum by asking again, then page by page
+  // from where the shown results end, until every match has been shown.
   showMore(result) {
     const { ui } = this;
     if (this.focusFrom >= 0) {
@@ -264,24 +213,40 @@ class SearchPage {
         link.focus();
       }
     }
-    if (result.total <= result.returned) {
+    ui.more.replaceChildren();
+    const shown = result.returned + this.later;
+    if (result.total > shown) {
+      ui.more.append(moreButton(() => this.more(shown)));
+    }
+  }
+
+  more(shown) {
+    this.focusFrom = shown;
+    if (this.limit < MAX_LIMIT) {
+      this.limit = MAX_LIMIT;
+      this.run();
+    } else {
+      this.nextPage(shown);
+    }
+  }
+
+  async nextPage(offset) {
+    const mine = this.sequence;
+    const { current, result } = this.shown;
+    const page = await this.ask(current, { limit: MAX_LIMIT, offset });
+    if (mine !== this.sequence) {
+      return; // a newer search has started
+    }
+    if (!page.ok) {
+      this.ui.status.textContent = failureText(page);
+      this.focusFrom = -1;
+      this.showMore(result);
       return;
     }
-    if (this.limit < MAX_LIMIT) {
-      const button = element("button", "govuk-button govuk-button--secondary", "Show more results");
-      button.type = "button";
-      button.id = "search-show-more";
-      button.addEventListener("click", () => {
-        this.focusFrom = result.returned;
-        this.limit = MAX_LIMIT;
-        this.run();
-      });
-      ui.more.append(button);
-    } else {
-      const rest = result.total - result.returned;
-      const more = rest === 1 ? "1 more record matches" : `${thousands(rest)} more records match`;
-      ui.more.append(element("p", "govuk-body app-more-note", `${more}. Add words or choose filters to find them.`));
-    }
+    this.showResults(current.q.trim(), page.results);
+    this.later += page.results.length;
+    this.announce(current.q.trim(), result, 0);
+    this.showMore(page.results.length ? result : { ...result, total: 0 });
   }
 
   // Draw the filters; focus returns to the control that had it (`focused`: its data attributes).
@@ -321,7 +286,7 @@ class SearchPage {
   listen() {
     const { ui } = this;
     ui.input.addEventListener("input", () => {
-      this.state.q = ui.input.value.slice(0, 160);
+      this.state.q = ui.input.value.slice(0, MAX_QUERY);
       this.limit = FIRST_LIMIT;
       clearTimeout(this.timer);
       this.timer = setTimeout(() => {
@@ -333,7 +298,7 @@ class SearchPage {
     ui.form.addEventListener("submit", (event) => {
       event.preventDefault();
       clearTimeout(this.timer);
-      this.state.q = ui.input.value.slice(0, 160);
+      this.state.q = ui.input.value.slice(0, MAX_QUERY);
       this.newSearch(!this.typingEntry);
     });
     ui.input.addEventListener("keydown", (event) => this.escape(event));
@@ -350,7 +315,7 @@ class SearchPage {
     if (event.key !== "Escape" || event.isComposing) {
       return;
     }
-    const empty = emptyState_();
+    const empty = blankState();
     if (!this.ui.input.value && toFragment(this.state) === toFragment(empty)) {
       return;
     }
