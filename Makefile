@@ -15,7 +15,7 @@ PORT ?= 8000
 SOURCES ?= $(if $(wildcard ../shared/data/SOURCES.md),../shared/data,.cache/sources)
 MIRROR ?=
 
-.PHONY: setup serve build test bench-quick bench eval chromium clean fetch build-full serve-full
+.PHONY: setup serve build test lint-js bench-quick bench eval chromium clean fetch build-full serve-full
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -51,8 +51,12 @@ build-full: setup $(if $(filter .cache/sources,$(SOURCES)),fetch)
 serve-full: setup $(if $(filter .cache/sources,$(SOURCES)),fetch)
 	$(PY) build.py --config site/full-estate.toml --sources $(SOURCES) --out _site-full --keep-going --serve --port $(PORT)
 
-test: setup chromium
+test: setup chromium lint-js
 	$(PY) -m pytest
+
+# ESLint (eslint.config.js) over our browser modules, benchmark pages and Node test scripts.
+lint-js: node_modules/.installed
+	node_modules/.bin/eslint site/static/js bench/pages tests eslint.config.js
 
 bench-quick: setup chromium
 	$(PY) bench/run.py --quick

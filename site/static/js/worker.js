@@ -257,7 +257,7 @@ async function start(base) {
       pyodide.pyimport("govsearch");
     } catch (error) {
       const why = (await packageIntegrity(indexURL)) || problems.join("; ");
-      throw new Error(`the govsearch package did not load${why ? ": " + why : ""}`);
+      throw new Error(`the govsearch package did not load${why ? ": " + why : ""}`, { cause: error });
     }
     try {
       await loadData(pyodide, base);
