@@ -157,7 +157,7 @@ def folder_bytes(files: list[Path]) -> tuple[int, int]:
 def prepare_lunr(work: Path, toml: Path, builds: dict) -> Path:
     """The lunr.js page with our one-file lunr index (layout "single") and record store.
 
-    Our site uses the same file below data_files.SHARDED_FROM records; above it the
+    Our site uses the same file below data_writer.SHARDED_FROM records; above it the
     site ships shards, which lunr.js cannot read, so the one-file index is written
     here (and its build measured) whatever the site's layout."""
     site = work / "lunr"
@@ -393,7 +393,7 @@ def adversarial_set(site: Path) -> list:
 def cpython_times(site: Path, calls: list[tuple[dict, bool]]) -> list[float]:
     """Each call's time in CPython, on a fresh catalogue warmed as the worker warms it (first pass, like the browser's)."""
     from govsearch import DirectoryLoader
-    from govsearch.protocol import Session
+    from govsearch.session import Session
 
     session = Session(DirectoryLoader(site))
     while session.warm():
@@ -401,7 +401,7 @@ def cpython_times(site: Path, calls: list[tuple[dict, bool]]) -> list[float]:
     times = []
     for args, prefix_last in calls:
         started = time.perf_counter()
-        session.answer("search_government_knowledge", json.dumps(args), prefix_last)
+        session.answer_sync("search_government_knowledge", json.dumps(args), prefix_last)
         times.append((time.perf_counter() - started) * 1000)
     return times
 

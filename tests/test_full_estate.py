@@ -15,7 +15,7 @@ from govsearch import Catalogue, DirectoryLoader, to_json
 from govsearch_build.assets import Assets
 from govsearch_build.cli import collect_records
 from govsearch_build.config import load_config
-from govsearch_build.data_files import write_data
+from govsearch_build.data_writer import write_data
 from govsearch_build.quality import RULES, collapse_repeats, is_generic_title, normalised_url
 from govsearch_build.report import build_report
 from govsearch_build.render import CATALOGUE_ATTRIBUTION, Renderer

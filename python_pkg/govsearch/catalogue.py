@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .datafiles import SiteUnavailable, parse, read_bytes, read_verified
+from .data_reader import SiteUnavailable, parse, read_bytes, read_verified
 from .engine import FacetTable, SearchEngine
 from .loaders import Loader
 from .rerank import RankingData

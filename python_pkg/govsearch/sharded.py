@@ -25,7 +25,7 @@ from typing import Any, Mapping
 
 from lunr.token_set import TokenSet
 
-from .datafiles import SiteUnavailable, parse, read_verified_bytes
+from .data_reader import SiteUnavailable, parse, read_verified_bytes
 from .loaders import Loader, MissingFiles
 from .terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_set
 

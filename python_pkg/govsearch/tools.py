@@ -12,13 +12,13 @@ import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .datafiles import SiteUnavailable
+from .data_reader import SiteUnavailable
 from . import rerank
 from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
-from .schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
+from .tool_schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause, Term, clauses_for, query_terms
 from .validation import Problem, ToolValidator, echo
 

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import fastjsonschema
 
-from .schemas import load_schema
+from .tool_schemas import load_schema
 
 ECHO_LIMIT = 40
 # An error lists at most this many problems and counts the rest: 10,000

@@ -84,7 +84,7 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
         raise BuildFailed(f"no records found in {config.content_dir}")
     _prepare(out)
     from .assets import Assets
-    from .data_files import write_data
+    from .data_writer import write_data
     from .render import render_site
     from .runtime import publish_runtime
 

@@ -25,7 +25,7 @@ from lunr import lunr
 from lunr.index import Index
 
 from govsearch.catalogue import FORMAT, MANIFEST
-from govsearch.datafiles import SHORTEST_DIGEST
+from govsearch.data_reader import SHORTEST_DIGEST
 from govsearch.engine import CODE_ALPHABET, DIMENSIONS, SCORE_PLACES
 from govsearch.rerank import INTENT_BOOST, TITLE_BOOST, RankingData, flag_code, identifier_keys
 from govsearch.terms import NO_SEARCH_TERMS, SearchTerms
