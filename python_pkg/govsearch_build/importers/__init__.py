@@ -14,12 +14,14 @@ reason); `result.report` accounts for all of them.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
-from ..records import Record, drop_duplicates
-from .common import ImportBuilder, ImportResult, merge_into
+from ..records import Record
+from .common import ImportBuilder, ImportResult
+from .merge import merge_duplicates
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..publishers import PublisherAuthority
@@ -39,7 +41,7 @@ KINDS: tuple[str, ...] = tuple(_MODULES)
 
 
 def run_import(kind: str, paths: list[Path], *, collection: str | None = None,
-               authority: "PublisherAuthority | None" = None,
+               authority: PublisherAuthority | None = None,
                revision: str | None = None, observed: str | None = None,
                http_hosts: Iterable[str] = ()) -> ImportResult:
     """Import `paths` (files or folders) of one kind of export.
@@ -66,18 +68,7 @@ def combine_results(results: Iterable[ImportResult]) -> tuple[list[Record], dict
     record is kept and the later one merged into it; the count and examples
     are returned so nothing disappears silently.
     """
-    records: list[Record] = [record for result in results for record in result.records]
-    kept, duplicates = drop_duplicates(records)
-    by_file = {record.file: record for record in records}
-    keep_by_url = {(r.data["collection"], r.data["url"]): r for r in kept}
-    keep_by_id = {r.id: r for r in kept}
-    by_kind: Counter[str] = Counter()
-    examples = []
-    for dup in duplicates:
-        record = by_file[dup.file]
-        target = keep_by_url.get((record.data["collection"], record.data["url"])) or keep_by_id[record.id]
-        merge_into(target, record)
-        by_kind[f"{record.data['source']['kind']} into {target.data['source']['kind']}"] += 1
-        if len(examples) < 20:
-            examples.append({"file": record.file, "into": target.file, "url": record.data["url"]})
-    return kept, {"cross_source_merged": len(duplicates), "by_kind": dict(by_kind), "examples": examples}
+    kept, merged = merge_duplicates(record for result in results for record in result.records)
+    by_kind = Counter(f"{record.data['source']['kind']} into {target.data['source']['kind']}" for record, target in merged)
+    examples = [{"file": record.file, "into": target.file, "url": record.data["url"]} for record, target in merged[:20]]
+    return kept, {"cross_source_merged": len(merged), "by_kind": dict(by_kind), "examples": examples}
