@@ -1,12 +1,15 @@
-"""docs/architecture.md names only modules, files and functions that exist.
+"""Docs that stay true: docs/architecture.md names only modules, files and
+functions that exist, and docs/importers.md is what the importers' docstrings say.
 
-A rename that leaves the architecture document behind fails here, not in a
-reader's hands.
+A rename or a changed mapping that leaves a document behind fails here, not
+in a reader's hands.
 """
 
 import importlib
 import re
 from pathlib import Path
+
+from govsearch_build.importers.docs import DOCUMENT, importers_markdown
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = REPO / "docs" / "architecture.md"
@@ -70,3 +73,10 @@ def test_every_source_file_named_exists():
 def test_every_module_and_function_named_exists():
     broken = [token for token in named_in_doc() if (target := dotted_target(token)) and not resolves(*target)]
     assert not broken, f"docs/architecture.md names modules or attributes that do not exist: {broken}"
+
+
+def test_importers_document_is_made_from_the_docstrings():
+    assert DOCUMENT == REPO / "docs" / "importers.md"
+    made = importers_markdown()
+    assert "## `okf-search-shards`" in made and "Rules common to every importer" in made
+    assert DOCUMENT.read_text("utf-8") == made, "docs/importers.md is stale: run `python build.py docs`"

@@ -38,6 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         from .importers.cli import main as import_main
 
         return import_main(argv[1:])
+    if argv[:1] == ["docs"]:
+        from .importers.docs import main as docs_main
+
+        return docs_main(argv[1:])
     if argv[:1] == ["fetch"]:
         from .fetch import main as fetch_main
 

@@ -12,7 +12,7 @@ API rows (`api` records, id `apic-<name>`):
 | name | title; `nativeId`; the merge key between the two catalogue CSVs |
 | description | summary (plain text; `\\n` escapes to spaces; trimmed at 2,000 with "…"); when empty, "<name>: an API from <publisher> listed in the UK government API catalogue." |
 | url | url, upgraded to https only for hosts known to serve it. When empty, or shared by several APIs (e.g. https://api.service.hmrc.gov.uk), the API's own `documentation` page becomes the url |
-| documentation | documentationUrl (when different from url); an `api-documentation` record when the page covers several APIs |
+| documentation | documentationUrl (when different from url); also an `api-documentation` record |
 | license | licence + accessStatus/accessNote, per the table below |
 | provider | publisher: organisation.csv id -> name (catalogue.csv), or the name itself (json-source CSV), then the publisher authority |
 | dateUpdated | updated |
@@ -38,11 +38,13 @@ documentation page with other APIs (38 DWP APIs) have no page of their own:
 they are left out (`shared-url-listed-in-documentation-record`) and named as
 keywords of the documentation record that covers them.
 
-Documentation rows: a page documenting one API only is that API record's
-documentationUrl (reported under quality `documentation-linked`), so the pair
-is one result with two links. A page covering several APIs is a record of its
-own (`api-documentation`, id `apic-doc-<name>`): title "<provider> API
-documentation", keywords = the API names, `links` back to each API record,
+Documentation rows: a documentation page of one API only is that API
+record's `documentationUrl`, not a record of its own (counted under
+`quality.documentation-linked`), so the API is one result with two links. A
+page that covers several APIs (or an API with no record of its own) is a
+resource in its own right: an `api-documentation` record (id
+`apic-doc-<name>`), title "<provider> API documentation", keywords = the API
+names, `links` back to each API record (kind `api`, with its `recordId`),
 accessStatus public.
 
 Organisation rows (`organisation`, id `apic-org-<id>`): title = name,
