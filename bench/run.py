@@ -552,7 +552,7 @@ def render(result: dict, out: Path) -> None:
     name = result["name"]
     (out / f"{name}.md").write_text(markdown(result), "utf-8")
     for key in PLOTTED:
-        label = next(l for k, l, _ in FIGURES if k == key)
+        label = next(shown for k, shown, _ in FIGURES if k == key)
         unit = next(u for k, _, u in FIGURES if k == key)
         series = {ENGINE_TITLES[e]: [(s["records"], s["engines"][e]["figures"].get(key)) for s in result["sizes"] if e in s["engines"]]
                   for e in ENGINES}

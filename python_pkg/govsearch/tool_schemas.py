@@ -7,7 +7,7 @@ schema byte for byte, and is never edited here.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -22,7 +22,7 @@ def load_schema(tool: str, kind: str = "input") -> dict[str, Any]:
     return json.loads(schema_text(tool, kind))
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema_text(tool: str, kind: str = "input") -> str:
     """The schema file's text exactly as shipped."""
     if tool not in TOOL_NAMES or kind not in ("input", "output"):
