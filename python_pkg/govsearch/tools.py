@@ -12,6 +12,7 @@ import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from .attribution import attribution
 from .data_reader import SiteUnavailable
 from . import rerank
 from .engine import DIMENSIONS, SCORE_PLACES, Budget
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
     from .catalogue import Catalogue
 
 DEFAULT_LIMIT = 8
-OGL_ATTRIBUTION = "Contains public sector information licensed under the Open Government Licence v3.0."
 RESULT_OPTIONAL = ("updated", "licence", "collections", "linkSecurity", "documentationUrl")
 RESULT_FIELDS = ("id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection")
 
@@ -235,12 +235,9 @@ def get_record(catalogue: "Catalogue", record_id: str) -> dict[str, Any]:
     for field in ("observed", "licence", "accessNote"):
         if field in record:
             provenance[field] = record[field]
-    if _needs_attribution(record):
-        provenance["attribution"] = OGL_ATTRIBUTION
+    words = attribution(record)
+    if words:
+        provenance["attribution"] = words
     full["provenance"] = provenance
     return {"ok": True, "record": full}
 
-
-def _needs_attribution(record: dict[str, Any]) -> bool:
-    imported = record.get("source", {}).get("kind", "curated") != "curated"
-    return imported or "open government licence" in record.get("licence", "").lower()
