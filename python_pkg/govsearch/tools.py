@@ -113,19 +113,7 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     """Answer an already validated search call."""
     engine = catalogue.engine
     notices: list[dict[str, Any]] = []
-    filters: dict[str, frozenset[str]] = {}
-    applied: dict[str, Any] = {}
-    for name in DIMENSIONS:
-        if name not in arguments:
-            continue
-        values = list(arguments[name])
-        if not values:
-            notices.append(_notice("empty_filter", f"{name} was an empty list, so it was not used as a filter. Omit the property next time.", path=f"/{name}"))
-            continue
-        if name == "publishers":
-            values = _normalise_publishers(values, notices, engine.facets.values("publisher"))
-        filters[name] = frozenset(values)
-        applied[name] = values
+    filters, applied = _filters(arguments, engine, notices)
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
 
@@ -170,6 +158,25 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     if found.suggestion:
         answer["suggestion"] = found.suggestion
     return answer
+
+
+def _filters(arguments: dict[str, Any], engine: Any, notices: list[dict[str, Any]]) -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
+    """The call's filters (dimension -> values), and as the answer echoes them;
+    an empty list is no filter, and says so."""
+    filters: dict[str, frozenset[str]] = {}
+    applied: dict[str, Any] = {}
+    for name in DIMENSIONS:
+        if name not in arguments:
+            continue
+        values = list(arguments[name])
+        if not values:
+            notices.append(_notice("empty_filter", f"{name} was an empty list, so it was not used as a filter. Omit the property next time.", path=f"/{name}"))
+            continue
+        if name == "publishers":
+            values = _normalise_publishers(values, notices, engine.facets.values("publisher"))
+        filters[name] = frozenset(values)
+        applied[name] = values
+    return filters, applied
 
 
 def _budget_notices(found: rerank.Answer) -> list[dict[str, Any]]:

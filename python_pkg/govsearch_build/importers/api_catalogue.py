@@ -179,17 +179,13 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
     url_counts = Counter(row.get("url") for _, row in rows if row.get("url"))
     doc_counts = Counter(row.get("documentation") for _, row in rows if row.get("documentation"))
     doc_groups: dict[str, list[tuple[str, dict[str, str], str]]] = defaultdict(list)
-    pending_left_out: list[tuple[str, str]] = []
+    pending_left_out: list[str] = []
     for file, row in rows:
         name = row.get("name", "")
         if not name:
             builder.reject(file, "name", "the API row has no name")
             continue
-        provider = row.get("provider", "")
-        provider_name = orgs.get(provider, {}).get("name") or provider
-        if provider and provider not in orgs and "-" in provider and " " not in provider:
-            builder.note_unmapped("provider", provider, file)
-        publisher = builder.publisher(provider_name) if provider_name else None
+        publisher = _publisher(row, orgs, builder, file)
         if not publisher:
             builder.reject(file, "provider", "the API row names no provider")
             continue
@@ -201,7 +197,7 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
         elif doc_url and doc_counts[raw_doc] == 1:
             url, problem = doc_url, None
         elif doc_url:
-            pending_left_out.append((file, raw_doc))
+            pending_left_out.append(file)
             doc_groups[doc_url].append((file, row, publisher, None))
             continue
         else:
@@ -214,7 +210,6 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
         licence, access, note = _licence(row.get("license", ""), builder, file)
         summary = builder.text(row.get("description"), "summary") or \
             f"{name}: an API from {publisher} listed in the UK government API catalogue."
-        area = [part for part in re.split(r",|\band\b", row.get("areaServed", "")) if part.strip()]
         documentation = doc_url if doc_url and doc_url != url else None
         if documentation:
             doc_groups[documentation].append((file, row, publisher, url))
@@ -230,14 +225,23 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
             "collection": builder.route(publisher, DEFAULT_COLLECTION),
             "licence": licence,
             "updated": iso_date(row.get("dateUpdated")),
-            "keywords": keywords(area),
+            "keywords": keywords(part for part in re.split(r",|\band\b", row.get("areaServed", "")) if part.strip()),
             "documentationUrl": documentation,
             "source": builder.provenance(file, name),
         }, file)
-    for file, _raw_doc in pending_left_out:
+    for file in pending_left_out:
         builder.leave_out("shared-url-listed-in-documentation-record", file)
     for doc_url, members in doc_groups.items():
         _documentation(doc_url, members, builder)
+
+
+def _publisher(row: dict[str, str], orgs: dict[str, dict[str, str]], builder: ImportBuilder, file: str) -> str | None:
+    """The row's provider: an organisation.csv id's name, or the name itself, through the authority."""
+    provider = row.get("provider", "")
+    provider_name = orgs.get(provider, {}).get("name") or provider
+    if provider and provider not in orgs and "-" in provider and " " not in provider:
+        builder.note_unmapped("provider", provider, file)
+    return builder.publisher(provider_name) if provider_name else None
 
 
 def _documentation(doc_url: str, members: list[tuple[str, dict[str, str], str, str | None]], builder: ImportBuilder) -> None:
