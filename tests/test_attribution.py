@@ -2,13 +2,12 @@
 
 import json
 
-from sitefixture import FIXTURE_CORPUS, SITE_TOML
-
 from govsearch import Catalogue, DirectoryLoader
 from govsearch.attribution import CATALOGUE_ATTRIBUTION, OGL_ATTRIBUTION, attribution
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.records import Record, load_content
+from sitefixture import FIXTURE_CORPUS, SITE_TOML
 
 IMPORTED = {"source": {"kind": "api-catalogue"}}
 
@@ -30,9 +29,16 @@ def test_reviewed_evidence_states_the_licence_when_the_record_does_not():
 def test_the_record_tool_and_the_record_page_say_the_same(tmp_path):
     records = load_content(FIXTURE_CORPUS).records
     first = records[0].data
-    imported = {**first, "id": "imported-cc-by", "url": first["url"] + "cc-by", "licence": "Creative Commons Attribution 4.0",
-                "source": {"kind": "api-catalogue", "file": "api-catalogue/catalogue.csv#row 2"}}
-    write_data(load_config(SITE_TOML), [*records, Record(data=imported, body="", file="imported.md")], tmp_path / "data")
+    imported = {
+        **first,
+        "id": "imported-cc-by",
+        "url": first["url"] + "cc-by",
+        "licence": "Creative Commons Attribution 4.0",
+        "source": {"kind": "api-catalogue", "file": "api-catalogue/catalogue.csv#row 2"},
+    }
+    write_data(
+        load_config(SITE_TOML), [*records, Record(data=imported, body="", file="imported.md")], tmp_path / "data"
+    )
     site = tmp_path
     catalogue = Catalogue.open(DirectoryLoader(site))
     records = json.loads((site / "data" / catalogue.manifest["files"]["records"]["path"]).read_bytes())["records"]

@@ -53,7 +53,9 @@ def test_a_built_sharded_site_keeps_to_the_layout(tmp_path):
     directory = json.loads((data / manifest["files"]["directory"]["path"]).read_bytes())
     for kind in ("records", "rows"):
         hashes = directory[kind]["sha256"]
-        assert hashes and all((data / listed_shard_path(kind, number, sha)).is_file() for number, sha in enumerate(hashes))
+        assert hashes and all(
+            (data / listed_shard_path(kind, number, sha)).is_file() for number, sha in enumerate(hashes)
+        )
     shard = json.loads((data / directory["postings"][0]["path"]).read_bytes())
     for posting in shard["terms"].values():
         assert isinstance(posting[POSTING_TERM_INDEX], int)

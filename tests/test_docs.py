@@ -15,7 +15,14 @@ REPO = Path(__file__).resolve().parents[1]
 DOC = REPO / "docs" / "architecture.md"
 SOURCE_SUFFIXES = (".py", ".js", ".md", ".toml")
 # Where a bare or package-relative name in the document may live.
-ROOTS = [REPO, REPO / "python_pkg", REPO / "python_pkg" / "govsearch", REPO / "python_pkg" / "govsearch_build", REPO / "site" / "static" / "js", REPO / "docs"]
+ROOTS = [
+    REPO,
+    REPO / "python_pkg",
+    REPO / "python_pkg" / "govsearch",
+    REPO / "python_pkg" / "govsearch_build",
+    REPO / "site" / "static" / "js",
+    REPO / "docs",
+]
 PACKAGES = ("govsearch", "govsearch_build")
 
 

@@ -43,7 +43,10 @@ def reordered(arguments, rng: random.Random):
 
 def same_answer_in_any_order(catalogue, tool, arguments, rng):
     as_given = answer_json_text(catalogue, tool, json.dumps(arguments))
-    for order in (reordered(arguments, rng), dict(sorted(arguments.items())) if isinstance(arguments, dict) else arguments):
+    for order in (
+        reordered(arguments, rng),
+        dict(sorted(arguments.items())) if isinstance(arguments, dict) else arguments,
+    ):
         assert answer_json_text(catalogue, tool, json.dumps(order)) == as_given, (arguments, order)
 
 
@@ -61,12 +64,33 @@ def test_filter_answers_do_not_follow_key_order(catalogue, arguments, rng):
 
 def test_the_cli_prints_the_same_bytes_for_sorted_and_reversed_keys(site):
     """Through `python -m govsearch call`, several broken properties and unknown keys at once."""
-    arguments = {"query": "", "limit": 0, "Query": 1, "collections": ["ONS", 3], "aaa": True, "accessStatuses": "public"}
+    arguments = {
+        "query": "",
+        "limit": 0,
+        "Query": 1,
+        "collections": ["ONS", 3],
+        "aaa": True,
+        "accessStatuses": "public",
+    }
     printed = []
     for order in (sorted(arguments), sorted(arguments, reverse=True)):
         stdin = json.dumps({key: arguments[key] for key in order}).encode("utf-8")
-        run = subprocess.run([sys.executable, "-m", "govsearch", "call", SEARCH, "--site", str(site)], input=stdin, capture_output=True, cwd=REPO, check=True)
+        run = subprocess.run(
+            [sys.executable, "-m", "govsearch", "call", SEARCH, "--site", str(site)],
+            input=stdin,
+            capture_output=True,
+            cwd=REPO,
+            check=True,
+        )
         printed.append(run.stdout)
     problems = json.loads(printed[0])["error"]["problems"]
-    assert [p["path"] for p in problems] == ["/query", "/accessStatuses", "/collections/0", "/collections/1", "/limit", "/Query", "/aaa"]
+    assert [p["path"] for p in problems] == [
+        "/query",
+        "/accessStatuses",
+        "/collections/0",
+        "/collections/1",
+        "/limit",
+        "/Query",
+        "/aaa",
+    ]
     assert printed[0] == printed[1]

@@ -54,7 +54,13 @@ class ImportAccount:
         if len(slot["examples"]) < EXAMPLES:
             slot["examples"].append(file)
 
-    def report(self, kept: list[Record], merged: list[tuple[Record, Record]], primary_of: dict[str, bool], derived_rejected: int) -> dict[str, Any]:
+    def report(
+        self,
+        kept: list[Record],
+        merged: list[tuple[Record, Record]],
+        primary_of: dict[str, bool],
+        derived_rejected: int,
+    ) -> dict[str, Any]:
         """The report of an import that kept `kept` and merged each duplicate of `merged` into its target."""
         merged_primary = sum(1 for record, _ in merged if primary_of.get(record.file, True))
         examples = [
@@ -69,7 +75,10 @@ class ImportAccount:
             "built": len(kept),
             "rejected": len(self.rejected_inputs),
             "left_out": dict(sorted(self.left_out.items())),
-            "unmapped": {name: dict(sorted(values.items(), key=lambda kv: -kv[1]["count"])) for name, values in sorted(self.unmapped.items())},
+            "unmapped": {
+                name: dict(sorted(values.items(), key=lambda kv: -kv[1]["count"]))
+                for name, values in sorted(self.unmapped.items())
+            },
             "unmatched_publishers": dict(self.unmatched.most_common()),
             "duplicates_merged": merged_primary + len(self.extra_merges),
             "duplicates": examples,
@@ -82,7 +91,11 @@ class ImportAccount:
                 "rejected": len(self.rejected_inputs),
             },
             # records made in addition to an input's own record (e.g. documentation pages)
-            "derived": {"built": len(kept) - built_primary, "merged": len(merged) - merged_primary, "rejected": derived_rejected},
+            "derived": {
+                "built": len(kept) - built_primary,
+                "merged": len(merged) - merged_primary,
+                "rejected": derived_rejected,
+            },
             "left_out_examples": dict(sorted(self.left_out_examples.items())),
             "trimmed": dict(self.trimmed),
         }

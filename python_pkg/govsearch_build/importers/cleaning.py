@@ -26,11 +26,22 @@ MAX_LINKS = 40
 
 # Hosts known to serve the same pages over https, so an http:// URL on them is
 # upgraded rather than rejected. Only hosts whose https service is certain.
-HTTPS_HOSTS = frozenset({
-    "www.gov.uk", "gov.uk", "www.data.gov.uk", "data.gov.uk", "environment.data.gov.uk",
-    "www.nationalarchives.gov.uk", "www.legislation.gov.uk", "www.ons.gov.uk",
-    "api.beta.ons.gov.uk", "github.com", "www.nhs.uk", "digital.nhs.uk",
-})
+HTTPS_HOSTS = frozenset(
+    {
+        "www.gov.uk",
+        "gov.uk",
+        "www.data.gov.uk",
+        "data.gov.uk",
+        "environment.data.gov.uk",
+        "www.nationalarchives.gov.uk",
+        "www.legislation.gov.uk",
+        "www.ons.gov.uk",
+        "api.beta.ons.gov.uk",
+        "github.com",
+        "www.nhs.uk",
+        "digital.nhs.uk",
+    }
+)
 # Hosting platforms that serve every site over https (ArcGIS Online / ArcGIS
 # Hub have been https-only since 2020).
 HTTPS_HOST_SUFFIXES = (".opendata.arcgis.com", ".hub.arcgis.com", ".maps.arcgis.com")
@@ -131,7 +142,6 @@ def iso_date(value: Any) -> str | None:
     return match.group(1)
 
 
-
 class UrlCleaner:
     """Source URLs to https ones, counting what it upgraded and what it refused."""
 
@@ -170,7 +180,7 @@ class UrlCleaner:
         if parts.scheme == "http":
             if host in HTTPS_HOSTS or host in self.known_https_hosts or host.endswith(HTTPS_HOST_SUFFIXES):
                 self.upgraded[host] += 1
-                text = "https://" + text[len("http://"):]
+                text = "https://" + text[len("http://") :]
             elif host in self.http_hosts:
                 return text, None  # a public body's http-only link: kept, and marked http-only by add()
             else:

@@ -39,7 +39,11 @@ def merge_into(target: Record, other: Record, *, reviewed: bool = False) -> None
     if words:
         data["keywords"] = words
     # an access status the kept record could not establish is taken from the duplicate
-    if not reviewed and data.get("accessStatus") == "access-not-established" and other.data.get("accessStatus") not in (None, "access-not-established"):
+    if (
+        not reviewed
+        and data.get("accessStatus") == "access-not-established"
+        and other.data.get("accessStatus") not in (None, "access-not-established")
+    ):
         data["accessStatus"] = other.data["accessStatus"]
         if other.data.get("accessNote"):
             data["accessNote"] = other.data["accessNote"]
