@@ -384,6 +384,8 @@ class Renderer:
                     "collections": {c.id: c.title for c in self.config.collections},
                     "resourceTypes": RESOURCE_TYPES,
                     "accessStatuses": ACCESS_STATUSES,
+                    # the tag colour of each access status, for results.js to take from the page
+                    "accessTags": ACCESS_TAG_COLOURS,
                 },
                 ensure_ascii=False,
                 separators=(",", ":"),
