@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python_pkg"))
 
 from govsearch_build.config import SiteConfig, load_config  # noqa: E402
-from govsearch_build.data_files import write_data  # noqa: E402
+from govsearch_build.data_writer import write_data  # noqa: E402
 from govsearch_build.records import load_content  # noqa: E402
 
 FULL_CONFIG = REPO / "site" / "full-estate.toml"

@@ -8,7 +8,7 @@ find it, an answer shows it once, and the reviewed facts win.
 
 from govsearch import Catalogue, DirectoryLoader
 from govsearch_build.config import load_config
-from govsearch_build.data_files import write_data
+from govsearch_build.data_writer import write_data
 from govsearch_build.estate import finish_estate
 from govsearch_build.quality import QualityLog
 from govsearch_build.records import Record

@@ -33,7 +33,7 @@ POOL = 20  # records whose rows are read for phrase evidence (the same for every
 RARE = 3  # a word in fewer records than this (in its commonest field) may be a typo
 FIELDS = ("title", "publisher", "keywords", "summary", "body")
 
-# Build-time record flags (govsearch_build.data_files.record_flags) and what
+# Build-time record flags (govsearch_build.data_writer.record_flags) and what
 # each does to a record's lunr score. Reasons name the flags that applied.
 FLAG_WEIGHTS = (
     ("reviewed", 1.6),  # curated or deep-evidence: facts checked by us
@@ -284,7 +284,7 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
     holding = _holding(engine, words, numbers) if share else {}
     profile_of = engine.facets.profiles[0]
     boosted = []
-    for number, score in zip(numbers, base):  # in the order data_files._top_rows multiplies, so the floats agree
+    for number, score in zip(numbers, base):  # in the order data_writer._top_rows multiplies, so the floats agree
         if share:
             score *= (holding.get(number, 0) + 1) / (len(words) + 1)
         if number in in_title:

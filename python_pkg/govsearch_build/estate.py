@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .config import COLLECTION_IDS
-from .importers.common import merge_into
+from .importers.merge import merge_into
 from .quality import QualityLog, normalised_url
 from .records import Record
 
