@@ -26,7 +26,7 @@ from operator import mul
 from typing import Any, Callable, Mapping, Sequence
 
 from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine
-from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, Clause, SearchTerms, Term, analysed, clauses_for
+from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, NO_SEARCH_TERMS, Clause, SearchTerms, Term, analysed, clauses_for
 
 TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
 POOL = 20  # records whose rows are read for phrase evidence (the same for every limit)
@@ -62,11 +62,11 @@ def identifier_key(text: str) -> str | None:
 
 
 def identifier_keys(record: Mapping[str, Any]) -> set[str]:
-    """Every key a record is found by: its id, its source's native id, and
-    the last part of its URL's path (an ONS dataset id such as cpih01, a
-    data.gov.uk dataset slug)."""
+    """Every key a record is found by: its id, the ids of records merged into
+    it (`formerIds`), its source's native id, and the last part of its URL's
+    path (an ONS dataset id such as cpih01, a data.gov.uk dataset slug)."""
     url_path = str(record.get("url", "")).split("?", 1)[0].split("#", 1)[0].rstrip("/")
-    candidates = [record["id"], str(record.get("source", {}).get("nativeId", "")), url_path.rsplit("/", 1)[-1]]
+    candidates = [record["id"], *record.get("formerIds", ()), str(record.get("source", {}).get("nativeId", "")), url_path.rsplit("/", 1)[-1]]
     return {key for key in map(identifier_key, candidates) if key}
 
 
@@ -156,7 +156,8 @@ def answer(
             break
         ranked += _rank_tier(engine, ranking, tier, POOL - len(ranked))
     if ranked and (len(_phrase_words(terms)) > 1 or _exact_words(terms)):
-        _row_evidence(terms, ranked, rows([item.number for item in ranked]), ranking.search_terms)
+        misspelt = frozenset(clause.term for tier in tiers if tier.mode == "fuzzy" for clause in tier.clauses if clause.edit_distance)
+        _row_evidence(terms, ranked, rows([item.number for item in ranked]), ranking.search_terms, misspelt)
     union = _union([tier.matches for tier in tiers])
     total = sum(len(tier.numbers) for tier in tiers)
     mode = ranked[0].mode if ranked else "all_terms"
@@ -349,22 +350,30 @@ def _intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
     return {profile for profile, values in enumerate(engine.facets.profiles[1]) if not types.isdisjoint(values[0])}
 
 
-def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]], search_terms: SearchTerms) -> None:
+def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]], search_terms: SearchTerms, misspelt: frozenset[str] = frozenset()) -> None:
     """Boost records whose title is the query (its words, no others) or whose
     title or summary has the query's words adjacent as typed; then reorder
-    within each mode (a boost never crosses modes)."""
-    words = _phrase_words(terms)
-    pairs = set(zip(words, words[1:]))
-    query = _exact_words(terms)
+    within each mode (a boost never crosses modes). A `fuzzy` record is
+    compared with the query as it corrects it (each misspelt word read as
+    the word of its title or summary one edit away). With an intent word in
+    the query, only a record of a type it asks for can be the query's title:
+    `companies house api` names the API, not the organisation."""
+    has_intent = any(term.intent for term in terms)
     for item, row in zip(ranked, rows):
-        if item.mode not in ("all_terms", "any_term"):
-            continue  # an identifier needs no evidence; corrected words are not the query's
-        if query and item.mode == "all_terms" and search_terms.collapsed(row.get("title", "")) == query:
+        if item.mode not in ("all_terms", "fuzzy", "any_term"):
+            continue  # an identifier needs no evidence
+        texts = (row.get("title", ""), row.get("summary", ""))
+        words = _corrected(terms, misspelt, texts) if item.mode == "fuzzy" else [(term.typed, term.indexed) for term in terms]
+        plain = [indexed for (_, indexed), term in zip(words, terms) if not term.intent and not term.prefix and not term.synonym]
+        pairs = set(zip(plain, plain[1:]))
+        query = _exact_words(terms, search_terms, words)
+        typed_as_intended = not has_intent or "type_matches_intent" in item.reasons
+        if query and item.mode != "any_term" and typed_as_intended and search_terms.collapsed(texts[0]) == query:
             item.score *= EXACT_TITLE_BOOST
             item.reasons.append("title_is_query")
         if pairs:
             found: set[tuple[str, str]] = set()
-            for text in (row.get("title", ""), row.get("summary", "")):
+            for text in texts:
                 indexed = [term for _, term in analysed(text)]
                 found.update(pair for pair in zip(indexed, indexed[1:]) if pair in pairs)
             if found == pairs:
@@ -373,11 +382,38 @@ def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, 
     ranked.sort(key=lambda item: (_TIER_ORDER[item.mode], -round(item.score, SCORE_PLACES), item.number))
 
 
-def _exact_words(terms: list[Term]) -> frozenset[str]:
-    """The query's words (index terms and group tokens) a title must be exactly, if it can be."""
+def _corrected(terms: list[Term], misspelt: frozenset[str], texts: Sequence[str]) -> list[tuple[str, str]]:
+    """(typed, indexed) of each query word, a misspelt one as the first word
+    of the texts one edit from it (the word the fuzzy tier matched here)."""
+    held = [pair for text in texts for pair in analysed(text)]
+    words = []
+    for term in terms:
+        near = [pair for pair in held if pair[1] != term.indexed and _one_edit(term.indexed, pair[1])] if term.indexed in misspelt else []
+        words.append(near[0] if near else (term.typed, term.indexed))
+    return words
+
+
+def _one_edit(first: str, second: str) -> bool:
+    """Whether two words differ by one insertion, deletion, substitution or
+    swap of neighbours (lunr's edit distance 1)."""
+    if abs(len(first) - len(second)) > 1:
+        return False
+    start = 0
+    while start < min(len(first), len(second)) and first[start] == second[start]:
+        start += 1
+    a, b = first[start:], second[start:]
+    return a[1:] == b[1:] or a[1:] == b or a == b[1:] or (len(a) > 1 and a[1] + a[0] + a[2:] == b)
+
+
+def _exact_words(terms: list[Term], search_terms: SearchTerms = NO_SEARCH_TERMS, words: Sequence[tuple[str, str]] = ()) -> frozenset[str]:
+    """The query's words (index terms and group tokens) a title must be
+    exactly, if it can be; `words`: the query's (typed, indexed) words as
+    corrected, whose phrases of a synonym group become its token again."""
     if any(term.prefix for term in terms):
         return frozenset()  # a word still being typed: no title is it yet
-    return frozenset(term.indexed for term in terms if not term.intent) or frozenset(term.indexed for term in terms)
+    pairs = list(words) or [(term.typed, term.indexed) for term in terms]
+    kept = [pair for pair, term in zip(pairs, terms) if not term.intent] or pairs
+    return search_terms.collapsed_pairs(kept)
 
 
 def _phrase_words(terms: list[Term]) -> list[str]:

@@ -162,3 +162,35 @@ def test_required_words_keep_their_place_in_the_work_budget(search, monkeypatch)
     assert "data" in notice["message"]
     strict = [item for item in result["results"] if item["matchMode"] == "all_terms"]
     assert strict and all("house" in str(item["matched"]) for item in strict)
+
+
+def _evidence(query, titles, misspelt=(), mode="all_terms", intended=(), synonyms=(), intents=None):
+    """The order and reasons _row_evidence gives records of these titles, scored in falling order."""
+    from govsearch.rerank import Ranked, _row_evidence
+    from govsearch.terms import SearchTerms, query_terms
+
+    search_terms = SearchTerms.from_lists([list(group) for group in synonyms], intents or {})
+    terms = query_terms(query, search_terms=search_terms)
+    ranked = [Ranked(number, 10.0 - number, mode, ["type_matches_intent"] if number in intended else []) for number in range(len(titles))]
+    _row_evidence(terms, ranked, [{"title": title, "summary": ""} for title in titles], search_terms, frozenset(misspelt))
+    return [(titles[item.number], item.reasons) for item in ranked]
+
+
+def test_an_intent_word_gives_the_title_rule_only_to_its_types():
+    # "companies house api": the organisation titled "Companies House" is not what the intent word asks for.
+    titles = ["Companies House", "Companies House API"]
+    with_intent = _evidence("companies house api", titles, intended={1}, intents={"api": ["api"]})
+    assert all("title_is_query" not in reasons for _, reasons in with_intent)
+    without = _evidence("companies house", titles)
+    assert without[0] == ("Companies House", ["title_is_query", "words_adjacent"])
+
+
+def test_a_corrected_word_counts_for_title_and_phrase_evidence():
+    # "regsitry" (a swap) is read as the title's "registry": the title is then the query, via its synonym group.
+    titles = ["How to make a complaint to HM Land Registry", "HM Land Registry", "Registry of land charges"]
+    group = [("hmlr", "hm land registry", "land registry")]
+    order = _evidence("land regsitry", titles, misspelt={"regsitri"}, mode="fuzzy", synonyms=group)
+    assert order[0] == ("HM Land Registry", ["title_is_query", "words_adjacent"])
+    assert "title_is_query" not in dict(order)["Registry of land charges"]
+    # Without the typo taken as corrected, nothing is evidence.
+    assert all(reasons == [] for _, reasons in _evidence("land regsitry", titles, mode="fuzzy", synonyms=group))
