@@ -17,7 +17,7 @@ from pathlib import Path
 from rich.console import Console
 
 from .config import ConfigError, SiteConfig, load_config
-from .estate import finish_estate
+from .estate import finish_estate, record_former_ids
 from .records import LoadResult, drop_duplicates, load_content
 from .report import build_report
 
@@ -134,6 +134,7 @@ def collect_records(config: SiteConfig) -> LoadResult:
     loaded.reject(duplicates)
     built = {record.id for record in kept}
     loaded.moved = {old: new for old, new in loaded.moved.items() if old not in built and new in built}
+    record_former_ids(kept, loaded.moved)
     return loaded
 
 
