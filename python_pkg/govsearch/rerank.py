@@ -371,6 +371,10 @@ def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, 
         if query and item.mode != "any_term" and typed_as_intended and search_terms.collapsed(texts[0]) == query:
             item.score *= EXACT_TITLE_BOOST
             item.reasons.append("title_is_query")
+        elif query and typed_as_intended and "all_words_in_title" not in item.reasons and search_terms.collapsed(_slug_text(row.get("url", ""))) == query:
+            # The page's short name stands in for a title that does not name it ("Routes a user to ..." at /register-a-death).
+            item.score *= EXACT_TITLE_BOOST
+            item.reasons.append("url_is_query")
         if pairs:
             found: set[tuple[str, str]] = set()
             for text in texts:
@@ -380,6 +384,13 @@ def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, 
                 item.score *= PHRASE_BOOST
                 item.reasons.append("words_adjacent")
     ranked.sort(key=lambda item: (_TIER_ORDER[item.mode], -round(item.score, SCORE_PLACES), item.number))
+
+
+def _slug_text(url: str) -> str:
+    """The words of a URL's last path part ("/register-a-death" -> "register a death"):
+    a page's own short name, where its title may say something else."""
+    path = url.split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    return "" if path.count("/") < 3 else re.sub(r"[-_+.]+", " ", path.rsplit("/", 1)[-1])
 
 
 def _corrected(terms: list[Term], misspelt: frozenset[str], texts: Sequence[str]) -> list[tuple[str, str]]:

@@ -164,15 +164,17 @@ def test_required_words_keep_their_place_in_the_work_budget(search, monkeypatch)
     assert strict and all("house" in str(item["matched"]) for item in strict)
 
 
-def _evidence(query, titles, misspelt=(), mode="all_terms", intended=(), synonyms=(), intents=None):
+def _evidence(query, titles, misspelt=(), mode="all_terms", intended=(), synonyms=(), intents=None, urls=(), in_title=()):
     """The order and reasons _row_evidence gives records of these titles, scored in falling order."""
     from govsearch.rerank import Ranked, _row_evidence
     from govsearch.terms import SearchTerms, query_terms
 
     search_terms = SearchTerms.from_lists([list(group) for group in synonyms], intents or {})
     terms = query_terms(query, search_terms=search_terms)
-    ranked = [Ranked(number, 10.0 - number, mode, ["type_matches_intent"] if number in intended else []) for number in range(len(titles))]
-    _row_evidence(terms, ranked, [{"title": title, "summary": ""} for title in titles], search_terms, frozenset(misspelt))
+    reasons = [(["type_matches_intent"] if number in intended else []) + (["all_words_in_title"] if number in in_title else []) for number in range(len(titles))]
+    ranked = [Ranked(number, 10.0 - number, mode, reasons[number]) for number in range(len(titles))]
+    rows = [{"title": title, "summary": "", "url": url} for title, url in zip(titles, list(urls) or [""] * len(titles))]
+    _row_evidence(terms, ranked, rows, search_terms, frozenset(misspelt))
     return [(titles[item.number], item.reasons) for item in ranked]
 
 
@@ -194,3 +196,15 @@ def test_a_corrected_word_counts_for_title_and_phrase_evidence():
     assert "title_is_query" not in dict(order)["Registry of land charges"]
     # Without the typo taken as corrected, nothing is evidence.
     assert all(reasons == [] for _, reasons in _evidence("land regsitry", titles, mode="fuzzy", synonyms=group))
+
+
+def test_a_url_named_as_the_query_stands_in_for_a_title_that_is_not():
+    # A page whose title does not name it ("Routes a user to ...") but whose address does.
+    titles = ["Deaths registered weekly", "Routes a user to a registration service", "Register a death: a history"]
+    urls = ["https://example.gov.uk/deaths", "https://www.gov.uk/register-a-death", "https://www.gov.uk/register-a-death"]
+    order = _evidence("register a death", titles, urls=urls, in_title={2})
+    assert order[0] == ("Routes a user to a registration service", ["url_is_query"])
+    # The title already holds every word: the address adds nothing more.
+    assert "url_is_query" not in dict(order)["Register a death: a history"]
+    # A host alone is no page name.
+    assert _evidence("gov", ["Home"], urls=["https://www.gov.uk/"])[0][1] == []
