@@ -31,6 +31,9 @@ from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, NO_SEARCH_TERMS, Clause, Searc
 TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
 POOL = 20  # records whose rows are read for phrase evidence (the same for every limit)
 RARE = 3  # a word in fewer records than this (in its commonest field) may be a typo
+# A misspelt word of this many letters (its stem) may differ by two edits when no
+# term is one edit from it; shorter words would reach too many others that way.
+TWO_EDITS_FROM, TWO_EDITS_TO = 6, 16
 FIELDS = ("title", "publisher", "keywords", "summary", "body")
 
 # Build-time record flags (govsearch_build.data_files.record_flags) and what
@@ -218,8 +221,9 @@ def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozen
             break
         tier_terms = terms
         if mode == "fuzzy":
-            tier_terms, misspelt = _typo_terms(engine, terms)
+            tier_terms, misspelt, wider = _typo_terms(engine, terms)
             clauses = clauses_for(tier_terms, mode, misspelt) if misspelt or tier_terms != terms else []
+            clauses = [Clause(clause.term, clause.presence, 2, clause.wildcard) if clause.edit_distance and clause.term in wider else clause for clause in clauses]
         else:
             clauses = clauses_for(terms, mode) if mode == "all_terms" or len(terms) > 1 else []
         if not clauses or tuple(clauses) in tried:
@@ -235,24 +239,32 @@ def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozen
     return tiers
 
 
-def _typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], frozenset[str]]:
-    """The fuzzy tier's terms, and the words among them that may differ by one edit.
+def _typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], frozenset[str], frozenset[str]]:
+    """The fuzzy tier's terms, the words among them that may differ by one
+    edit, and those of them that may differ by two.
 
     A word of 5+ letters in fewer than RARE records may be misspelt. The index
     holds stems, so a typo that breaks the suffix the stemmer removes
     ("populaton": no stem is one edit from it) is read as the longest index
-    term it begins with, if that keeps most of the word ("popul").
+    term it begins with, if that keeps most of the word ("popul"). When no
+    such term exists either ("drivng": the stem "drive" is two edits away),
+    a word of TWO_EDITS_FROM letters or more may differ by two edits.
     """
     misspelt: set[str] = set()
+    wider: set[str] = set()
     fixed = []
     for term in terms:
         if term.fuzzable and engine.matcher.frequency(term.indexed) < RARE:
             if engine.matcher.expand(Clause(term.indexed, "required", edit_distance=1)):
                 misspelt.add(term.indexed)
             else:
-                term = Term(term.typed, _known_prefix(engine, term.typed) or term.indexed, intent=term.intent)
+                prefix = _known_prefix(engine, term.typed)
+                if prefix is None and TWO_EDITS_FROM <= len(term.indexed) <= TWO_EDITS_TO and engine.matcher.expand(Clause(term.indexed, "required", edit_distance=2)):
+                    misspelt.add(term.indexed)
+                    wider.add(term.indexed)
+                term = Term(term.typed, prefix or term.indexed, intent=term.intent)
         fixed.append(term)
-    return fixed, frozenset(misspelt)
+    return fixed, frozenset(misspelt), frozenset(wider)
 
 
 def _known_prefix(engine: SearchEngine, typed: str) -> str | None:
@@ -445,7 +457,7 @@ def matched_fields(engine: SearchEngine, terms: list[Term], clauses: list[Clause
     """Which fields hold which query words in one record, and the index term
     each corrected word matched instead of its own, by the word as typed."""
     matched: dict[str, list[str]] = {}
-    corrected: dict[str, str] = {}
+    corrected: dict[str, tuple[int, str]] = {}
     for term, clause in zip(terms, clauses):
         own = analysed(term.typed)
         for indexed, fields in engine.matcher.members(clause, list(FIELDS)).items():
@@ -454,8 +466,10 @@ def matched_fields(engine: SearchEngine, terms: list[Term], clauses: list[Clause
                 if term.typed not in matched.setdefault(name, []):
                     matched[name].append(term.typed)
             if holding and not term.synonym and not term.prefix and own and indexed != own[0][1]:
-                corrected.setdefault(term.typed, indexed)
-    return {name: matched[name] for name in FIELDS if name in matched}, corrected
+                # The correction the record shows most plainly: in its title before its body.
+                found = (FIELDS.index(holding[0]), indexed)
+                corrected[term.typed] = min(corrected.get(term.typed, found), found)
+    return {name: matched[name] for name in FIELDS if name in matched}, {typed: indexed for typed, (_, indexed) in corrected.items()}
 
 
 def _holds(numbers: Sequence[int], number: int) -> bool:
@@ -468,7 +482,7 @@ def suggestion(query: str, corrected: dict[str, str], row: Mapping[str, Any]) ->
     if not corrected:
         return None
     spelt: dict[str, str] = {}
-    for text in (row.get("title", ""), row.get("summary", "")):
+    for text in (row.get("title", ""), row.get("summary", ""), row.get("publisher", "")):
         for typed, indexed in analysed(text):
             spelt.setdefault(indexed, typed.lower())
     words = []

@@ -208,3 +208,20 @@ def test_a_url_named_as_the_query_stands_in_for_a_title_that_is_not():
     assert "url_is_query" not in dict(order)["Register a death: a history"]
     # A host alone is no page name.
     assert _evidence("gov", ["Home"], urls=["https://www.gov.uk/"])[0][1] == []
+
+
+def test_a_typo_two_edits_from_any_stem_is_still_corrected(search, monkeypatch):
+    # "statstcs": no stem is one edit away and no stem begins it ("statist" is two edits away).
+    from govsearch import rerank as rerank_module
+
+    result = search({"query": "statstcs"})
+    assert result["match_mode"] == "fuzzy" and result["suggestion"] == "statistics"
+    assert ids(result)[0] == "ons-org" and "typo_corrected" in result["results"][0]["reasons"]
+    monkeypatch.setattr(rerank_module, "TWO_EDITS_FROM", 99)  # without the rule: nothing found
+    assert search({"query": "statstcs"})["results"] == []
+
+
+def test_a_suggestion_spells_the_correction_as_the_record_shows_it(search):
+    # "registy" is corrected by the publisher "HM Land Registry", not read back as the stem "registri".
+    result = search({"query": "price registy"})
+    assert result["match_mode"] == "fuzzy" and result["suggestion"] == "price registry"
