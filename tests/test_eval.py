@@ -6,6 +6,7 @@ of the nDCG@10 committed in eval/results/curated.json.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import sys
@@ -165,8 +166,13 @@ def test_the_project_set_covers_what_the_issue_asks():
 def curated_results(tmp_path_factory):
     from estate import record_links
     from govsearch_build.records import load_content
-    from run import evaluate
     from sitefixture import build_fixture_site
+
+    # By path: bench/ (put on sys.path by other test modules) has a run.py too.
+    spec = importlib.util.spec_from_file_location("eval_run", REPO / "eval" / "run.py")
+    eval_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(eval_run)
+    evaluate = eval_run.evaluate
 
     content = REPO / "site" / "content"
     committed = json.loads((REPO / "eval" / "results" / "curated.json").read_text("utf-8"))["subset"]
