@@ -233,11 +233,11 @@ def _result(catalogue: "Catalogue", item: rerank.Ranked, terms: list[Term], clau
 
 
 def get_record(catalogue: "Catalogue", record_id: str) -> dict[str, Any]:
-    record = catalogue.store.find(record_id)
+    record = catalogue.store.find(record_id) or _merged_into(catalogue, record_id)
     if record is None:
         return error_result("not_found", f"No record has the id {echo(record_id)}. Search with {SEARCH_TOOL} and use the id of one of its results.")
     full = {key: value for key, value in record.items() if key != "source"}
-    full["recordUrl"] = catalogue.record_url(record_id)
+    full["recordUrl"] = catalogue.record_url(record["id"])
     provenance: dict[str, Any] = {"source": record.get("source", {"kind": "curated"})}
     for field in ("observed", "licence", "accessNote"):
         if field in record:
@@ -247,4 +247,16 @@ def get_record(catalogue: "Catalogue", record_id: str) -> dict[str, Any]:
         provenance["attribution"] = words
     full["provenance"] = provenance
     return {"ok": True, "record": full}
+
+
+def _merged_into(catalogue: "Catalogue", record_id: str) -> dict[str, Any] | None:
+    """The record another was merged into, by that one's former id (its `formerIds` say so)."""
+    key = rerank.identifier_key(record_id)
+    numbers = catalogue.store.identified(key) if key else []
+    catalogue.store.require(numbers)
+    for number in numbers:
+        record = catalogue.store.find(catalogue.store.row(number)["id"])
+        if record is not None and record_id in record.get("formerIds", ()):
+            return record
+    return None
 

@@ -19,7 +19,7 @@ from rich.console import Console
 from govsearch.data_format import DATA_FOLDER, MANIFEST
 
 from .config import ConfigError, SiteConfig, load_config
-from .estate import finish_estate
+from .estate import finish_estate, record_former_ids
 from .records import LoadResult, drop_duplicates, load_content
 from .report import build_report
 
@@ -140,6 +140,7 @@ def collect_records(config: SiteConfig) -> LoadResult:
     loaded.reject(duplicates)
     built = {record.id for record in kept}
     loaded.moved = {old: new for old, new in loaded.moved.items() if old not in built and new in built}
+    record_former_ids(kept, loaded.moved)
     return loaded
 
 

@@ -61,7 +61,7 @@ FIELDS = (
 STORED_FIELDS = (
     "id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection",
     "accessNote", "licence", "observed", "updated", "keywords", "documentationUrl", "source", "evidence",
-    "collections", "linkSecurity", "links",
+    "collections", "linkSecurity", "links", "formerIds",
 )
 SHARDED_FROM = 5_000  # records; below this one file of each kind is smaller and faster
 POSTINGS_SHARD_BYTES = 32 * 1024

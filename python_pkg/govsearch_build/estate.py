@@ -87,6 +87,14 @@ def api_titles(records: list[Record], log: QualityLog) -> None:
             data["title"] = f"{data['title']} API"
 
 
+def record_former_ids(records: list[Record], moved: dict[str, str]) -> None:
+    """Each record lists the ids of the records merged into it (`formerIds`),
+    so an id an agent kept from an earlier build still finds and fetches it."""
+    by_id = {record.id: record for record in records}
+    for old, new in sorted(moved.items()):
+        by_id[new].data.setdefault("formerIds", []).append(old)
+
+
 def finish_estate(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
     """The whole-estate rules, in order; returns the records to build."""
     records = merge_same_resources(records, log, moved)
