@@ -15,7 +15,7 @@ PORT ?= 8000
 SOURCES ?= $(if $(wildcard ../shared/data/SOURCES.md),../shared/data,.cache/sources)
 MIRROR ?=
 
-.PHONY: setup serve build test lint-js bench-quick bench eval chromium clean fetch build-full serve-full
+.PHONY: setup serve build test lint-py lint-js bench-quick bench eval chromium clean fetch build-full serve-full
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -51,7 +51,14 @@ build-full: setup $(if $(filter .cache/sources,$(SOURCES)),fetch)
 serve-full: setup $(if $(filter .cache/sources,$(SOURCES)),fetch)
 	$(PY) build.py --config site/full-estate.toml --sources $(SOURCES) --out _site-full --keep-going --serve --port $(PORT)
 
-test: setup chromium lint-js
+# Python lint and format check (configured in pyproject.toml's [tool.ruff]).
+LINTED_PY := python_pkg tests bench eval build.py
+
+lint-py: setup
+	$(VENV)/bin/ruff check $(LINTED_PY)
+	$(VENV)/bin/ruff format --check $(LINTED_PY)
+
+test: setup chromium lint-py lint-js
 	$(PY) -m pytest
 
 # ESLint (eslint.config.js) over our browser modules, benchmark pages and Node test scripts.

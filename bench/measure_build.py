@@ -42,7 +42,7 @@ def ours_index(config_path: Path, out: Path, layout: str | None = None) -> dict:
     layout None is what the site build chooses ("auto"); "single" writes the
     one-file lunr 2.3.9 index that lunr.js loads."""
     from govsearch_build.config import load_config
-    from govsearch_build.data_files import write_data
+    from govsearch_build.data_writer import write_data
     from govsearch_build.records import load_content
 
     config = load_config(config_path)

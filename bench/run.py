@@ -157,7 +157,7 @@ def folder_bytes(files: list[Path]) -> tuple[int, int]:
 def prepare_lunr(work: Path, toml: Path, builds: dict) -> Path:
     """The lunr.js page with our one-file lunr index (layout "single") and record store.
 
-    Our site uses the same file below data_files.SHARDED_FROM records; above it the
+    Our site uses the same file below data_writer.SHARDED_FROM records; above it the
     site ships shards, which lunr.js cannot read, so the one-file index is written
     here (and its build measured) whatever the site's layout."""
     site = work / "lunr"
@@ -395,7 +395,7 @@ def adversarial_set(site: Path) -> list:
 def cpython_times(site: Path, calls: list[tuple[dict, bool]]) -> list[float]:
     """Each call's time in CPython, on a fresh catalogue warmed as the worker warms it (first pass, like the browser's)."""
     from govsearch import DirectoryLoader
-    from govsearch.protocol import Session
+    from govsearch.session import Session
 
     session = Session(DirectoryLoader(site))
     while session.warm():
@@ -403,7 +403,7 @@ def cpython_times(site: Path, calls: list[tuple[dict, bool]]) -> list[float]:
     times = []
     for args, prefix_last in calls:
         started = time.perf_counter()
-        session.answer("search_government_knowledge", json.dumps(args), prefix_last)
+        session.answer_sync("search_government_knowledge", json.dumps(args), prefix_last)
         times.append((time.perf_counter() - started) * 1000)
     return times
 
@@ -554,7 +554,7 @@ def render(result: dict, out: Path) -> None:
     name = result["name"]
     (out / f"{name}.md").write_text(markdown(result), "utf-8")
     for key in PLOTTED:
-        label = next(l for k, l, _ in FIGURES if k == key)
+        label = next(shown for k, shown, _ in FIGURES if k == key)
         unit = next(u for k, _, u in FIGURES if k == key)
         series = {ENGINE_TITLES[e]: [(s["records"], s["engines"][e]["figures"].get(key)) for s in result["sizes"] if e in s["engines"]]
                   for e in ENGINES}

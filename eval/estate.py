@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python_pkg"))
 
 from govsearch_build.config import SiteConfig, load_config  # noqa: E402
-from govsearch_build.data_files import write_data  # noqa: E402
+from govsearch_build.data_writer import write_data  # noqa: E402
 from govsearch_build.records import load_content  # noqa: E402
 
 FULL_CONFIG = REPO / "site" / "full-estate.toml"
@@ -29,6 +29,7 @@ CURATED_CONFIG = REPO / "site" / "site.toml"
 SHARED_DATA = REPO.parent / "shared" / "data"
 FULL_CACHE = REPO / ".cache" / "eval-full"
 URLS = "urls.json"  # every built record's URL (one per record), for judged URLs missing from the corpus
+LINKS = "links.json"  # each record's URL with its documentation page's: one result for the ideal list
 
 
 def fingerprint(config: SiteConfig) -> str:
@@ -57,6 +58,7 @@ def full_estate(cache: Path = FULL_CACHE) -> Path:
     shutil.rmtree(staging, ignore_errors=True)
     write_data(config, records, staging / "data")
     (staging / URLS).write_text(json.dumps(record_urls(records)), "utf-8")
+    (staging / LINKS).write_text(json.dumps(record_links(records)), "utf-8")
     (staging / "fingerprint").write_text(stamp)
     shutil.rmtree(cache, ignore_errors=True)
     staging.rename(cache)
@@ -71,12 +73,24 @@ def curated_site(out: Path) -> Path:
         raise SystemExit(f"eval: {len(loaded.rejected)} curated file(s) rejected; run the build to see why")
     write_data(config, loaded.records, out / "data")
     (out / URLS).write_text(json.dumps(record_urls(loaded.records)), "utf-8")
+    (out / LINKS).write_text(json.dumps(record_links(loaded.records)), "utf-8")
     return out
 
 
 def record_urls(records: list[Any]) -> list[str]:
     """Every URL a built record answers for: its own and its documentation page's."""
     return sorted(url for r in records for url in (r.data["url"], r.data.get("documentationUrl")) if url)
+
+
+def record_links(records: list[Any]) -> list[list[str]]:
+    """The records that link two URLs: their own and their documentation page's."""
+    return sorted([r.data["url"], r.data["documentationUrl"]] for r in records if r.data.get("documentationUrl"))
+
+
+def corpus_links(site: Path) -> list[list[str]]:
+    """The links of every record in a site built here (none for a site built elsewhere)."""
+    path = site / LINKS
+    return json.loads(path.read_text("utf-8")) if path.is_file() else []
 
 
 def corpus_urls(site: Path) -> list[str] | None:

@@ -62,6 +62,29 @@ def gains(results: Sequence[str | Sequence[str]], grades: Mapping[str, int]) -> 
     return earned
 
 
+def ideal_grades(grades: Mapping[str, int], linked: Iterable[Sequence[str]] = (), reachable: set[str] | None = None) -> list[int]:
+    """The grades a perfect list could earn. A result earns the best grade of
+    its several links once (`gains`), so judged URLs one record links together
+    (an API and its documentation page, `linked`) are one ideal result, at
+    their best grade; others (held or missing) count alone."""
+    parent: dict[str, str] = {}
+
+    def root(url: str) -> str:
+        while parent.get(url, url) != url:
+            url = parent[url]
+        return url
+
+    for links in linked:
+        keys_of = [key for key in keys(list(links)) if key in grades]
+        for key in keys_of[1:]:
+            parent[root(key)] = root(keys_of[0])
+    best: dict[str, int] = {}
+    for url, grade in grades.items():
+        if reachable is None or url in reachable:
+            best[root(url)] = max(best.get(root(url), 0), grade)
+    return list(best.values())
+
+
 def dcg(earned: Iterable[int], k: int) -> float:
     return sum((2**grade - 1) / math.log2(rank + 2) for rank, grade in enumerate(list(earned)[:k]))
 

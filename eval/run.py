@@ -27,22 +27,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import estate  # noqa: E402  (puts python_pkg on the path)
 from govsearch import Catalogue, DirectoryLoader  # noqa: E402
 from judgments import QUERIES, Query, load_queries  # noqa: E402
-from relevance import RELEVANT, keys, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
+from relevance import RELEVANT, ideal_grades, keys, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
 
 K = 10
 RESULTS = Path(__file__).resolve().parent / "results"
 WORST = 12
 
 
-def judge(catalogue: Catalogue, query: Query, reachable: set[str] | None = None) -> dict[str, Any]:
+def judge(catalogue: Catalogue, query: Query, reachable: set[str] | None = None, linked: list[list[str]] = ()) -> dict[str, Any]:  # type: ignore[assignment]
     """One query's answer and scores. `reachable` limits the ideal list to
     URLs the corpus holds (the curated site is a sample by design); the full
-    estate is scored against every judgment, so a missing service counts."""
+    estate is scored against every judgment, so a missing service counts.
+    `linked`: the corpus's records' links (url, documentation page), whose
+    judged URLs make one ideal result (relevance.ideal_grades)."""
     answer = catalogue.call("search_government_knowledge", query.arguments(K))
     results = answer.get("results", []) if answer.get("ok") else []
     urls = [_links(item) for item in results]
     grades = query.grades
-    ideal = list(grades.values()) if reachable is None else [g for url, g in grades.items() if url in reachable]
+    ideal = ideal_grades(grades, linked, reachable)
     scored = {"ndcg": ndcg(urls, grades, K, ideal), "recall": recall(urls, _only(grades, reachable), K), "mrr": reciprocal_rank(urls, grades, K)}
     if not any(g >= RELEVANT for g in ideal):
         scored = dict.fromkeys(scored)  # nothing right to find here: not scored
@@ -69,12 +71,14 @@ def _only(grades: dict[str, int], reachable: set[str] | None) -> dict[str, int]:
     return grades if reachable is None else {url: g for url, g in grades.items() if url in reachable}
 
 
-def evaluate(site: Path, queries: list[Query], *, restrict: bool = False, urls: list[str] | None = None) -> list[dict[str, Any]]:
-    """Judge every query on the site; `urls` (default: the site's urls.json) are the records it holds."""
+def evaluate(site: Path, queries: list[Query], *, restrict: bool = False, urls: list[str] | None = None, links: list[list[str]] | None = None) -> list[dict[str, Any]]:
+    """Judge every query on the site; `urls` (default: the site's urls.json) are the records it holds,
+    `links` (default: its links.json) the records linking two URLs."""
     catalogue = Catalogue.open(DirectoryLoader(site))
     urls = estate.corpus_urls(site) if urls is None else urls
     held = None if urls is None else {normalise_url(url) for url in urls}
-    judged = [judge(catalogue, query, held if restrict else None) for query in queries]
+    linked = estate.corpus_links(site) if links is None else links
+    judged = [judge(catalogue, query, held if restrict else None, linked) for query in queries]
     for row, query in zip(judged, queries):
         if held is not None and not restrict:  # the curated site is a sample: its gaps are expected
             row["missing"] = sorted(url for url, g in query.grades.items() if g >= RELEVANT and url not in held)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from govsearch_build.config import load_config
-from govsearch_build.data_files import write_data
+from govsearch_build.data_writer import write_data
 from govsearch_build.records import load_content
 
 REPO = Path(__file__).resolve().parent.parent

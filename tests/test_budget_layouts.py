@@ -12,7 +12,7 @@ import pytest
 
 from govsearch import Catalogue, DirectoryLoader
 from govsearch import rerank as rerank_module
-from govsearch.protocol import Session
+from govsearch.session import Session
 from test_sharded_layout import browser_rounds, layouts  # noqa: F401 - the fixture
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -35,8 +35,8 @@ def test_every_path_gives_the_same_bytes(layouts, tmp_path, monkeypatch, budgets
     codes = set()
     for label, arguments, prefix_last in calls:
         text = json.dumps(arguments)
-        fresh = Session(DirectoryLoader(sites["sharded"])).answer(SEARCH, text, prefix_last)
-        assert long_lived.answer(SEARCH, text, prefix_last) == fresh, label
+        fresh = Session(DirectoryLoader(sites["sharded"])).answer_sync(SEARCH, text, prefix_last)
+        assert long_lived.answer_sync(SEARCH, text, prefix_last) == fresh, label
         assert browser_rounds(sites["sharded"], tmp_path, SEARCH, arguments, prefix_last)[1] == fresh, label
         codes |= {notice["code"] for notice in json.loads(fresh)["notices"]}
     assert codes & CUT >= ({"common_terms_left_out", "query_terms_limited"} if budgets == "tight" else {"query_terms_limited"}), codes

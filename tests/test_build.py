@@ -56,7 +56,7 @@ def test_data_quality_page_reports_the_build(fixture_build):
 def test_manifest_describes_every_data_file(fixture_build):
     data = fixture_build / "data"
     manifest = json.loads((data / "manifest.json").read_text("utf-8"))
-    for role, entry in manifest["files"].items():
+    for entry in manifest["files"].values():
         payload = (data / entry["path"]).read_bytes()
         assert hashlib.sha256(payload).hexdigest() == entry["sha256"] and len(payload) == entry["size"]
         assert entry["count"] == len(list((REPO / "tests" / "fixtures" / "corpus").glob("*.md")))

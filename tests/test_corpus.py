@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from govsearch.tool_schemas import ACCESS_STATUSES, COLLECTIONS, RESOURCE_TYPES
 from govsearch_build.records import load_content
 
 REPO = Path(__file__).resolve().parents[1]
@@ -24,9 +25,6 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 EXCEPTIONS_FILE = REPO / "python_pkg" / "govsearch_build" / "publisher_exceptions.txt"
 EXCEPTIONS_DOC = REPO / "docs" / "publisher-exceptions.md"
 
-COLLECTIONS = ("deep-evidence", "uk-living", "ons", "government-apis", "land-registry")
-RESOURCE_TYPES = ("govuk-content", "dataset", "api", "api-documentation", "catalogue-record", "organisation", "guidance")
-ACCESS_STATUSES = ("public", "restricted", "authentication-required", "access-not-established", "not-applicable")
 
 
 @pytest.fixture(scope="module")

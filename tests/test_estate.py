@@ -6,9 +6,11 @@ value, become one record in both collections; filters by either collection
 find it, an answer shows it once, and the reviewed facts win.
 """
 
+import pytest
+
 from govsearch import Catalogue, DirectoryLoader
 from govsearch_build.config import load_config
-from govsearch_build.data_files import write_data
+from govsearch_build.data_writer import write_data
 from govsearch_build.estate import finish_estate
 from govsearch_build.quality import QualityLog
 from govsearch_build.records import Record
@@ -79,3 +81,24 @@ def test_filters_by_any_collection_find_it_once(tmp_path):
     assert ids({"query": "weather", "collections": ["ons"]})[1]["total"] == 0
     both, answer = ids({"query": "tax", "collections": ["ons", "land-registry"]})
     assert both == ["okf-tax-wsdl"] and answer["total"] == 1
+
+
+@pytest.mark.parametrize("layout", ["sharded", "single"])
+def test_a_merged_records_id_still_finds_and_fetches_the_record(tmp_path, layout):
+    """An id from an earlier build (an agent kept it) names the record it was merged into."""
+    import fastjsonschema
+    from govsearch import load_schema
+    from govsearch_build.estate import record_former_ids
+
+    moved: dict[str, str] = {}
+    records = finish_estate(_records(), QualityLog(), moved)
+    record_former_ids(records, moved)
+    write_data(load_config(SITE_TOML), records, tmp_path / "data", layout=layout)
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    found = catalogue.call("search_government_knowledge", {"query": "apic-weather"})
+    assert found["match_mode"] == "identifier" and [r["id"] for r in found["results"]] == ["de-weather-api"]
+    fetched = catalogue.call("get_resource_record", {"recordId": "apic-weather"})
+    fastjsonschema.compile(load_schema("get_resource_record", "output"))(fetched)
+    assert fetched["record"]["id"] == "de-weather-api" and fetched["record"]["formerIds"] == ["apic-weather"]
+    assert fetched["record"]["recordUrl"].endswith("/records/de-weather-api/")
+    assert catalogue.call("get_resource_record", {"recordId": "apic-nothing"})["error"]["code"] == "not_found"

@@ -6,6 +6,7 @@ of the nDCG@10 committed in eval/results/curated.json.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import sys
@@ -17,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "eval"))
 
 from judgments import JudgmentError, load_queries  # noqa: E402
-from relevance import gains, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
+from relevance import gains, ideal_grades, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
 
 A, B, C, X = "https://a.gov.uk/one", "https://b.gov.uk/two", "https://c.gov.uk/three", "https://x.gov.uk/unjudged"
 GRADES = {normalise_url(A): 3, normalise_url(B): 2, normalise_url(C): 1}
@@ -74,6 +75,17 @@ def test_a_query_without_relevant_grades_has_no_score():
 def test_ideal_can_be_limited_to_what_the_corpus_holds():
     assert ndcg([A], GRADES, ideal=[3]) == pytest.approx(1.0)
     assert ndcg([A], GRADES) < 1.0
+
+
+def test_one_records_links_are_one_ideal_result():
+    # An API and its documentation page, both graded 3, held by one record: a
+    # perfect list shows that record once (gains credits one link), so the
+    # ideal counts it once; a URL no record links counts alone.
+    grades = {normalise_url(A): 3, normalise_url(B): 3, normalise_url(C): 1}
+    assert sorted(ideal_grades(grades, [[A, B]])) == [1, 3]
+    assert sorted(ideal_grades(grades)) == [1, 3, 3]
+    assert ideal_grades(grades, [[A, B]], reachable={normalise_url(C)}) == [1]
+    assert ndcg([(A, B), C], grades, ideal=ideal_grades(grades, [[A, B]])) == pytest.approx(1.0)
 
 
 def test_recall_counts_grade_two_and_up_out_of_at_most_k():
@@ -152,17 +164,24 @@ def test_the_project_set_covers_what_the_issue_asks():
 
 @pytest.fixture(scope="module")
 def curated_results(tmp_path_factory):
+    from estate import record_links
     from govsearch_build.records import load_content
-    from run import evaluate
     from sitefixture import build_fixture_site
+
+    # By path: bench/ (put on sys.path by other test modules) has a run.py too.
+    spec = importlib.util.spec_from_file_location("eval_run", REPO / "eval" / "run.py")
+    eval_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(eval_run)
+    evaluate = eval_run.evaluate
 
     content = REPO / "site" / "content"
     committed = json.loads((REPO / "eval" / "results" / "curated.json").read_text("utf-8"))["subset"]
     wanted = set(committed["ids"])
     queries = [q for q in load_queries() if q.id in wanted]
     site = build_fixture_site(tmp_path_factory.mktemp("eval-curated"), content)
-    urls = [record.data["url"] for record in load_content(content).records]
-    return committed, evaluate(site, queries, restrict=True, urls=urls)
+    records = load_content(content).records
+    urls = [record.data["url"] for record in records]
+    return committed, evaluate(site, queries, restrict=True, urls=urls, links=record_links(records))
 
 
 def test_curated_subset_keeps_its_ndcg(curated_results):

@@ -130,7 +130,7 @@ def test_lunr_py_and_lunr_js_agree(site):
             largest_gap = max([largest_gap, *(abs(score - js_scores[ref]) for ref, score in py_hits)])
 
     print(
-        f"{len(cases)} clause lists from {len({c[0] for c in cases})} queries over {catalogue.manifest["records"]} records ({content}); "
+        f"{len(cases)} clause lists from {len({c[0] for c in cases})} queries over {catalogue.manifest['records']} records ({content}); "
         f"{with_hits} clause lists and {len(queries_with_hits)} queries found something; largest raw score gap {largest_gap:.3g}"
     )
     assert not differences, f"{len(differences)} of {len(cases)} queries differ ({content}):\n" + "\n".join(differences)

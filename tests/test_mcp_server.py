@@ -30,7 +30,7 @@ from mcp.client.stdio import StdioServerParameters  # noqa: E402
 
 from govsearch import TOOL_NAMES, load_schema, to_json, tool_definitions  # noqa: E402
 from govsearch_build.config import load_config  # noqa: E402
-from govsearch_build.data_files import write_data  # noqa: E402
+from govsearch_build.data_writer import write_data  # noqa: E402
 from govsearch_build.records import load_content  # noqa: E402
 from sitefixture import FIXTURE_CORPUS, REPO, build_fixture_site  # noqa: E402
 

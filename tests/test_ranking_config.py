@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from govsearch_build.config import ConfigError, load_config
-from govsearch_build.data_files import index_document, record_flags, search_terms_of
+from govsearch_build.data_writer import index_document, record_flags, search_terms_of
 from govsearch_build.records import Record
 
 REPO = Path(__file__).resolve().parents[1]

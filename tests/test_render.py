@@ -12,7 +12,8 @@ import pytest
 from govsearch_build.assets import Assets, hashed_name
 from govsearch_build.config import load_config
 from govsearch_build.records import Record, load_content
-from govsearch_build.render import CATALOGUE_ATTRIBUTION, CSP, needs_attribution, publisher_slugs, render_markdown, render_site
+from govsearch.attribution import CATALOGUE_ATTRIBUTION, needs_attribution
+from govsearch_build.render import CSP, publisher_slugs, render_markdown, render_site
 
 REPO = Path(__file__).resolve().parents[1]
 OGL = "Contains public sector information licensed under the Open Government Licence v3.0."

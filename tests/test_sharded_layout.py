@@ -15,11 +15,11 @@ import pytest
 
 from govsearch import Catalogue, DirectoryLoader, FetchingLoader, to_json
 from govsearch.loaders import MissingFiles
-from govsearch.protocol import Session
+from govsearch.session import Session
 from govsearch import sharded as sharded_module
 from govsearch.terms import MATCH_MODES, clauses_for, query_terms
 from govsearch_build.config import load_config
-from govsearch_build.data_files import write_data
+from govsearch_build.data_writer import write_data
 from govsearch_build.records import load_content
 
 REPO = Path(__file__).resolve().parents[1]
@@ -266,7 +266,7 @@ def test_the_browser_path_fetches_a_calls_files_in_few_parallel_rounds(layouts, 
     asked = [name for names in rounds for name in names]
     assert all(rounds) and len(asked) == len(set(asked)), "a file was asked for twice"
     assert len(rounds) <= 4
-    expected = Session(DirectoryLoader(sites["sharded"])).answer(tool, json.dumps(arguments), prefix_last)
+    expected = Session(DirectoryLoader(sites["sharded"])).answer_sync(tool, json.dumps(arguments), prefix_last)
     assert answer == expected and json.loads(answer)["ok"] is True
 
 
@@ -308,10 +308,10 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
         assert len(rounds) == 1 and all(name.startswith("postings/") for name in rounds[0]), (word, rounds)
         result = json.loads(answer)
         assert result["returned"] == 20
-        assert answer == Session(DirectoryLoader(sites["single"])).answer("search_government_knowledge", json.dumps(arguments))
+        assert answer == Session(DirectoryLoader(sites["single"])).answer_sync("search_government_knowledge", json.dumps(arguments))
     # With a filter the best rows may lie beyond the word's own 20: they come from row shards.
     rounds, answer = browser_rounds(site, tmp_path, "search_government_knowledge", {"query": words[0], "collections": ["land-registry"], "limit": 20})
-    assert answer == Session(DirectoryLoader(sites["single"])).answer("search_government_knowledge", json.dumps({"query": words[0], "collections": ["land-registry"], "limit": 20}))
+    assert answer == Session(DirectoryLoader(sites["single"])).answer_sync("search_government_knowledge", json.dumps({"query": words[0], "collections": ["land-registry"], "limit": 20}))
 
 
 def test_a_word_missing_from_the_warmed_vocabulary_fetches_no_shard(layouts):

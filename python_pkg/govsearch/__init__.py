@@ -6,9 +6,9 @@ and answer calls with `catalogue.call(tool, arguments)`.
 """
 
 from .catalogue import Catalogue
-from .datafiles import SiteUnavailable
+from .data_reader import SiteUnavailable
 from .loaders import DirectoryLoader, FetchingLoader, Loader, MemoryLoader
-from .schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
+from .tool_schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .tools import error_result, to_json, tool_definitions
 
 __all__ = [

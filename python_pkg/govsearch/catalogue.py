@@ -11,16 +11,14 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .datafiles import SiteUnavailable, parse, read_bytes, read_verified
+from .data_format import FORMAT, MANIFEST, SHARDED
+from .data_reader import SiteUnavailable, parse, read_bytes, read_verified
 from .engine import FacetTable, SearchEngine
 from .loaders import Loader
 from .rerank import RankingData
 from .sharded import ShardDirectory, ShardedMatcher, ShardedStore
 from .single import ListStore, LunrMatcher
 from .tools import call_tool
-
-MANIFEST = "manifest.json"
-FORMAT = "govsearch-site/1"
 
 __all__ = ["Catalogue", "SiteUnavailable", "MANIFEST", "FORMAT"]
 
@@ -51,7 +49,7 @@ class Catalogue:
         self.record_base = site.get("url", "").rstrip("/") + site.get("basePath", "/") + "records/"
 
     @classmethod
-    def open(cls, loader: Loader) -> "Catalogue":
+    def open(cls, loader: Loader) -> Catalogue:
         manifest = parse(read_bytes(loader, MANIFEST), MANIFEST)
         if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
             raise SiteUnavailable(f"{MANIFEST} is not a {FORMAT} manifest")
@@ -59,7 +57,7 @@ class Catalogue:
         try:
             facets = FacetTable.from_json(read_verified(loader, files.get("facets"), "facets"))
             ranking = RankingData(read_verified(loader, files["ranking"], "ranking")) if "ranking" in files else None
-            if manifest.get("layout") == "sharded":
+            if manifest.get("layout") == SHARDED:
                 shards = ShardDirectory(loader, read_verified(loader, files.get("directory"), "directory"))
                 store, matcher = ShardedStore(shards), ShardedMatcher(shards)
             else:

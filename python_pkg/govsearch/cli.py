@@ -18,8 +18,8 @@ from typing import Any
 
 from .catalogue import Catalogue, SiteUnavailable
 from .loaders import DirectoryLoader
-from .schemas import TOOL_NAMES, schema_text
-from .protocol import MAX_ARGUMENT_BYTES, answer
+from .tool_schemas import TOOL_NAMES, schema_text
+from .session import MAX_ARGUMENT_BYTES, answer_json_text
 
 USAGE_ERROR = 2
 
@@ -86,7 +86,7 @@ def _call(options: argparse.Namespace) -> int:
     if catalogue is None:
         return USAGE_ERROR
     # One byte past the limit is enough to know the call is too large.
-    return _print(answer(catalogue, options.tool, sys.stdin.buffer.read(MAX_ARGUMENT_BYTES + 1)))
+    return _print(answer_json_text(catalogue, options.tool, sys.stdin.buffer.read(MAX_ARGUMENT_BYTES + 1)))
 
 
 def _search(options: argparse.Namespace) -> int:

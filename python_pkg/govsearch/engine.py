@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Callable, Iterable, Mapping, Protocol
 
+# CODE_ALPHABET is re-exported: the ranking flags use the same alphabet.
+from .data_format import CODE_ALPHABET as CODE_ALPHABET
+from .data_format import decode_codes
 from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, Clause
 
 # Tool filter property -> record field it filters on.
@@ -50,15 +53,11 @@ class Hit:
     score: float  # rounded to SCORE_PLACES, so order is stable across platforms
 
 
-CODE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
-_CODE_BYTES = bytes.maketrans(CODE_ALPHABET.encode(), bytes(range(64)))
-
-
 class FacetTable:
     """One column per filter dimension: every record's value, as a code.
 
-    Codes are fixed-width base-64 strings (one character for up to 64
-    distinct values). A value may be a list: a record of one resource that
+    Codes are fixed-width base-64 strings (data_format.encode_codes: one
+    character for up to 64 distinct values). A value may be a list: a record of one resource that
     belongs to several collections has the list of them as its one value,
     and passes a filter naming any of them. Filters and facet counts work on *profiles*: the
     distinct combinations of the four values, a few thousand at most, so a
@@ -83,12 +82,7 @@ class FacetTable:
 
     def codes(self, field: str) -> list[int]:
         """Every record's value code for the field, by record number."""
-        digits = self.encoded[field].encode("ascii").translate(_CODE_BYTES)
-        width = self.widths[field]
-        codes = list(digits[0::width])
-        for place in range(1, width):
-            codes = [code * 64 + digit for code, digit in zip(codes, digits[place::width])]
-        return codes
+        return decode_codes(self.encoded[field], self.widths[field])
 
     @property
     def profiles(self) -> tuple[list[int], list[tuple[tuple[str, ...], ...]]]:

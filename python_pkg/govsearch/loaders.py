@@ -7,8 +7,11 @@ shards for large sites) without touching the places that open a catalogue.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Protocol
+
+from .data_format import DATA_FOLDER
 
 
 class Loader(Protocol):
@@ -20,7 +23,7 @@ class DirectoryLoader:
     """Reads a built site's data folder from disk (CPython, or Pyodide's file system)."""
 
     def __init__(self, site_dir: str | Path):
-        self.data_dir = Path(site_dir) / "data"
+        self.data_dir = Path(site_dir) / DATA_FOLDER
 
     def read(self, name: str) -> bytes:
         path = (self.data_dir / name).resolve()

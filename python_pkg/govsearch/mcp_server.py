@@ -3,7 +3,7 @@
 Most agents outside a browser speak MCP, not WebMCP. This server offers the
 page's tools with the page's definitions (`tools.tool_definitions`: same
 names, descriptions, input schemas, read-only hint) plus their output
-schemas, and answers every call through `protocol.answer`, the CLI's own
+schemas, and answers every call through `session.answer_json_text`, the CLI's own
 path, so the text content is the very JSON `python -m govsearch call`
 prints; the structured content is that JSON parsed.
 
@@ -24,9 +24,9 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 from .catalogue import Catalogue
-from .datafiles import SiteUnavailable, read_verified_bytes
-from .protocol import answer
-from .schemas import load_schema
+from .data_reader import SiteUnavailable, read_verified_bytes
+from .session import answer_json_text
+from .tool_schemas import load_schema
 from .tools import tool_definitions
 
 INSTRUCTIONS = (
@@ -55,7 +55,7 @@ def mcp_tools() -> list[types.Tool]:
 
 def call_result(catalogue: Catalogue, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
     """Answer one tools/call as `python -m govsearch call NAME` answers the same arguments on stdin."""
-    text = answer(catalogue, name, _arguments_bytes({} if arguments is None else arguments))
+    text = answer_json_text(catalogue, name, _arguments_bytes({} if arguments is None else arguments))
     result = json.loads(text)
     return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=result, is_error=not result["ok"])
 

@@ -26,14 +26,17 @@ from operator import mul
 from typing import Any, Callable, Mapping, Sequence
 
 from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine
-from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, Clause, SearchTerms, Term, analysed, clauses_for
+from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, NO_SEARCH_TERMS, Clause, SearchTerms, Term, analysed, clauses_for
 
 TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
 POOL = 20  # records whose rows are read for phrase evidence (the same for every limit)
 RARE = 3  # a word in fewer records than this (in its commonest field) may be a typo
+# A misspelt word of this many letters (its stem) may differ by two edits when no
+# term is one edit from it; shorter words would reach too many others that way.
+TWO_EDITS_FROM, TWO_EDITS_TO = 6, 16
 FIELDS = ("title", "publisher", "keywords", "summary", "body")
 
-# Build-time record flags (govsearch_build.data_files.record_flags) and what
+# Build-time record flags (govsearch_build.data_writer.record_flags) and what
 # each does to a record's lunr score. Reasons name the flags that applied.
 FLAG_WEIGHTS = (
     ("reviewed", 1.6),  # curated or deep-evidence: facts checked by us
@@ -62,11 +65,11 @@ def identifier_key(text: str) -> str | None:
 
 
 def identifier_keys(record: Mapping[str, Any]) -> set[str]:
-    """Every key a record is found by: its id, its source's native id, and
-    the last part of its URL's path (an ONS dataset id such as cpih01, a
-    data.gov.uk dataset slug)."""
+    """Every key a record is found by: its id, the ids of records merged into
+    it (`formerIds`), its source's native id, and the last part of its URL's
+    path (an ONS dataset id such as cpih01, a data.gov.uk dataset slug)."""
     url_path = str(record.get("url", "")).split("?", 1)[0].split("#", 1)[0].rstrip("/")
-    candidates = [record["id"], str(record.get("source", {}).get("nativeId", "")), url_path.rsplit("/", 1)[-1]]
+    candidates = [record["id"], *record.get("formerIds", ()), str(record.get("source", {}).get("nativeId", "")), url_path.rsplit("/", 1)[-1]]
     return {key for key in map(identifier_key, candidates) if key}
 
 
@@ -166,7 +169,8 @@ def answer(
     mode = ranked[0].mode if ranked else "all_terms"
     ranked = ranked[start:]
     if ranked and (len(_phrase_words(terms)) > 1 or _exact_words(terms)):
-        _row_evidence(terms, ranked, rows([item.number for item in ranked]), ranking.search_terms)
+        misspelt = frozenset(clause.term for tier in tiers if tier.mode == "fuzzy" for clause in tier.clauses if clause.edit_distance)
+        _row_evidence(terms, ranked, rows([item.number for item in ranked]), ranking.search_terms, misspelt)
     union = _union([tier.matches for tier in tiers])
     total = sum(len(tier.numbers) for tier in tiers)
     limited = tuple(dict.fromkeys(term for tier in tiers for term in tier.matches.limited))
@@ -226,8 +230,9 @@ def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozen
             break
         tier_terms = terms
         if mode == "fuzzy":
-            tier_terms, misspelt = _typo_terms(engine, terms)
+            tier_terms, misspelt, wider = _typo_terms(engine, terms)
             clauses = clauses_for(tier_terms, mode, misspelt) if misspelt or tier_terms != terms else []
+            clauses = [Clause(clause.term, clause.presence, 2, clause.wildcard) if clause.edit_distance and clause.term in wider else clause for clause in clauses]
         else:
             clauses = clauses_for(terms, mode) if mode == "all_terms" or len(terms) > 1 else []
         if not clauses or tuple(clauses) in tried:
@@ -243,24 +248,32 @@ def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozen
     return tiers
 
 
-def _typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], frozenset[str]]:
-    """The fuzzy tier's terms, and the words among them that may differ by one edit.
+def _typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], frozenset[str], frozenset[str]]:
+    """The fuzzy tier's terms, the words among them that may differ by one
+    edit, and those of them that may differ by two.
 
     A word of 5+ letters in fewer than RARE records may be misspelt. The index
     holds stems, so a typo that breaks the suffix the stemmer removes
     ("populaton": no stem is one edit from it) is read as the longest index
-    term it begins with, if that keeps most of the word ("popul").
+    term it begins with, if that keeps most of the word ("popul"). When no
+    such term exists either ("drivng": the stem "drive" is two edits away),
+    a word of TWO_EDITS_FROM letters or more may differ by two edits.
     """
     misspelt: set[str] = set()
+    wider: set[str] = set()
     fixed = []
     for term in terms:
         if term.fuzzable and engine.matcher.frequency(term.indexed) < RARE:
             if engine.matcher.expand(Clause(term.indexed, "required", edit_distance=1)):
                 misspelt.add(term.indexed)
             else:
-                term = Term(term.typed, _known_prefix(engine, term.typed) or term.indexed, intent=term.intent)
+                prefix = _known_prefix(engine, term.typed)
+                if prefix is None and TWO_EDITS_FROM <= len(term.indexed) <= TWO_EDITS_TO and engine.matcher.expand(Clause(term.indexed, "required", edit_distance=2)):
+                    misspelt.add(term.indexed)
+                    wider.add(term.indexed)
+                term = Term(term.typed, prefix or term.indexed, intent=term.intent)
         fixed.append(term)
-    return fixed, frozenset(misspelt)
+    return fixed, frozenset(misspelt), frozenset(wider)
 
 
 def _known_prefix(engine: SearchEngine, typed: str) -> str | None:
@@ -293,7 +306,7 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
     holding = _holding(engine, words, numbers) if share else {}
     profile_of = engine.facets.profiles[0]
     boosted = []
-    for number, score in zip(numbers, base):  # in the order data_files._top_rows multiplies, so the floats agree
+    for number, score in zip(numbers, base):  # in the order data_writer._top_rows multiplies, so the floats agree
         if share:
             score *= (holding.get(number, 0) + 1) / (len(words) + 1)
         if number in in_title:
@@ -358,22 +371,34 @@ def _intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
     return {profile for profile, values in enumerate(engine.facets.profiles[1]) if not types.isdisjoint(values[0])}
 
 
-def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]], search_terms: SearchTerms) -> None:
+def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]], search_terms: SearchTerms, misspelt: frozenset[str] = frozenset()) -> None:
     """Boost records whose title is the query (its words, no others) or whose
     title or summary has the query's words adjacent as typed; then reorder
-    within each mode (a boost never crosses modes)."""
-    words = _phrase_words(terms)
-    pairs = set(zip(words, words[1:]))
-    query = _exact_words(terms)
+    within each mode (a boost never crosses modes). A `fuzzy` record is
+    compared with the query as it corrects it (each misspelt word read as
+    the word of its title or summary one edit away). With an intent word in
+    the query, only a record of a type it asks for can be the query's title:
+    `companies house api` names the API, not the organisation."""
+    has_intent = any(term.intent for term in terms)
     for item, row in zip(ranked, rows):
-        if item.mode not in ("all_terms", "any_term"):
-            continue  # an identifier needs no evidence; corrected words are not the query's
-        if query and item.mode == "all_terms" and search_terms.collapsed(row.get("title", "")) == query:
+        if item.mode not in ("all_terms", "fuzzy", "any_term"):
+            continue  # an identifier needs no evidence
+        texts = (row.get("title", ""), row.get("summary", ""))
+        words = _corrected(terms, misspelt, texts) if item.mode == "fuzzy" else [(term.typed, term.indexed) for term in terms]
+        plain = [indexed for (_, indexed), term in zip(words, terms) if not term.intent and not term.prefix and not term.synonym]
+        pairs = set(zip(plain, plain[1:]))
+        query = _exact_words(terms, search_terms, words)
+        typed_as_intended = not has_intent or "type_matches_intent" in item.reasons
+        if query and item.mode != "any_term" and typed_as_intended and search_terms.collapsed(texts[0]) == query:
             item.score *= EXACT_TITLE_BOOST
             item.reasons.append("title_is_query")
+        elif query and typed_as_intended and "all_words_in_title" not in item.reasons and search_terms.collapsed(_slug_text(row.get("url", ""))) == query:
+            # The page's short name stands in for a title that does not name it ("Routes a user to ..." at /register-a-death).
+            item.score *= EXACT_TITLE_BOOST
+            item.reasons.append("url_is_query")
         if pairs:
             found: set[tuple[str, str]] = set()
-            for text in (row.get("title", ""), row.get("summary", "")):
+            for text in texts:
                 indexed = [term for _, term in analysed(text)]
                 found.update(pair for pair in zip(indexed, indexed[1:]) if pair in pairs)
             if found == pairs:
@@ -382,11 +407,45 @@ def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, 
     ranked.sort(key=lambda item: (_TIER_ORDER[item.mode], -round(item.score, SCORE_PLACES), item.number))
 
 
-def _exact_words(terms: list[Term]) -> frozenset[str]:
-    """The query's words (index terms and group tokens) a title must be exactly, if it can be."""
+def _slug_text(url: str) -> str:
+    """The words of a URL's last path part ("/register-a-death" -> "register a death"):
+    a page's own short name, where its title may say something else."""
+    path = url.split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    return "" if path.count("/") < 3 else re.sub(r"[-_+.]+", " ", path.rsplit("/", 1)[-1])
+
+
+def _corrected(terms: list[Term], misspelt: frozenset[str], texts: Sequence[str]) -> list[tuple[str, str]]:
+    """(typed, indexed) of each query word, a misspelt one as the first word
+    of the texts one edit from it (the word the fuzzy tier matched here)."""
+    held = [pair for text in texts for pair in analysed(text)]
+    words = []
+    for term in terms:
+        near = [pair for pair in held if pair[1] != term.indexed and _one_edit(term.indexed, pair[1])] if term.indexed in misspelt else []
+        words.append(near[0] if near else (term.typed, term.indexed))
+    return words
+
+
+def _one_edit(first: str, second: str) -> bool:
+    """Whether two words differ by one insertion, deletion, substitution or
+    swap of neighbours (lunr's edit distance 1)."""
+    if abs(len(first) - len(second)) > 1:
+        return False
+    start = 0
+    while start < min(len(first), len(second)) and first[start] == second[start]:
+        start += 1
+    a, b = first[start:], second[start:]
+    return a[1:] == b[1:] or a[1:] == b or a == b[1:] or (len(a) > 1 and a[1] + a[0] + a[2:] == b)
+
+
+def _exact_words(terms: list[Term], search_terms: SearchTerms = NO_SEARCH_TERMS, words: Sequence[tuple[str, str]] = ()) -> frozenset[str]:
+    """The query's words (index terms and group tokens) a title must be
+    exactly, if it can be; `words`: the query's (typed, indexed) words as
+    corrected, whose phrases of a synonym group become its token again."""
     if any(term.prefix for term in terms):
         return frozenset()  # a word still being typed: no title is it yet
-    return frozenset(term.indexed for term in terms if not term.intent) or frozenset(term.indexed for term in terms)
+    pairs = list(words) or [(term.typed, term.indexed) for term in terms]
+    kept = [pair for pair, term in zip(pairs, terms) if not term.intent] or pairs
+    return search_terms.collapsed_pairs(kept)
 
 
 def _phrase_words(terms: list[Term]) -> list[str]:
@@ -407,7 +466,7 @@ def matched_fields(engine: SearchEngine, terms: list[Term], clauses: list[Clause
     """Which fields hold which query words in one record, and the index term
     each corrected word matched instead of its own, by the word as typed."""
     matched: dict[str, list[str]] = {}
-    corrected: dict[str, str] = {}
+    corrected: dict[str, tuple[int, str]] = {}
     for term, clause in zip(terms, clauses):
         own = analysed(term.typed)
         for indexed, fields in engine.matcher.members(clause, list(FIELDS)).items():
@@ -416,8 +475,10 @@ def matched_fields(engine: SearchEngine, terms: list[Term], clauses: list[Clause
                 if term.typed not in matched.setdefault(name, []):
                     matched[name].append(term.typed)
             if holding and not term.synonym and not term.prefix and own and indexed != own[0][1]:
-                corrected.setdefault(term.typed, indexed)
-    return {name: matched[name] for name in FIELDS if name in matched}, corrected
+                # The correction the record shows most plainly: in its title before its body.
+                found = (FIELDS.index(holding[0]), indexed)
+                corrected[term.typed] = min(corrected.get(term.typed, found), found)
+    return {name: matched[name] for name in FIELDS if name in matched}, {typed: indexed for typed, (_, indexed) in corrected.items()}
 
 
 def _holds(numbers: Sequence[int], number: int) -> bool:
@@ -430,7 +491,7 @@ def suggestion(query: str, corrected: dict[str, str], row: Mapping[str, Any]) ->
     if not corrected:
         return None
     spelt: dict[str, str] = {}
-    for text in (row.get("title", ""), row.get("summary", "")):
+    for text in (row.get("title", ""), row.get("summary", ""), row.get("publisher", "")):
         for typed, indexed in analysed(text):
             spelt.setdefault(indexed, typed.lower())
     words = []

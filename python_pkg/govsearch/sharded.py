@@ -1,7 +1,8 @@
 """The sharded layout: fetch only what a query needs.
 
 A single lunr index does not scale (about 69 MB of JSON at 50,000 records).
-Here the build splits what lunr's scoring reads into small files:
+Here the build splits what lunr's scoring reads into small files (their
+format is defined in govsearch/data_format.py):
 
 - the vocabulary, so wildcard and typo expansion use lunr's own TokenSet;
 - postings shards keyed by term range: for each term, its lunr term index
@@ -19,16 +20,17 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter, OrderedDict
-from itertools import accumulate, chain, compress, repeat
+from collections.abc import Mapping
+from itertools import chain, compress, repeat
 from operator import add, mul, truediv
-from typing import Any, Mapping
+from typing import Any
 
 from lunr.token_set import TokenSet
 
-from .datafiles import SiteUnavailable, parse, read_verified_bytes
+from .data_format import POSTING_FIELDS, POSTING_ROWS, POSTING_TERM_INDEX, decode_column, listed_shard_path
+from .data_reader import SiteUnavailable, parse, read_verified_bytes
 from .loaders import Loader, MissingFiles
 from .terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_set
-
 
 # Shards kept parsed, by the size of their JSON: a long session must not grow
 # without bound (the worker's WebAssembly memory never shrinks). A query
@@ -103,7 +105,7 @@ class ShardDirectory:
         hashes = self.directory[kind]["sha256"]
         if not 0 <= index < len(hashes):
             raise SiteUnavailable(f"{kind} shard {index} is not in the directory")
-        return {"path": f"{kind}/{index:05d}.{hashes[index][:12]}.json", "sha256": hashes[index]}
+        return {"path": listed_shard_path(kind, index, hashes[index]), "sha256": hashes[index]}
 
     def shard_for(self, firsts: list[str], shards: list[Mapping[str, Any]], key: str, role: str) -> Any | None:
         position = bisect.bisect_right(firsts, key) - 1
@@ -144,7 +146,7 @@ class ShardedMatcher:
     def frequency(self, term: str) -> int:
         """How many records hold the term in its commonest field (0: not in the index)."""
         posting = self.shards.posting(term) if self._known(term) else None
-        return max((len(column[0]) for column in posting["f"].values()), default=0) if posting else 0
+        return max((len(column[0]) for column in posting[POSTING_FIELDS].values()), default=0) if posting else 0
 
     def members(self, clause: Clause, fields: list[str]) -> dict[str, dict[str, list[int]]]:
         """For each index term the clause reaches: per field, its records (sorted numbers)."""
@@ -153,13 +155,14 @@ class ShardedMatcher:
             posting = self.shards.posting(term)
             if posting is None:
                 continue
-            found[term] = {field: self._decoded(term, field, posting["f"][field]) for field in fields if field in posting["f"]}
+            columns = posting[POSTING_FIELDS]
+            found[term] = {field: self._decoded(term, field, columns[field]) for field in fields if field in columns}
         return found
 
     def _decoded(self, term: str, field: str, column: Any) -> list[int]:
         key = (term, field)
         if key not in self._numbers:
-            self._numbers[key] = _decode(column)[0]
+            self._numbers[key] = decode_column(column)[0]
             while len(self._numbers) > DECODED_KEPT:
                 self._numbers.popitem(last=False)
         return self._numbers[key]
@@ -220,7 +223,7 @@ class ShardedMatcher:
         counts = []
         for position, terms in enumerate(reached):
             found = (self.shards.posting(term) for term in terms if self._known(term)) if position in fits else ()
-            counts.append(sum(len(column[0]) for posting in found if posting for column in posting["f"].values()) if position in fits else UNREAD + needs[position])
+            counts.append(sum(len(column[0]) for posting in found if posting for column in posting[POSTING_FIELDS].values()) if position in fits else UNREAD + needs[position])
         return counts, spent
 
     @staticmethod
@@ -240,7 +243,7 @@ class ShardedMatcher:
             _resum_out_of_order(scores, per_field, gathered.postings)
         return scores
 
-    def _gather(self, clauses: list[Clause], expansions: list[list[str]]) -> "_Gathered":
+    def _gather(self, clauses: list[Clause], expansions: list[list[str]]) -> _Gathered:
         """lunr's first pass: query vectors, and each field's postings of the records that can match."""
         gathered = _Gathered({field: {} for field in self.fields}, {field: [] for field in self.fields})
         seen: set[tuple[str, str]] = set()
@@ -251,17 +254,17 @@ class ShardedMatcher:
                 posting = self.shards.posting(term)
                 if posting is None:
                     raise SiteUnavailable(f"the postings for a vocabulary term are missing ({term[:40]!r})")
-                term_index = posting["i"]
+                term_index = posting[POSTING_TERM_INDEX]
                 gathered.terms += 1
-                if "r" in posting:
-                    self.shards.remember_rows(posting["r"])
+                if POSTING_ROWS in posting:
+                    self.shards.remember_rows(posting[POSTING_ROWS])
                 for field in self.fields:
                     vector = gathered.query[field]
                     vector[term_index] = vector.get(term_index, 0) + 1
-                    column = posting["f"].get(field)
+                    column = posting[POSTING_FIELDS].get(field)
                     if not column:
                         continue
-                    numbers, weights = _decode(column)
+                    numbers, weights = decode_column(column)
                     clause_numbers.append(numbers)
                     if (term, field) not in seen:
                         seen.add((term, field))
@@ -286,7 +289,7 @@ class _Posting:
         self.rank, self.term_index, self.numbers, self.weights = rank, term_index, numbers, weights
         self._members: set[int] | None = None
 
-    def restricted(self, allowed: set[int]) -> "_Posting":
+    def restricted(self, allowed: set[int]) -> _Posting:
         """The same posting with only the records in `allowed`."""
         keep = list(map(allowed.__contains__, self.numbers))
         return _Posting(self.rank, self.term_index, list(compress(self.numbers, keep)), list(compress(self.weights, keep)))
@@ -399,8 +402,3 @@ class ShardedStore:
         index, offset = divmod(number, self.per_record_shard)
         return self.shards.read(self.shards.listed_entry("records", index), "records")["records"][offset]
 
-
-def _decode(column: Any) -> tuple[list[int], list[float]]:
-    """A field's postings: record numbers are stored as gaps, weights as they are."""
-    gaps, weights = column
-    return list(accumulate(gaps)), weights

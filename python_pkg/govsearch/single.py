@@ -77,7 +77,7 @@ class _Budgeted:
         self.clauses: list[Clause] = []
         self.cut: list[str] = []
 
-    def intersect(self, other: TokenSet) -> "_Expansions":
+    def intersect(self, other: TokenSet) -> _Expansions:
         clause = self.clauses.pop(0) if self.clauses else None
         reached = self.vocabulary.intersect(other).to_list()
         kept = budgeted(reached, clause) if clause else reached

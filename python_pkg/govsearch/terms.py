@@ -135,7 +135,10 @@ class SearchTerms:
 
     def collapsed(self, text: str) -> frozenset[str]:
         """The index terms of `text`, each group phrase as its group's token."""
-        pairs = analysed(text)
+        return self.collapsed_pairs(analysed(text))
+
+    def collapsed_pairs(self, pairs: Sequence[tuple[str, str]]) -> frozenset[str]:
+        """The index terms of (typed, indexed) words, each group phrase as its group's token."""
         found: set[str] = set()
         position = 0
         while position < len(pairs):

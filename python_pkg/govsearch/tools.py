@@ -12,13 +12,14 @@ import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .datafiles import SiteUnavailable
+from .attribution import attribution
+from .data_reader import SiteUnavailable
 from . import rerank
 from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
-from .schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
+from .tool_schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause, Term, clauses_for, query_terms
 from .validation import Problem, ToolValidator, echo
 
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
     from .catalogue import Catalogue
 
 DEFAULT_LIMIT = 8
-OGL_ATTRIBUTION = "Contains public sector information licensed under the Open Government Licence v3.0."
 RESULT_OPTIONAL = ("updated", "licence", "collections", "linkSecurity", "documentationUrl")
 RESULT_FIELDS = ("id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection")
 
@@ -118,19 +118,7 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     """
     engine = catalogue.engine
     notices: list[dict[str, Any]] = []
-    filters: dict[str, frozenset[str]] = {}
-    applied: dict[str, Any] = {}
-    for name in DIMENSIONS:
-        if name not in arguments:
-            continue
-        values = list(arguments[name])
-        if not values:
-            notices.append(_notice("empty_filter", f"{name} was an empty list, so it was not used as a filter. Omit the property next time.", path=f"/{name}"))
-            continue
-        if name == "publishers":
-            values = _normalise_publishers(values, notices, engine.facets.values("publisher"))
-        filters[name] = frozenset(values)
-        applied[name] = values
+    filters, applied = _filters(arguments, engine, notices)
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
 
@@ -177,6 +165,25 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     if offset:
         answer["offset"] = offset
     return answer
+
+
+def _filters(arguments: dict[str, Any], engine: Any, notices: list[dict[str, Any]]) -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
+    """The call's filters (dimension -> values), and as the answer echoes them;
+    an empty list is no filter, and says so."""
+    filters: dict[str, frozenset[str]] = {}
+    applied: dict[str, Any] = {}
+    for name in DIMENSIONS:
+        if name not in arguments:
+            continue
+        values = list(arguments[name])
+        if not values:
+            notices.append(_notice("empty_filter", f"{name} was an empty list, so it was not used as a filter. Omit the property next time.", path=f"/{name}"))
+            continue
+        if name == "publishers":
+            values = _normalise_publishers(values, notices, engine.facets.values("publisher"))
+        filters[name] = frozenset(values)
+        applied[name] = values
+    return filters, applied
 
 
 def _budget_notices(found: rerank.Answer) -> list[dict[str, Any]]:
@@ -233,21 +240,30 @@ def _result(catalogue: "Catalogue", item: rerank.Ranked, terms: list[Term], clau
 
 
 def get_record(catalogue: "Catalogue", record_id: str) -> dict[str, Any]:
-    record = catalogue.store.find(record_id)
+    record = catalogue.store.find(record_id) or _merged_into(catalogue, record_id)
     if record is None:
         return error_result("not_found", f"No record has the id {echo(record_id)}. Search with {SEARCH_TOOL} and use the id of one of its results.")
     full = {key: value for key, value in record.items() if key != "source"}
-    full["recordUrl"] = catalogue.record_url(record_id)
+    full["recordUrl"] = catalogue.record_url(record["id"])
     provenance: dict[str, Any] = {"source": record.get("source", {"kind": "curated"})}
     for field in ("observed", "licence", "accessNote"):
         if field in record:
             provenance[field] = record[field]
-    if _needs_attribution(record):
-        provenance["attribution"] = OGL_ATTRIBUTION
+    words = attribution(record)
+    if words:
+        provenance["attribution"] = words
     full["provenance"] = provenance
     return {"ok": True, "record": full}
 
 
-def _needs_attribution(record: dict[str, Any]) -> bool:
-    imported = record.get("source", {}).get("kind", "curated") != "curated"
-    return imported or "open government licence" in record.get("licence", "").lower()
+def _merged_into(catalogue: "Catalogue", record_id: str) -> dict[str, Any] | None:
+    """The record another was merged into, by that one's former id (its `formerIds` say so)."""
+    key = rerank.identifier_key(record_id)
+    numbers = catalogue.store.identified(key) if key else []
+    catalogue.store.require(numbers)
+    for number in numbers:
+        record = catalogue.store.find(catalogue.store.row(number)["id"])
+        if record is not None and record_id in record.get("formerIds", ()):
+            return record
+    return None
+

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import fastjsonschema
 
-from .schemas import load_schema
+from .tool_schemas import load_schema
 
 ECHO_LIMIT = 40
 # An error lists at most this many problems and counts the rest: 10,000
@@ -95,15 +96,19 @@ class ToolValidator:
         if not isinstance(arguments, dict):
             found.append(Problem("", "type", f"The arguments must be a JSON object with the properties {self._allowed()}; got {echo(arguments)}."))
             return
-        found.extend(self._missing(name) for name in self.schema.get("required", []) if name not in arguments)
-        for name, value in arguments.items():
-            if len(found) >= MAX_PROBLEMS:
-                # Past the cap only count: explaining 100,000 keys is work nobody reads.
-                found.unlisted += 1 if name not in self.properties else len(self._property_problems(name, value))
-            elif name not in self.properties:
-                found.append(self._unknown(name))
-            else:
-                found.extend(self._property_problems(name, value))
+        # In the schema's property order, then unknown keys by name: the same
+        # arguments in any key order give the same answer, byte for byte.
+        required = self.schema.get("required", [])
+        for name in self.properties:
+            if name in arguments:
+                found.extend(self._property_problems(name, arguments[name]))
+            elif name in required:
+                found.append(self._missing(name))
+        unknown = sorted(name for name in arguments if name not in self.properties)
+        listed = max(0, min(len(unknown), MAX_PROBLEMS - len(found)))
+        # Past the cap only count: explaining 100,000 keys is work nobody reads.
+        found.extend(self._unknown(name) for name in unknown[:listed])
+        found.unlisted += len(unknown) - listed
         if len(found) > MAX_PROBLEMS:
             found.unlisted += len(found) - MAX_PROBLEMS
             del found[MAX_PROBLEMS:]

@@ -16,8 +16,10 @@ from pathlib import Path
 
 from rich.console import Console
 
+from govsearch.data_format import DATA_FOLDER, MANIFEST
+
 from .config import ConfigError, SiteConfig, load_config
-from .estate import finish_estate
+from .estate import finish_estate, record_former_ids
 from .records import LoadResult, drop_duplicates, load_content
 from .report import build_report
 
@@ -36,6 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         from .importers.cli import main as import_main
 
         return import_main(argv[1:])
+    if argv[:1] == ["docs"]:
+        from .importers.docs import main as docs_main
+
+        return docs_main(argv[1:])
     if argv[:1] == ["fetch"]:
         from .fetch import main as fetch_main
 
@@ -84,12 +90,12 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
         raise BuildFailed(f"no records found in {config.content_dir}")
     _prepare(out)
     from .assets import Assets
-    from .data_files import write_data
+    from .data_writer import write_data
     from .render import render_site
     from .runtime import publish_runtime
 
     records = loaded.records
-    _step(f"Indexing {len(records)} records", lambda: write_data(config, records, out / "data"))
+    _step(f"Indexing {len(records)} records", lambda: write_data(config, records, out / DATA_FOLDER))
     _step("Publishing the Pyodide runtime", lambda: publish_runtime(out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels"))
     assets = _step("Compiling assets", lambda: Assets.publish(static_dir=PROJECT_ROOT / "site" / "static", out_dir=out / "static", node_modules=PROJECT_ROOT / "node_modules", base_path=config.base_path))
     report = build_report(loaded)
@@ -134,6 +140,7 @@ def collect_records(config: SiteConfig) -> LoadResult:
     loaded.reject(duplicates)
     built = {record.id for record in kept}
     loaded.moved = {old: new for old, new in loaded.moved.items() if old not in built and new in built}
+    record_former_ids(kept, loaded.moved)
     return loaded
 
 
@@ -202,7 +209,7 @@ def _refuse_unsafe_out(config: SiteConfig, out: Path) -> None:
 def _prepare(out: Path) -> None:
     """Empty the output folder, refusing to wipe anything that is not a previous build."""
     if out.exists() and any(out.iterdir()):
-        if not (out / REPORT_NAME).exists() and not (out / "data" / "manifest.json").exists():
+        if not (out / REPORT_NAME).exists() and not (out / DATA_FOLDER / MANIFEST).exists():
             raise BuildFailed(f"{out} is not empty and does not hold a previous build; choose another --out")
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-COLLECTION_IDS = ("deep-evidence", "uk-living", "ons", "government-apis", "land-registry")
-RESOURCE_TYPES = ("govuk-content", "dataset", "api", "api-documentation", "catalogue-record", "organisation", "guidance")
+from govsearch.tool_schemas import COLLECTIONS as COLLECTION_IDS
+from govsearch.tool_schemas import RESOURCE_TYPES
 
 
 class ConfigError(Exception):

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .config import COLLECTION_IDS
-from .importers.common import merge_into
+from .importers.merge import merge_into
 from .quality import QualityLog, normalised_url
 from .records import Record
 
@@ -85,6 +85,14 @@ def api_titles(records: list[Record], log: QualityLog) -> None:
         if data["resourceType"] == "api" and data["title"] == data["publisher"]:
             log.note("generic-title", "changed", record.file, data["title"], f"{data['title']} API")
             data["title"] = f"{data['title']} API"
+
+
+def record_former_ids(records: list[Record], moved: dict[str, str]) -> None:
+    """Each record lists the ids of the records merged into it (`formerIds`),
+    so an id an agent kept from an earlier build still finds and fetches it."""
+    by_id = {record.id: record for record in records}
+    for old, new in sorted(moved.items()):
+        by_id[new].data.setdefault("formerIds", []).append(old)
 
 
 def finish_estate(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:

@@ -269,7 +269,7 @@ def _url_problems(value: Any, name: str, file: str, http_allowed: set[str]) -> l
         return [Rejection(file, name, "url: must not contain spaces or line breaks")]
     try:
         parts = urlsplit(value)
-        parts.port  # raises ValueError for a port that is not a number in range
+        _ = parts.port  # raises ValueError for a port that is not a number in range
     except ValueError as error:
         # e.g. "https://[x/" (an unclosed IPv6 bracket) would otherwise crash the build.
         return [Rejection(file, name, f"url: not a valid URL ({error})")]
@@ -327,7 +327,7 @@ def read_record_file(path: Path, shown_as: str, *, http_allowed_hosts: Iterable[
 # it for hours. No real record body comes near these limits.
 MAX_BODY_BRACKETS = 500
 MAX_BLOCK_NESTING = 20
-_NESTED_BLOCKS = re.compile(r"^[ \t]*(?:(?:[-*+>]|[0-9]+[.)])[ \t]*){%d,}" % MAX_BLOCK_NESTING, re.M)
+_NESTED_BLOCKS = re.compile(r"^[ \t]*(?:(?:[-*+>]|[0-9]+[.)])[ \t]*){" + str(MAX_BLOCK_NESTING) + ",}", re.M)
 _DEEP_INDENT = re.compile(r"^[ \t]{200,}\S", re.M)
 
 

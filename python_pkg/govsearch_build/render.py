@@ -21,7 +21,9 @@ import nh3
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from govsearch.tools import OGL_ATTRIBUTION
+from govsearch.attribution import attribution
+from govsearch.tool_schemas import ACCESS_STATUSES as ACCESS_TOKENS
+from govsearch.tool_schemas import RESOURCE_TYPES as TYPE_TOKENS
 
 from .assets import Assets
 from .config import SiteConfig
@@ -36,7 +38,9 @@ CSP = (
     "object-src 'none'; base-uri 'none'; form-action 'self'"
 )
 
-RESOURCE_TYPES = {
+# Display words for the schema's tokens (govsearch.tool_schemas), in the
+# schema's order; a token the schema gains without a label here fails the build.
+_TYPE_LABELS = {
     "govuk-content": "GOV.UK content",
     "dataset": "Dataset",
     "api": "API",
@@ -45,13 +49,15 @@ RESOURCE_TYPES = {
     "organisation": "Organisation",
     "guidance": "Guidance",
 }
-ACCESS_STATUSES = {
+RESOURCE_TYPES = {token: _TYPE_LABELS[token] for token in TYPE_TOKENS}
+_ACCESS_LABELS = {
     "public": "Public",
     "restricted": "Restricted",
     "authentication-required": "Authentication required",
     "access-not-established": "Access not established",
     "not-applicable": "Not applicable",
 }
+ACCESS_STATUSES = {token: _ACCESS_LABELS[token] for token in ACCESS_TOKENS}
 ACCESS_DESCRIPTIONS = {
     "public": "Anyone can use these resources without signing up.",
     "restricted": "Use is limited to eligible people or organisations.",
@@ -73,8 +79,6 @@ LICENCE_STATUSES = {
     "not-stated": "Not stated",
 }
 NOT_STATED = "Not stated by the source"
-CATALOGUE_ATTRIBUTION = ("This record's catalogue details contain public sector information licensed under the "
-                         "Open Government Licence v3.0. The licence of the resource itself is the one given above.")
 LINK_KINDS = {"download": "download", "service": "service", "documentation": "documentation", "api": "API"}
 # Where a record comes from, in plain words (importer kinds are jargon).
 SOURCE_NAMES = {
@@ -237,11 +241,6 @@ def safe_href(url: Any) -> str | None:
     return None
 
 
-def needs_attribution(data: dict[str, Any]) -> bool:
-    imported = (data.get("source") or {}).get("kind", "curated") != "curated"
-    return imported or "open government licence" in str(data.get("licence", "")).lower()
-
-
 def licence_statement(record: dict[str, Any]) -> dict[str, Any]:
     """The one licence statement of a record page: the record's licence, else the
     reviewed evidence's, else that the source does not state one."""
@@ -254,16 +253,6 @@ def licence_statement(record: dict[str, Any]) -> dict[str, Any]:
         stated = evidence.get("licenceStatus") != "not-stated"
         return {"text": evidence["licenceTitle"], "stated": stated, "status": status if stated else None, "reviewed": True}
     return {"text": NOT_STATED, "stated": False, "status": None, "reviewed": False}
-
-
-def attribution(record: dict[str, Any], licence: dict[str, Any]) -> str | None:
-    """The OGL attribution, worded so it never contradicts the licence line:
-    the resource's own licence only when it is the OGL, else the catalogue details'."""
-    if not needs_attribution(record):
-        return None
-    if licence["stated"] and "open government licence" in licence["text"].lower():
-        return OGL_ATTRIBUTION
-    return CATALOGUE_ATTRIBUTION
 
 
 def _by_title(records: Iterable[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
@@ -395,6 +384,8 @@ class Renderer:
                     "collections": {c.id: c.title for c in self.config.collections},
                     "resourceTypes": RESOURCE_TYPES,
                     "accessStatuses": ACCESS_STATUSES,
+                    # the tag colour of each access status, for results.js to take from the page
+                    "accessTags": ACCESS_TAG_COLOURS,
                 },
                 ensure_ascii=False,
                 separators=(",", ":"),
@@ -497,7 +488,7 @@ class Renderer:
             evidence=evidence,
             licence=licence,
             link_kinds=LINK_KINDS,
-            attribution=attribution(record, licence),
+            attribution=attribution(record),
         )
 
 

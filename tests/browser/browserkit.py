@@ -157,13 +157,13 @@ def reference_answers(site: Path, calls: list[tuple[str, Any]]) -> list[str]:
         sys.path.insert(0, str(REPO / "python_pkg"))
     from govsearch.catalogue import Catalogue
     from govsearch.loaders import DirectoryLoader
-    from govsearch.protocol import MAX_ARGUMENT_BYTES, answer
+    from govsearch.session import MAX_ARGUMENT_BYTES, answer_json_text
 
     catalogue = Catalogue.open(DirectoryLoader(site))
     texts = []
     for tool, arguments in calls:
         stdin = (arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)).encode("utf-8")
-        texts.append(answer(catalogue, tool, stdin[: MAX_ARGUMENT_BYTES + 1]))
+        texts.append(answer_json_text(catalogue, tool, stdin[: MAX_ARGUMENT_BYTES + 1]))
     return texts
 
 

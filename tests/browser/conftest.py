@@ -144,7 +144,7 @@ def open_page(browser: Any, served: Served) -> Iterator[Any]:
         return page, guard
 
     yield make
-    for context, guard in contexts:
+    for context, _ in contexts:
         context.close()
-    for context, guard in contexts:
+    for _, guard in contexts:
         guard.check()

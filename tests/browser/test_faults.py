@@ -197,7 +197,7 @@ def test_agent_calls_restart_a_failed_runtime_by_themselves(open_page, site_dir:
 
 # Kill the worker while it holds the calls, as the browser does when it runs
 # out of memory. (Arguments nested 100,000 deep used to kill Python itself;
-# protocol.answer now refuses them before parsing, tested below.)
+# session.answer_json_text now refuses them before parsing, tested below.)
 KILLS = {
     "terminated": "bridge.worker.terminate();",
 }

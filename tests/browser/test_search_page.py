@@ -9,16 +9,26 @@ sizes go to test-artifacts/.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import unquote_plus
 
 import pytest
+from browserkit import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    HOSTILE_TITLE,
+    READY_TIMEOUT_MS,
+    SEARCH_TOOL,
+    reference_answers,
+    screenshot,
+    wait_for_ready,
+)
+
 from govsearch.catalogue import Catalogue
 from govsearch.loaders import DirectoryLoader
-from govsearch.protocol import answer
-
-from browserkit import CHROMIUM, CHROMIUM_ARGS, HOSTILE_TITLE, READY_TIMEOUT_MS, SEARCH_TOOL, reference_answers, screenshot, wait_for_ready
+from govsearch.session import answer_json_text as answer
 
 PHONE = {"width": 375, "height": 812}
 LAPTOP = {"width": 1280, "height": 900}
@@ -34,7 +44,11 @@ window.addEventListener("pageshow", (event) => { window.__persisted = event.pers
 
 
 def _status(page: Any, text: str) -> None:
-    page.wait_for_function("(text) => document.getElementById('search-status').textContent.includes(text)", arg=text, timeout=READY_TIMEOUT_MS)
+    page.wait_for_function(
+        "(text) => document.getElementById('search-status').textContent.includes(text)",
+        arg=text,
+        timeout=READY_TIMEOUT_MS,
+    )
 
 
 def _shown_ids(page: Any) -> list[str]:
@@ -55,7 +69,9 @@ def test_results_first_and_filters_fold_away_on_small_screens(open_page, size):
     # The search box works at once: what is typed waits for the engine.
     page.fill("#search-input", "land registry")
     page.press("#search-input", "Enter")
-    page.wait_for_function("() => document.getElementById('search-status').textContent.includes('Getting search ready')")
+    page.wait_for_function(
+        "() => document.getElementById('search-status').textContent.includes('Getting search ready')"
+    )
     label = page.text_content("#loading-label")
     assert label.startswith("Getting search ready") and "Python" not in label, label
     assert page.locator("#search-progress").is_visible()
@@ -69,7 +85,9 @@ def test_results_first_and_filters_fold_away_on_small_screens(open_page, size):
     wait_for_ready(page)
     _status(page, "results for ‘land registry’")
     heading = page.locator("#search-results .app-result__title").first.bounding_box()
-    assert heading["y"] + heading["height"] <= SIZES[size]["height"], f"the first result's heading is at y {heading['y']}, below the fold"
+    assert heading["y"] + heading["height"] <= SIZES[size]["height"], (
+        f"the first result's heading is at y {heading['y']}, below the fold"
+    )
     assert "land registry" in page.title()
     filters = page.locator("#filters")
     toggle = page.locator("#filters summary")
@@ -132,7 +150,18 @@ def test_long_facet_lists_show_their_top_values_first(open_page):
 
 
 def _query_with_total(site_dir, low: int, high: int) -> tuple[str, int]:
-    for query in ("house prices", "land registry", "api", "statistics", "flood", "tax", "water", "census", "data", "companies"):
+    for query in (
+        "house prices",
+        "land registry",
+        "api",
+        "statistics",
+        "flood",
+        "tax",
+        "water",
+        "census",
+        "data",
+        "companies",
+    ):
         total = _tool(site_dir, {"query": query, "limit": 20})["total"]
         if low <= total <= high:
             return query, total
@@ -146,12 +175,16 @@ def test_show_more_reaches_the_last_match_and_keeps_the_tools_order(open_page, s
     page.press("#search-input", "Enter")
     _status(page, f"‘{query}’")
     first = _tool(site_dir, {"query": query, "limit": 10})
-    assert _shown_ids(page) == [item["id"] for item in first["results"]], "a finished query shows exactly the tool's answer"
+    assert _shown_ids(page) == [item["id"] for item in first["results"]], (
+        "a finished query shows exactly the tool's answer"
+    )
     page.click("#search-show-more")
     page.wait_for_function("(n) => document.querySelectorAll('#search-results > li').length === n", arg=total)
     everything = _tool(site_dir, {"query": query, "limit": 20})
     assert _shown_ids(page) == [item["id"] for item in everything["results"]]
-    assert page.evaluate("document.activeElement.closest('li').dataset.recordId") == everything["results"][10]["id"], "focus moves to the first new result"
+    assert page.evaluate("document.activeElement.closest('li').dataset.recordId") == everything["results"][10]["id"], (
+        "focus moves to the first new result"
+    )
     assert page.locator("#search-show-more").count() == 0
 
 
@@ -201,8 +234,12 @@ def test_show_more_goes_past_the_tools_maximum_to_the_last_match(open_page, site
         clicks += 1
         assert clicks < 10, "show more never ended"
         if shown == 20:
-            assert _shown_ids(page)[:20] == [item["id"] for item in tool["results"]], "the first 20 are the tool's, in its order"
-        assert page.evaluate("document.activeElement.closest('li').dataset.recordId") == _shown_ids(page)[shown], "focus moves to the first new result"
+            assert _shown_ids(page)[:20] == [item["id"] for item in tool["results"]], (
+                "the first 20 are the tool's, in its order"
+            )
+        assert page.evaluate("document.activeElement.closest('li').dataset.recordId") == _shown_ids(page)[shown], (
+            "focus moves to the first new result"
+        )
     shown = _shown_ids(page)
     assert len(shown) == len(set(shown)) == total and shown == every, "every match once, in the page protocol's order"
     assert shown[-1] == every[-1]
@@ -217,7 +254,9 @@ def test_a_finished_query_shows_the_tools_answer_and_prefixes_only_add(open_page
     _status(page, "‘water acce’")
     answer = _tool(site_dir, {"query": "water acce", "limit": 10})
     tool_ids = [item["id"] for item in answer["results"]]
-    assert answer["total"] and answer["total"] <= answer["returned"], "the test needs a complete answer, which prefix matches may follow"
+    assert answer["total"] and answer["total"] <= answer["returned"], (
+        "the test needs a complete answer, which prefix matches may follow"
+    )
     page.wait_for_function("(n) => document.querySelectorAll('#search-results > li').length > n", arg=len(tool_ids))
     shown = _shown_ids(page)
     assert shown[: len(tool_ids)] == tool_ids, "the tool's answer comes first, in its order"
@@ -248,7 +287,12 @@ def test_marked_words_are_text_nodes(open_page, hostile_served):
 @pytest.fixture(scope="module")
 def bfcache_browser(browser) -> Iterator[Any]:
     """Chromium as a visitor has it: Playwright turns the back/forward cache off by default."""
-    chromium = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, ignore_default_args=["--disable-back-forward-cache"])
+    chromium = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        headless=True,
+        ignore_default_args=["--disable-back-forward-cache"],
+    )
     yield chromium
     chromium.close()
 
@@ -271,7 +315,9 @@ def test_back_from_a_record_shows_the_results_without_a_new_worker(bfcache_brows
     shown = _search_then_open_a_record(page, served.origin)
     page.go_back(wait_until="commit")
     page.wait_for_function("() => window.__persisted !== undefined")
-    restored = page.evaluate("() => ({persisted: window.__persisted, workers: window.__workers, state: document.documentElement.dataset.searchRuntime, reasons: performance.getEntriesByType('navigation')[0].notRestoredReasons})")
+    restored = page.evaluate(
+        "() => ({persisted: window.__persisted, workers: window.__workers, state: document.documentElement.dataset.searchRuntime, reasons: performance.getEntriesByType('navigation')[0].notRestoredReasons})"
+    )
     assert restored["persisted"], f"not restored from the back/forward cache: {restored['reasons']}"
     assert restored["workers"] == 1 and restored["state"] == "ready", restored
     assert _shown_ids(page) == shown

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from govsearch.protocol import answer
+from govsearch.session import answer_json_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from adversarial import SYNTAX, adversarial_calls  # noqa: E402
@@ -32,7 +32,7 @@ def test_the_set_covers_every_shape(calls):
 
 def test_every_adversarial_call_is_answered_correctly(catalogue, output_checks, calls):
     for label, arguments, prefix_last in calls:
-        text = answer(catalogue, SEARCH, json.dumps(arguments), prefix_last=prefix_last)
+        text = answer_json_text(catalogue, SEARCH, json.dumps(arguments), prefix_last=prefix_last)
         assert text.isascii(), label
         result = json.loads(text)
         output_checks[SEARCH](result)
@@ -42,15 +42,15 @@ def test_every_adversarial_call_is_answered_correctly(catalogue, output_checks, 
             for name, field in (("collections", "collection"), ("resourceTypes", "resourceType"), ("accessStatuses", "accessStatus"), ("publishers", "publisher")):
                 assert name not in result["filters"] or item[field] in result["filters"][name], (label, name)
         catalogue.engine._recent.clear()
-        assert answer(catalogue, SEARCH, json.dumps(arguments), prefix_last=prefix_last) == text, label  # deterministic
+        assert answer_json_text(catalogue, SEARCH, json.dumps(arguments), prefix_last=prefix_last) == text, label  # deterministic
 
 
 def test_heavy_shapes_say_which_budget_cut_them(catalogue, calls):
     shapes = {label: (arguments, prefix_last) for label, arguments, prefix_last in calls}
     arguments, _ = shapes["commonest long words, a publisher that exists nowhere"]
-    codes = {n["code"] for n in json.loads(answer(catalogue, SEARCH, json.dumps(arguments)))["notices"]}
+    codes = {n["code"] for n in json.loads(answer_json_text(catalogue, SEARCH, json.dumps(arguments)))["notices"]}
     assert {"filters_match_nothing", "unknown_publisher"} <= codes
     arguments, _ = shapes["commonest long words"]
     if len(arguments["query"].split()) > 12:
-        codes = {n["code"] for n in json.loads(answer(catalogue, SEARCH, json.dumps(arguments)))["notices"]}
+        codes = {n["code"] for n in json.loads(answer_json_text(catalogue, SEARCH, json.dumps(arguments)))["notices"]}
         assert "query_terms_limited" in codes

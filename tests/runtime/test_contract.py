@@ -115,14 +115,14 @@ def test_tool_definitions_ship_the_schema_and_hints():
 
 
 def test_text_protocol_refuses_deep_nesting_and_bad_json_before_parsing(catalogue):
-    from govsearch.protocol import MAX_DEPTH, answer, nesting_depth
+    from govsearch.session import MAX_DEPTH, answer_json_text, nesting_depth
 
     assert nesting_depth('{"query": "[[{{"}') == 1
     assert nesting_depth('{"a": [[{"b": "\\"]"}]]}') == 4
     deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
-    refused = json.loads(answer(catalogue, "search_government_knowledge", '{"query": ' + deep + "}"))
+    refused = json.loads(answer_json_text(catalogue, "search_government_knowledge", '{"query": ' + deep + "}"))
     assert refused["error"]["code"] == "invalid_arguments" and "nested more than" in refused["error"]["message"]
-    shallow = json.loads(answer(catalogue, "search_government_knowledge", '{"query": [[["vat"]]]}'))
+    shallow = json.loads(answer_json_text(catalogue, "search_government_knowledge", '{"query": [[["vat"]]]}'))
     assert shallow["error"]["problems"][0]["rule"] == "type"
-    broken = json.loads(answer(catalogue, "search_government_knowledge", "{nope"))
+    broken = json.loads(answer_json_text(catalogue, "search_government_knowledge", "{nope"))
     assert "not valid JSON" in broken["error"]["message"]

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from govsearch.protocol import answer
+from govsearch.session import answer_json_text
 from govsearch.validation import ECHO_LIMIT, MAX_PROBLEMS
 
 SEARCH = "search_government_knowledge"
@@ -24,7 +24,7 @@ HOSTILE = {
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_every_error_answer_is_small_and_names_what_it_left_out(catalogue, output_checks, name):
-    text = answer(catalogue, SEARCH, HOSTILE[name]())
+    text = answer_json_text(catalogue, SEARCH, HOSTILE[name]())
     assert len(text.encode("utf-8")) < ERROR_BYTES, (name, len(text))
     result = json.loads(text)
     output_checks[SEARCH](result)
@@ -39,11 +39,11 @@ def test_every_error_answer_is_small_and_names_what_it_left_out(catalogue, outpu
 
 
 def test_unlisted_problems_are_counted(catalogue):
-    result = json.loads(answer(catalogue, SEARCH, json.dumps({"query": "vat", **{f"k{i}": i for i in range(1000)}})))
+    result = json.loads(answer_json_text(catalogue, SEARCH, json.dumps({"query": "vat", **{f"k{i}": i for i in range(1000)}})))
     assert len(result["error"]["problems"]) == MAX_PROBLEMS
     assert f"{1000 - MAX_PROBLEMS} more problems" in result["error"]["message"]
     # Below the cap every problem is listed and nothing is said to be missing.
-    few = json.loads(answer(catalogue, SEARCH, json.dumps({"query": "vat", "a": 1, "b": 2})))
+    few = json.loads(answer_json_text(catalogue, SEARCH, json.dumps({"query": "vat", "a": 1, "b": 2})))
     assert len(few["error"]["problems"]) == 2 and "not listed" not in few["error"]["message"]
 
 
@@ -53,13 +53,13 @@ LONE_SURROGATES = ['{"query": "\\ud800"}', '{"query": "caf\\u00e9 \\udfff tax"}'
 @pytest.mark.parametrize("arguments", LONE_SURROGATES)
 def test_lone_surrogates_give_ascii_json_text(catalogue, output_checks, arguments):
     tool = "get_resource_record" if "recordId" in arguments else SEARCH
-    text = answer(catalogue, tool, arguments)
+    text = answer_json_text(catalogue, tool, arguments)
     assert text.isascii()
     text.encode("utf-8")  # what the CLI writes and the worker hands to JavaScript
     output_checks[tool](json.loads(text))
 
 
 def test_non_ascii_text_is_escaped_not_raw(catalogue):
-    text = answer(catalogue, SEARCH, '{"query": "caf\u00e9 \u0130stanbul \U0001F600"}')
+    text = answer_json_text(catalogue, SEARCH, '{"query": "caf\u00e9 \u0130stanbul \U0001F600"}')
     assert text.isascii() and "\\u00e9" in text
     assert json.loads(text)["query"] == "caf\u00e9 \u0130stanbul \U0001F600"

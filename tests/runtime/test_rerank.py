@@ -162,3 +162,66 @@ def test_required_words_keep_their_place_in_the_work_budget(search, monkeypatch)
     assert "data" in notice["message"]
     strict = [item for item in result["results"] if item["matchMode"] == "all_terms"]
     assert strict and all("house" in str(item["matched"]) for item in strict)
+
+
+def _evidence(query, titles, misspelt=(), mode="all_terms", intended=(), synonyms=(), intents=None, urls=(), in_title=()):
+    """The order and reasons _row_evidence gives records of these titles, scored in falling order."""
+    from govsearch.rerank import Ranked, _row_evidence
+    from govsearch.terms import SearchTerms, query_terms
+
+    search_terms = SearchTerms.from_lists([list(group) for group in synonyms], intents or {})
+    terms = query_terms(query, search_terms=search_terms)
+    reasons = [(["type_matches_intent"] if number in intended else []) + (["all_words_in_title"] if number in in_title else []) for number in range(len(titles))]
+    ranked = [Ranked(number, 10.0 - number, mode, reasons[number]) for number in range(len(titles))]
+    rows = [{"title": title, "summary": "", "url": url} for title, url in zip(titles, list(urls) or [""] * len(titles))]
+    _row_evidence(terms, ranked, rows, search_terms, frozenset(misspelt))
+    return [(titles[item.number], item.reasons) for item in ranked]
+
+
+def test_an_intent_word_gives_the_title_rule_only_to_its_types():
+    # "companies house api": the organisation titled "Companies House" is not what the intent word asks for.
+    titles = ["Companies House", "Companies House API"]
+    with_intent = _evidence("companies house api", titles, intended={1}, intents={"api": ["api"]})
+    assert all("title_is_query" not in reasons for _, reasons in with_intent)
+    without = _evidence("companies house", titles)
+    assert without[0] == ("Companies House", ["title_is_query", "words_adjacent"])
+
+
+def test_a_corrected_word_counts_for_title_and_phrase_evidence():
+    # "regsitry" (a swap) is read as the title's "registry": the title is then the query, via its synonym group.
+    titles = ["How to make a complaint to HM Land Registry", "HM Land Registry", "Registry of land charges"]
+    group = [("hmlr", "hm land registry", "land registry")]
+    order = _evidence("land regsitry", titles, misspelt={"regsitri"}, mode="fuzzy", synonyms=group)
+    assert order[0] == ("HM Land Registry", ["title_is_query", "words_adjacent"])
+    assert "title_is_query" not in dict(order)["Registry of land charges"]
+    # Without the typo taken as corrected, nothing is evidence.
+    assert all(reasons == [] for _, reasons in _evidence("land regsitry", titles, mode="fuzzy", synonyms=group))
+
+
+def test_a_url_named_as_the_query_stands_in_for_a_title_that_is_not():
+    # A page whose title does not name it ("Routes a user to ...") but whose address does.
+    titles = ["Deaths registered weekly", "Routes a user to a registration service", "Register a death: a history"]
+    urls = ["https://example.gov.uk/deaths", "https://www.gov.uk/register-a-death", "https://www.gov.uk/register-a-death"]
+    order = _evidence("register a death", titles, urls=urls, in_title={2})
+    assert order[0] == ("Routes a user to a registration service", ["url_is_query"])
+    # The title already holds every word: the address adds nothing more.
+    assert "url_is_query" not in dict(order)["Register a death: a history"]
+    # A host alone is no page name.
+    assert _evidence("gov", ["Home"], urls=["https://www.gov.uk/"])[0][1] == []
+
+
+def test_a_typo_two_edits_from_any_stem_is_still_corrected(search, monkeypatch):
+    # "statstcs": no stem is one edit away and no stem begins it ("statist" is two edits away).
+    from govsearch import rerank as rerank_module
+
+    result = search({"query": "statstcs"})
+    assert result["match_mode"] == "fuzzy" and result["suggestion"] == "statistics"
+    assert ids(result)[0] == "ons-org" and "typo_corrected" in result["results"][0]["reasons"]
+    monkeypatch.setattr(rerank_module, "TWO_EDITS_FROM", 99)  # without the rule: nothing found
+    assert search({"query": "statstcs"})["results"] == []
+
+
+def test_a_suggestion_spells_the_correction_as_the_record_shows_it(search):
+    # "registy" is corrected by the publisher "HM Land Registry", not read back as the stem "registri".
+    result = search({"query": "price registy"})
+    assert result["match_mode"] == "fuzzy" and result["suggestion"] == "price registry"

@@ -1,25 +1,107 @@
 """Importers: turn real public exports into catalogue records.
 
-```python
-from govsearch_build.importers import KINDS, run_import, ImportResult
-result = run_import("api-catalogue", [Path("../shared/data/api-catalogue")])
-```
+`python build.py import KIND PATH... [--collection ID] [--out DIR] [--organisations PATH]`
+turns a real public export into catalogue records (docs/record-format.md).
+In code: `govsearch_build.importers.run_import(kind, paths, collection=None, authority=None)`
+returns an `ImportResult` (`records`, `rejected`, `report`). `site/full-estate.toml`
+lists every export in `../shared/data` as `[[sources]]`.
 
-Each kind is its own module with its mapping table in the module docstring
-(and in docs/importers.md). Every input ends up built, merged as a duplicate
-(reported), left out with a reason (counted) or rejected (file, field,
-reason); `result.report` accounts for all of them.
+## Rules common to every importer
+
+- **Accounting.** Every input row is exactly one of: built, merged as a
+  duplicate (reported with examples), left out with a reason (counted under
+  `left_out`), or rejected (file, field, reason). `report.accounting` holds the
+  four counts, which add up to `inputs`; records made in addition to a row's
+  own record (API documentation pages) are counted under `derived`.
+- **Validation.** Every record passes `records.validate_record`; a candidate
+  that does not is rejected with the validator's file/field/reason.
+- **Duplicates.** Same url within a collection (or same id): the first record
+  is kept (found with `records.drop_duplicates`), the later one merged into it
+  (keywords and links united, missing licence/documentationUrl/updated filled). Across
+  sources, `importers.combine_results(results)` does the same and reports
+  `cross_source_merged`; the order of `[[sources]]` decides which is kept.
+- **One resource, one record** (`govsearch_build/estate.py`, after every source
+  is read). Records whose URLs name the same resource (`quality.normalised_url`:
+  scheme, host case, default port, a trailing slash and an empty last query
+  value such as `?wsdl=` set aside) become one record in every collection they
+  were in: `collection` is the winner's, `collections` lists all (the winner's
+  first). The winner: a reviewed record (with `evidence`, the `deep-evidence`
+  tier), then curated records, then imports in `[[sources]]` order. It keeps
+  its title, summary, url, publisher, type, access status, access note and
+  licence; a reviewed record never takes access or licence facts from an
+  import (they are what its review checked); the others add keywords and
+  links and fill a missing documentation link or update date (and, for an
+  unreviewed winner, a licence). Counted under `quality.same-resource-merged`.
+- **Quality rules** (`govsearch_build/quality.py`), each counted with examples
+  in `report.quality` and in the site's build report and data-quality page:
+  - `mojibake-repaired`: UTF-8 decoded as Latin-1/cp1252 at the source
+    ("Solicitorâ\\x80\\x99s") is decoded once, in titles, summaries, publishers
+    and access notes, and in the GOV.UK organisation names the publisher
+    authority reads; a whole UTF-8 sequence only, so real accents stay;
+  - `repeated-words`: "KADOE API API" -> "KADOE API" (titles and summaries);
+  - `generic-title`: a title of only format words ("CSV", "Esri Rest API",
+    "Link to WMS"), numbers ("0") or generic product words is qualified with
+    the item's name from its catalogue page's slug ("Parks and open spaces
+    (Esri Rest API)"), else with its publisher ("WFS from X Council"); a bare
+    number with no item name is rejected with that reason. An API titled
+    only with its publisher's name ("Companies House") becomes
+    "Companies House API" (curated records too);
+  - `formats-merged` (okf-search-shards): see that importer;
+  - `type-from-evidence`: an `api` whose url is a file download (`.csv`,
+    `.xlsx`, `.zip`, `.geojson`, ArcGIS `/api/download/`, `?f=csv`…) is a `dataset`;
+  - `http-only-kept`: see URLs below;
+  - `documentation-linked` (api-catalogue): see that importer;
+  - `licence-from-govuk` (estate): a www.gov.uk page with no licence takes
+    GOV.UK's own statement, the Open Government Licence v3.0 (all GOV.UK
+    content is under it except where otherwise stated); not for reviewed records.
+- **Provenance.** `source: {kind, file ("<folder>/<file>#row N" or "#N"),
+  revision (the upstream commit, when given), observed, nativeId}`.
+- **Ids.** Lower-case slugs with a prefix per source (`apic-`, `apic-doc-`,
+  `apic-org-`, `govuk-org-`, `okf-`, `hmlr-`, `living-`, `okfmd-`), at most 120
+  characters (longer ones keep 109 characters plus a hash of the native id).
+  Two different resources whose slugs collide get a hash suffix.
+- **Text.** Literal `\\n` escapes become spaces; HTML tags and Markdown markup
+  are stripped to plain text; whitespace collapsed; a field over the schema
+  limit (title 300, summary 2,000, accessNote 1,000, licence 200) is cut at a
+  word boundary ending with "…" and counted under `trimmed`. A truncation
+  ellipsis already in the source is kept as it is.
+- **URLs.** https only. An `http://` URL is upgraded to https only when the
+  host is known to serve https: a short fixed list (www.gov.uk, data.gov.uk,
+  environment.data.gov.uk, nationalarchives.gov.uk, …), ArcGIS Online/Hub
+  hosts (`*.opendata.arcgis.com`, `*.hub.arcgis.com`, https-only since 2020),
+  or a host the same export itself links over https. A plain-http link on a
+  public-body host listed in the site config's `http_allowed_hosts` is kept
+  and the record marked `linkSecurity: "http-only"` (pages say "This link is
+  not encrypted"). Otherwise the row is rejected and the host counted under
+  `http_only_hosts`; other schemes are always rejected.
+- **Publishers.** Through `PublisherAuthority` (govsearch_build/publishers.py):
+  the explicit alias table `publisher_aliases.toml`, exact GOV.UK titles,
+  loose matching (case, "&"/"and", "the", punctuation), GOV.UK slugs and
+  organisation URLs, then unambiguous GOV.UK abbreviations. Names that match
+  nothing are kept as the source gives them and counted under
+  `unmatched_publishers`. Without an authority only the alias table applies.
+- **Collections.** `collection` routes every record; otherwise each importer's
+  default, with publisher routing HM Land Registry -> `land-registry` and
+  Office for National Statistics -> `ons` where stated below.
+- **Unmapped values.** A source value with no entry in a mapping table is
+  reported under `unmapped[field][value] = {count, examples}` and mapped to
+  the cautious default stated in the table.
+
+Each kind is its own module, with its mapping table in its docstring;
+docs/importers.md is made from these docstrings (`python build.py docs`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
-from ..records import Record, drop_duplicates
-from .common import ImportBuilder, ImportResult, merge_into
+from ..records import Record
+from .common import ImportBuilder, ImportResult
+from .merge import merge_duplicates
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..publishers import PublisherAuthority
@@ -39,7 +121,7 @@ KINDS: tuple[str, ...] = tuple(_MODULES)
 
 
 def run_import(kind: str, paths: list[Path], *, collection: str | None = None,
-               authority: "PublisherAuthority | None" = None,
+               authority: PublisherAuthority | None = None,
                revision: str | None = None, observed: str | None = None,
                http_hosts: Iterable[str] = ()) -> ImportResult:
     """Import `paths` (files or folders) of one kind of export.
@@ -66,18 +148,7 @@ def combine_results(results: Iterable[ImportResult]) -> tuple[list[Record], dict
     record is kept and the later one merged into it; the count and examples
     are returned so nothing disappears silently.
     """
-    records: list[Record] = [record for result in results for record in result.records]
-    kept, duplicates = drop_duplicates(records)
-    by_file = {record.file: record for record in records}
-    keep_by_url = {(r.data["collection"], r.data["url"]): r for r in kept}
-    keep_by_id = {r.id: r for r in kept}
-    by_kind: Counter[str] = Counter()
-    examples = []
-    for dup in duplicates:
-        record = by_file[dup.file]
-        target = keep_by_url.get((record.data["collection"], record.data["url"])) or keep_by_id[record.id]
-        merge_into(target, record)
-        by_kind[f"{record.data['source']['kind']} into {target.data['source']['kind']}"] += 1
-        if len(examples) < 20:
-            examples.append({"file": record.file, "into": target.file, "url": record.data["url"]})
-    return kept, {"cross_source_merged": len(duplicates), "by_kind": dict(by_kind), "examples": examples}
+    kept, merged = merge_duplicates(record for result in results for record in result.records)
+    by_kind = Counter(f"{record.data['source']['kind']} into {target.data['source']['kind']}" for record, target in merged)
+    examples = [{"file": record.file, "into": target.file, "url": record.data["url"]} for record, target in merged[:20]]
+    return kept, {"cross_source_merged": len(merged), "by_kind": dict(by_kind), "examples": examples}

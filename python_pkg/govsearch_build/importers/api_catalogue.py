@@ -12,7 +12,7 @@ API rows (`api` records, id `apic-<name>`):
 | name | title; `nativeId`; the merge key between the two catalogue CSVs |
 | description | summary (plain text; `\\n` escapes to spaces; trimmed at 2,000 with "…"); when empty, "<name>: an API from <publisher> listed in the UK government API catalogue." |
 | url | url, upgraded to https only for hosts known to serve it. When empty, or shared by several APIs (e.g. https://api.service.hmrc.gov.uk), the API's own `documentation` page becomes the url |
-| documentation | documentationUrl (when different from url); an `api-documentation` record when the page covers several APIs |
+| documentation | documentationUrl (when different from url); also an `api-documentation` record |
 | license | licence + accessStatus/accessNote, per the table below |
 | provider | publisher: organisation.csv id -> name (catalogue.csv), or the name itself (json-source CSV), then the publisher authority |
 | dateUpdated | updated |
@@ -38,11 +38,13 @@ documentation page with other APIs (38 DWP APIs) have no page of their own:
 they are left out (`shared-url-listed-in-documentation-record`) and named as
 keywords of the documentation record that covers them.
 
-Documentation rows: a page documenting one API only is that API record's
-documentationUrl (reported under quality `documentation-linked`), so the pair
-is one result with two links. A page covering several APIs is a record of its
-own (`api-documentation`, id `apic-doc-<name>`): title "<provider> API
-documentation", keywords = the API names, `links` back to each API record,
+Documentation rows: a documentation page of one API only is that API
+record's `documentationUrl`, not a record of its own (counted under
+`quality.documentation-linked`), so the API is one result with two links. A
+page that covers several APIs (or an API with no record of its own) is a
+resource in its own right: an `api-documentation` record (id
+`apic-doc-<name>`), title "<provider> API documentation", keywords = the API
+names, `links` back to each API record (kind `api`, with its `recordId`),
 accessStatus public.
 
 Organisation rows (`organisation`, id `apic-org-<id>`): title = name,
@@ -177,17 +179,13 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
     url_counts = Counter(row.get("url") for _, row in rows if row.get("url"))
     doc_counts = Counter(row.get("documentation") for _, row in rows if row.get("documentation"))
     doc_groups: dict[str, list[tuple[str, dict[str, str], str]]] = defaultdict(list)
-    pending_left_out: list[tuple[str, str]] = []
+    pending_left_out: list[str] = []
     for file, row in rows:
         name = row.get("name", "")
         if not name:
             builder.reject(file, "name", "the API row has no name")
             continue
-        provider = row.get("provider", "")
-        provider_name = orgs.get(provider, {}).get("name") or provider
-        if provider and provider not in orgs and "-" in provider and " " not in provider:
-            builder.note_unmapped("provider", provider, file)
-        publisher = builder.publisher(provider_name) if provider_name else None
+        publisher = _publisher(row, orgs, builder, file)
         if not publisher:
             builder.reject(file, "provider", "the API row names no provider")
             continue
@@ -199,7 +197,7 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
         elif doc_url and doc_counts[raw_doc] == 1:
             url, problem = doc_url, None
         elif doc_url:
-            pending_left_out.append((file, raw_doc))
+            pending_left_out.append(file)
             doc_groups[doc_url].append((file, row, publisher, None))
             continue
         else:
@@ -212,7 +210,6 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
         licence, access, note = _licence(row.get("license", ""), builder, file)
         summary = builder.text(row.get("description"), "summary") or \
             f"{name}: an API from {publisher} listed in the UK government API catalogue."
-        area = [part for part in re.split(r",|\band\b", row.get("areaServed", "")) if part.strip()]
         documentation = doc_url if doc_url and doc_url != url else None
         if documentation:
             doc_groups[documentation].append((file, row, publisher, url))
@@ -228,14 +225,23 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
             "collection": builder.route(publisher, DEFAULT_COLLECTION),
             "licence": licence,
             "updated": iso_date(row.get("dateUpdated")),
-            "keywords": keywords(area),
+            "keywords": keywords(part for part in re.split(r",|\band\b", row.get("areaServed", "")) if part.strip()),
             "documentationUrl": documentation,
             "source": builder.provenance(file, name),
         }, file)
-    for file, _raw_doc in pending_left_out:
+    for file in pending_left_out:
         builder.leave_out("shared-url-listed-in-documentation-record", file)
     for doc_url, members in doc_groups.items():
         _documentation(doc_url, members, builder)
+
+
+def _publisher(row: dict[str, str], orgs: dict[str, dict[str, str]], builder: ImportBuilder, file: str) -> str | None:
+    """The row's provider: an organisation.csv id's name, or the name itself, through the authority."""
+    provider = row.get("provider", "")
+    provider_name = orgs.get(provider, {}).get("name") or provider
+    if provider and provider not in orgs and "-" in provider and " " not in provider:
+        builder.note_unmapped("provider", provider, file)
+    return builder.publisher(provider_name) if provider_name else None
 
 
 def _documentation(doc_url: str, members: list[tuple[str, dict[str, str], str, str | None]], builder: ImportBuilder) -> None:

@@ -102,28 +102,12 @@ def _one(path: Path, file: str, owners: dict[str, str], used: set[str], builder:
     candidates = [str(data["resource"])] if str(data.get("resource", "")).startswith(("http://", "https://")) else []
     candidates += [link for _, link in routes]
     candidates += [str(s["resource"]) for s in sources if str(s.get("resource", "")).startswith(("http://", "https://"))]
-    url = None
-    fallback = None
-    for candidate in candidates:
-        fixed, _ = builder.url(candidate)
-        if fixed and fallback is None:
-            fallback = fixed
-        if fixed and fixed not in used:
-            url = fixed
-            break
-    url = url or fallback
+    url = _first_unused_url(candidates, used, builder)
     if url is None:
         builder.reject(file, "url", "no absolute URL: no resource, official route or source link")
         return
     used.add(url)
-    authors = [str(s.get("author", "")).removeprefix("organisation:") for s in sources
-               if str(s.get("resource", "")).startswith("http")]
-    names = _as_list(data.get("providers")) + _as_list(data.get("provider")) + [owners.get(url, "")] + \
-        [owners.get(link, "") for _, link in routes] + authors
-    publisher = builder.publisher(*[n for n in names if n])
-    if not publisher:
-        author = next((str(s.get("author", "")).removeprefix("organisation:") for s in sources if s.get("author")), "")
-        publisher = builder.publisher(author) if author else None
+    publisher = _publisher(data, sources, routes, url, owners, builder)
     if not publisher:
         builder.reject(file, "publisher", "no provider, resource owner or source author names a publisher")
         return
@@ -144,3 +128,30 @@ def _one(path: Path, file: str, owners: dict[str, str], used: set[str], builder:
                               str(data.get("service_family", "")).replace("-", " ") or None, kind or None]),
         "source": builder.provenance(file, path.stem, observed=observed),
     }, file, body=route_body)
+
+
+def _first_unused_url(candidates: list[str], used: set[str], builder: ImportBuilder) -> str | None:
+    """The first usable candidate URL no other record of the bundle has taken, else the first usable one."""
+    fallback = None
+    for candidate in candidates:
+        fixed, _ = builder.url(candidate)
+        if fixed and fallback is None:
+            fallback = fixed
+        if fixed and fixed not in used:
+            return fixed
+    return fallback
+
+
+def _publisher(data: dict[str, Any], sources: list[dict[str, Any]], routes: list[tuple[str, str]], url: str,
+               owners: dict[str, str], builder: ImportBuilder) -> str | None:
+    """The providers named, else the owner of the url or a route in the bundle's index,
+    else the author of a source with a web link; failing those, any source's author."""
+    authors = [str(s.get("author", "")).removeprefix("organisation:") for s in sources
+               if str(s.get("resource", "")).startswith("http")]
+    names = _as_list(data.get("providers")) + _as_list(data.get("provider")) + [owners.get(url, "")] + \
+        [owners.get(link, "") for _, link in routes] + authors
+    publisher = builder.publisher(*[n for n in names if n])
+    if not publisher:
+        author = next((str(s.get("author", "")).removeprefix("organisation:") for s in sources if s.get("author")), "")
+        publisher = builder.publisher(author) if author else None
+    return publisher

@@ -52,10 +52,15 @@ page, an ONS dataset); they are merged into that record (their formats join
 its keywords) and reported. Records are ordered so the described record is
 kept.
 
-Formats of one dataset: a row titled only by its format or service ("CSV",
-"Esri Rest API") whose documentation page is a Data Product's url is folded
-into that record as one of its `links` and reported as merged (see
-`_fold_formats`).
+Formats of one dataset (`quality.formats-merged`): data.gov.uk lists each
+download (CSV, GeoJSON, KML, Shapefile…) and service (Esri REST, WFS, WMS) of
+a dataset as a row titled only by its format, whose `documentation` is the
+dataset's page. A row with such a generic title whose documentation page is
+the url of a Data Product row is folded into that record: its link joins the
+record's `links` (`{title, url, kind: download|service}`, at most 40) and the
+row is reported as merged. Its link is dropped (the row still merged) when it
+is plain http on a host that is not a listed public body. In the 2026-07-21
+export this folds about 33,000 rows into 6,600 dataset records.
 """
 
 from __future__ import annotations

@@ -16,12 +16,12 @@ import { errorJson, LANE, MESSAGE, pageOffset } from "./messages.js";
 
 const PYTHON = `
 from govsearch import FetchingLoader
-from govsearch.protocol import Session
+from govsearch.session import Session
 
 # Files the worker downloaded sit in /site/data; shards of a large site are
 # fetched when a query first needs them.
 _session = Session(FetchingLoader("/site", GOVSEARCH_DATA_URL))
-govsearch_answer = _session.answer
+govsearch_answer = _session.answer_sync
 govsearch_attempt = _session.attempt
 govsearch_warm = _session.warm
 govsearch_status = {"ok": _session.catalogue is not None, "message": _session.failure, "records": _session.records}

@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
+from .data_format import SHORTEST_DIGEST
 from .loaders import Loader
 
 
 class SiteUnavailable(Exception):
     """The site's data is missing, broken or fails its integrity check."""
 
-
-# Thousands of shards are listed by the first 128 bits of their sha256 (a
-# second preimage still takes 2**128 work), which halves the directory.
-SHORTEST_DIGEST = 32  # hex digits
 
 
 def read_verified(loader: Loader, entry: Any, role: str) -> Any:

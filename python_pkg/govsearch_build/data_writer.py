@@ -5,7 +5,8 @@ The index is built by lunr.py. Small sites ship it whole, as a standard lunr
 split into shards (see govsearch/sharded.py) so a query fetches only what it
 needs. Every data file gets a content-hashed name; the manifest, fetched
 fresh, vouches for the top-level files with sha256 and size, and the shard
-directory vouches for the shards.
+directory vouches for the shards. The layout's names, keys and codecs are
+defined once, with the runtime that reads them, in govsearch/data_format.py.
 
 Records are numbered in (title, id) order, which makes that the tie-break of
 equal scores in every layout.
@@ -24,9 +25,23 @@ from urllib.parse import urlsplit
 from lunr import lunr
 from lunr.index import Index
 
-from govsearch.catalogue import FORMAT, MANIFEST
-from govsearch.datafiles import SHORTEST_DIGEST
-from govsearch.engine import CODE_ALPHABET, DIMENSIONS, SCORE_PLACES
+from govsearch.data_format import (
+    FORMAT,
+    MANIFEST,
+    POSTING_FIELDS,
+    POSTING_ROWS,
+    POSTING_TERM_INDEX,
+    SHARDED,
+    SHORTEST_DIGEST,
+    SINGLE,
+    TOOLS_FILE,
+    code_width,
+    content_name,
+    encode_codes,
+    encode_gaps,
+    shard_stem,
+)
+from govsearch.engine import DIMENSIONS, SCORE_PLACES
 from govsearch.rerank import INTENT_BOOST, TITLE_BOOST, RankingData, flag_code, identifier_keys
 from govsearch.terms import NO_SEARCH_TERMS, SearchTerms
 from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
@@ -46,7 +61,7 @@ FIELDS = (
 STORED_FIELDS = (
     "id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection",
     "accessNote", "licence", "observed", "updated", "keywords", "documentationUrl", "source", "evidence",
-    "collections", "linkSecurity", "links",
+    "collections", "linkSecurity", "links", "formerIds",
 )
 SHARDED_FROM = 5_000  # records; below this one file of each kind is smaller and faster
 POSTINGS_SHARD_BYTES = 32 * 1024
@@ -149,12 +164,10 @@ def facet_table(records: list[Record]) -> dict[str, Any]:
         of_record = [_facet_value(record, field) for record in records]
         # single values first, then the lists of a record's several collections
         values = sorted(set(of_record), key=lambda value: (isinstance(value, tuple), value))
-        width = 1
-        while len(values) > 64**width:
-            width += 1
-        code = {value: _base64(number, width) for number, value in enumerate(values)}
+        width = code_width(len(values))
+        code = {value: number for number, value in enumerate(values)}
         shown = [list(value) if isinstance(value, tuple) else value for value in values]
-        columns[field] = {"values": shown, "width": width, "codes": "".join(code[value] for value in of_record)}
+        columns[field] = {"values": shown, "width": width, "codes": encode_codes((code[value] for value in of_record), width)}
     return {"columns": columns}
 
 
@@ -163,14 +176,6 @@ def _facet_value(record: Record, field: str) -> str | tuple[str, ...]:
     if field == "collection" and len(record.data.get("collections", ())) > 1:
         return tuple(record.data["collections"])
     return record.data[field]
-
-
-def _base64(number: int, width: int) -> str:
-    digits = []
-    for _ in range(width):
-        number, digit = divmod(number, 64)
-        digits.append(CODE_ALPHABET[digit])
-    return "".join(reversed(digits))
 
 
 def dump(value: Any) -> bytes:
@@ -186,7 +191,7 @@ class DataWriter:
     def write(self, stem: str, value: Any, count: int | None = None) -> dict[str, Any]:
         payload = dump(value)
         digest = hashlib.sha256(payload).hexdigest()
-        name = f"{stem}.{digest[:12]}.json"
+        name = content_name(stem, digest)
         path = self.data_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(payload)
@@ -199,7 +204,7 @@ class DataWriter:
 def choose_layout(config: SiteConfig, count: int) -> str:
     if config.index_layout != "auto":
         return config.index_layout
-    return "sharded" if count >= SHARDED_FROM else "single"
+    return SHARDED if count >= SHARDED_FROM else SINGLE
 
 
 def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout: str | None = None) -> dict[str, Any]:
@@ -211,12 +216,12 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     index = build_index(ordered, search_terms_of(config))
     ranking = ranking_data(config, ordered)
     files = {"facets": writer.write("facets", facet_table(ordered), len(ordered)), "ranking": writer.write("ranking", ranking, len(ordered))}
-    if layout == "sharded":
+    if layout == SHARDED:
         files["directory"] = writer.write("directory", write_shards(writer, index, ordered, RankingData(ranking)), len(ordered))
     else:
         files["index"] = writer.write("index", index.serialize(), len(ordered))
         files["records"] = writer.write("records", {"records": [stored_record(r) for r in ordered]}, len(ordered))
-    (data_dir / "tools.json").write_bytes(dump({"tools": tool_definitions()}))
+    (data_dir / TOOLS_FILE).write_bytes(dump({"tools": tool_definitions()}))
     manifest = {
         "format": FORMAT,
         "layout": layout,
@@ -242,7 +247,7 @@ def write_shards(writer: DataWriter, index: Index, records: list[Record], rankin
         "records": {
             "perShard": RECORDS_PER_SHARD,
             "sha256": [
-                writer.write(f"records/{start // RECORDS_PER_SHARD:05d}", {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]})["sha256"][:SHORTEST_DIGEST]
+                writer.write(shard_stem("records", start // RECORDS_PER_SHARD), {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]})["sha256"][:SHORTEST_DIGEST]
                 for start in range(0, len(records), RECORDS_PER_SHARD)
             ],
         },
@@ -261,7 +266,7 @@ def _row_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:
     hashes = []
     for start in range(0, len(records), ROWS_PER_SHARD):
         rows = [_row(record) for record in records[start : start + ROWS_PER_SHARD]]
-        hashes.append(writer.write(f"rows/{start // ROWS_PER_SHARD:05d}", {"rows": rows})["sha256"][:SHORTEST_DIGEST])
+        hashes.append(writer.write(shard_stem("rows", start // ROWS_PER_SHARD), {"rows": rows})["sha256"][:SHORTEST_DIGEST])
     return {"perShard": ROWS_PER_SHARD, "fields": list(ROW_FIELDS), "sha256": hashes}
 
 
@@ -289,7 +294,7 @@ def _top_rows(term: str, pairs_by_field: dict[str, list[tuple[int, float]]], fie
 
 def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_of: dict[str, int], rows: list[list[Any]], ranking: RankingData) -> list[dict[str, Any]]:
     """Per term: its lunr term index and, per field, (record gaps, weights);
-    for a word in at least TOP_ROWS_FROM records, also its best rows ("r").
+    for a word in at least TOP_ROWS_FROM records, also its best rows.
 
     Weights come from lunr's field vectors: the term's boosted BM25 score in
     that record's field, which is all lunr's similarity needs.
@@ -306,12 +311,11 @@ def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_
         fields = {}
         for field, pairs in by_index.get(term_index, {}).items():
             pairs.sort()
-            gaps = [pairs[0][0]] + [b[0] - a[0] for a, b in zip(pairs, pairs[1:])]
-            fields[field] = [gaps, [weight for _, weight in pairs]]
-        current[term] = {"i": term_index, "f": fields}
+            fields[field] = [encode_gaps([number for number, _ in pairs]), [weight for _, weight in pairs]]
+        current[term] = {POSTING_TERM_INDEX: term_index, POSTING_FIELDS: fields}
         pairs_by_field = by_index.get(term_index, {})
         if len({number for pairs in pairs_by_field.values() for number, _ in pairs}) >= TOP_ROWS_FROM:
-            current[term]["r"] = _top_rows(term, pairs_by_field, list(index.fields), rows, ranking)
+            current[term][POSTING_ROWS] = _top_rows(term, pairs_by_field, list(index.fields), rows, ranking)
         size += len(dump(current[term])) + len(term) + 4
         if size >= POSTINGS_SHARD_BYTES:
             shards.append(_close_shard(writer, len(shards), current))
@@ -322,7 +326,7 @@ def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_
 
 
 def _close_shard(writer: DataWriter, number: int, terms: dict[str, Any]) -> dict[str, Any]:
-    entry = writer.write(f"postings/{number:05d}", {"terms": terms}, len(terms))
+    entry = writer.write(shard_stem("postings", number), {"terms": terms}, len(terms))
     return {"first": next(iter(terms)), **entry}
 
 
@@ -331,7 +335,7 @@ def _id_shards(writer: DataWriter, number_of: dict[str, Any], folder: str = "ids
     shards = []
     for start in range(0, len(ids), IDS_PER_SHARD):
         chunk = ids[start : start + IDS_PER_SHARD]
-        entry = writer.write(f"{folder}/{start // IDS_PER_SHARD:05d}", {"ids": {record_id: number_of[record_id] for record_id in chunk}}, len(chunk))
+        entry = writer.write(shard_stem(folder, start // IDS_PER_SHARD), {"ids": {record_id: number_of[record_id] for record_id in chunk}}, len(chunk))
         shards.append({"first": chunk[0], **entry})
     return shards
 

@@ -1,4 +1,4 @@
-"""Tool calls as text in, JSON text out: the boundary the CLI and the browser share.
+"""A session over one site: tool calls as text in, JSON text out, the boundary the CLI and the browser share.
 
 Both callers hand over the arguments exactly as received, so the size limit,
 JSON parsing and error wording live here once, and the same call gives the
@@ -13,10 +13,10 @@ from functools import partial
 from typing import Callable
 
 from .catalogue import Catalogue
-from .datafiles import SiteUnavailable
+from .data_reader import SiteUnavailable
 from .loaders import Loader, MissingFiles
 from .names import name_index
-from .schemas import TOOL_NAMES
+from .tool_schemas import TOOL_NAMES
 from .tools import error_result, to_json, validator
 
 MAX_ARGUMENT_BYTES = 1 << 20
@@ -67,22 +67,24 @@ class Session:
         than one synchronous request at a time.
         """
         if not hasattr(self.loader, "deferring"):
-            return self.answer(tool, arguments_text, prefix_last, offset)
+            return self.answer_sync(tool, arguments_text, prefix_last, offset)
         self.loader.deferring = True
         try:
-            return self.answer(tool, arguments_text, prefix_last, offset)
+            return self.answer_sync(tool, arguments_text, prefix_last, offset)
         except MissingFiles as missing:
             return missing.names
         finally:
             self.loader.deferring = False
 
-    def answer(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False, offset: int = 0) -> str:
+    def answer_sync(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False, offset: int = 0) -> str:
+        """The answer, reading each data file it needs there and then (in the
+        browser, one synchronous request at a time)."""
         if self.catalogue is None:
             return to_json(error_result("site_unavailable", f"The catalogue's data could not be used: {self.failure}"))
-        return answer(self.catalogue, tool, arguments_text, prefix_last=prefix_last, offset=offset)
+        return answer_json_text(self.catalogue, tool, arguments_text, prefix_last=prefix_last, offset=offset)
 
 
-def answer(catalogue: Catalogue, tool: str, arguments_text: str | bytes, *, prefix_last: bool = False, offset: int = 0) -> str:
+def answer_json_text(catalogue: Catalogue, tool: str, arguments_text: str | bytes, *, prefix_last: bool = False, offset: int = 0) -> str:
     """Answer a call whose arguments are still JSON text; never raises on bad input.
 
     `offset`: where in the ranking the search page's "show more" starts (a

@@ -1,0 +1,140 @@
+"""The site's data layout, defined once: the build writes it with these names
+and codecs (govsearch_build/data_writer.py), the runtime reads it with the
+same ones (catalogue, data_reader, sharded, single, engine). Change the layout
+here, and bump FORMAT, or the two sides drift apart.
+
+Everything lives in the site's `data/` folder (DATA_FOLDER):
+
+- `manifest.json` (MANIFEST), fetched fresh, never content-hashed:
+  `{"format": FORMAT, "layout": "single" | "sharded", "site": {title, url,
+  basePath}, "records": n, "files": {role: entry}}`. An entry is
+  `{"path", "sha256", "size", "count"?}`; it vouches for the file it names.
+  Roles: `facets` and `ranking` always; `index` and `records` in the single
+  layout, `directory` in the sharded one.
+- `tools.json` (TOOLS_FILE): the tools' definitions, as agents are shown them.
+- Every other file is content-named: `<stem>.<first HASH_IN_NAME hex digits
+  of its sha256>.json` (content_name).
+
+Records are numbered in (title, id) order; every per-record list below is
+indexed by that number.
+
+facets: `{"columns": {field: {"values": [...], "width": w, "codes": "..."}}}`.
+  Each record's value is its index in `values`, written as `w` base-64
+  characters of CODE_ALPHABET, most significant first, records concatenated
+  (encode_codes / decode_codes). A value may be a list: a resource in
+  several collections.
+
+single layout: `index` is lunr 2.3.9's own serialisation (lunr.js can load
+  it); `records` is `{"records": [stored record, ...]}`.
+
+sharded layout: `directory` is
+  `{"fields": [lunr fields], "vocabulary": entry, "postings": [entry + first],
+  "records": {"perShard": n, "sha256": [...]}, "rows": {"perShard": n,
+  "fields": [...], "sha256": [...]}, "ids": [entry + first],
+  "identifiers": [entry + first]}`.
+
+  Key-range shards (postings, ids, identifiers) are listed with `first`, the
+  first key they hold, and found by bisection. Record and row shards are
+  listed by sha256 prefix alone (at least SHORTEST_DIGEST hex digits): their
+  path follows from kind, number and hash (shard_stem, listed_shard_path).
+
+  - vocabulary: `{"terms": [every index term, sorted]}`;
+  - postings: `{"terms": {term: posting}}`. A posting maps POSTING_TERM_INDEX
+    to lunr's term index, POSTING_FIELDS to `{field: [record gaps, weights]}`
+    and, for common words only, POSTING_ROWS to `[[number, *row], ...]`: the
+    rows of the word's best records, so a one-word search needs no row
+    shards. Record numbers are ascending and stored as gaps (encode_gaps /
+    decode_gaps): the first number, then differences. A weight is the term's
+    boosted BM25 score in that record's field (lunr's field vector);
+  - rows: `{"rows": [[value per rows.fields, null when absent], ...]}`;
+  - records: `{"records": [stored record, ...]}`;
+  - ids: `{"ids": {record id: number}}`;
+  - identifiers: `{"ids": {identifier key: [numbers]}}`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import accumulate
+from typing import Any
+
+FORMAT = "govsearch-site/1"
+DATA_FOLDER = "data"
+MANIFEST = "manifest.json"
+TOOLS_FILE = "tools.json"
+
+SINGLE = "single"
+SHARDED = "sharded"
+
+# Thousands of shards are listed by the first 128 bits of their sha256 (a
+# second preimage still takes 2**128 work), which halves the directory.
+SHORTEST_DIGEST = 32  # hex digits
+HASH_IN_NAME = 12  # hex digits of the sha256 in a content-hashed file name
+
+# A term's posting
+POSTING_TERM_INDEX = "i"
+POSTING_FIELDS = "f"
+POSTING_ROWS = "r"
+
+CODE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+_CODE_BYTES = bytes.maketrans(CODE_ALPHABET.encode(), bytes(range(64)))
+
+
+def content_name(stem: str, sha256: str) -> str:
+    """The name of a content-hashed data file."""
+    return f"{stem}.{sha256[:HASH_IN_NAME]}.json"
+
+
+def shard_stem(kind: str, number: int) -> str:
+    """Shard `number` of a kind (postings, records, rows, ids, identifiers), before its hash."""
+    return f"{kind}/{number:05d}"
+
+
+def listed_shard_path(kind: str, number: int, sha256: str) -> str:
+    """The path of a record or row shard, which the directory lists by hash alone."""
+    return content_name(shard_stem(kind, number), sha256)
+
+
+def code_width(count: int) -> int:
+    """Base-64 characters needed to give each of `count` values its own code."""
+    width = 1
+    while count > 64**width:
+        width += 1
+    return width
+
+
+def encode_codes(codes: Iterable[int], width: int) -> str:
+    """Fixed-width base-64 codes, concatenated."""
+    return "".join(_base64(code, width) for code in codes)
+
+
+def _base64(number: int, width: int) -> str:
+    digits = []
+    for _ in range(width):
+        number, digit = divmod(number, 64)
+        digits.append(CODE_ALPHABET[digit])
+    return "".join(reversed(digits))
+
+
+def decode_codes(text: str, width: int) -> list[int]:
+    """The codes encode_codes wrote, in order."""
+    digits = text.encode("ascii").translate(_CODE_BYTES)
+    codes = list(digits[0::width])
+    for place in range(1, width):
+        codes = [code * 64 + digit for code, digit in zip(codes, digits[place::width])]
+    return codes
+
+
+def encode_gaps(numbers: Sequence[int]) -> list[int]:
+    """Ascending record numbers as the first, then the differences."""
+    return [numbers[0], *(b - a for a, b in zip(numbers, numbers[1:]))] if numbers else []
+
+
+def decode_gaps(gaps: Iterable[int]) -> list[int]:
+    return list(accumulate(gaps))
+
+
+def decode_column(column: Any) -> tuple[list[int], list[float]]:
+    """A field's postings ([gaps, weights]) as record numbers and their weights."""
+    gaps, weights = column
+    return decode_gaps(gaps), weights
