@@ -185,22 +185,26 @@ function failOnWasmWarning(loading) {
 
 // While the runtime loads, count the bytes of every response from `prefix`
 // as they arrive (Pyodide offers no progress of its own); returns the undo.
+// The count reads a clone: Pyodide gets the browser's own response, so
+// WebAssembly compiles it while streaming and the browser can cache the
+// compiled code beside the HTTP-cached file (a synthetic Response cannot).
 function countRuntimeBytes(prefix) {
   const original = self.fetch;
   let loaded = 0;
   self.fetch = async (...args) => {
     const response = await original.apply(self, args);
-    if (!response.url.startsWith(prefix) || !response.body || typeof TransformStream !== "function") {
+    if (!response.url.startsWith(prefix) || !response.body) {
       return response;
     }
-    const counter = new TransformStream({
-      transform(chunk, controller) {
-        loaded += chunk.byteLength;
+    const reader = response.clone().body.getReader();
+    const count = async () => {
+      for (let part = await reader.read(); !part.done; part = await reader.read()) {
+        loaded += part.value.byteLength;
         progress("runtime", "Downloading the search engine", loaded);
-        controller.enqueue(chunk);
-      },
-    });
-    return new Response(response.body.pipeThrough(counter), { status: response.status, statusText: response.statusText, headers: response.headers });
+      }
+    };
+    count().catch(() => {}); // the original response reports any failure
+    return response;
   };
   return () => {
     self.fetch = original;
