@@ -12,7 +12,8 @@
 // {type: "stats"} in answers {type: "stats", wasmHeapBytes}: the size of
 // Python's WebAssembly memory, for benchmarks (null before Pyodide starts).
 // {type: "timing", mark, at}: a start-up step done (runtime_ready,
-// wheels_loaded, data_downloaded, catalogue_open) at wall-clock time `at`.
+// wheels_loaded, data_downloaded, catalogue_open, snapshot_cached) at
+// wall-clock time `at`.
 
 import { download, manifestOf, sha256Hex } from "./download.js";
 
@@ -38,6 +39,8 @@ let dead = false; // Python failed fatally: nothing more can run here
 let runtime = null; // the Pyodide instance, once loaded
 let warming = null; // govsearch_warm while preparation remains: one piece per idle moment
 let busy = 0; // calls being answered
+let runtimeUrl = null; // absolute URL of the site's runtime folder
+let snapshotEntry = null; // the lock file's memory snapshot, to be cached once search is idle
 // A call not started within DEADLINE_MS of arriving answers "timeout" (it
 // waited behind other calls); a running call ends when its work does (each
 // call's work is bounded, see docs/architecture.md "Work budget").
@@ -225,7 +228,7 @@ function prefetchWheels(indexURL, lock) {
   const names = ["govsearch", ...((lock.packages.govsearch && lock.packages.govsearch.depends) || [])];
   for (const entry of names.map((name) => lock.packages[name]).filter(Boolean)) {
     const href = new URL(entry.file_name, indexURL).href;
-    const integrity = "sha256-" + btoa(String.fromCharCode(...(entry.sha256.match(/../g) || []).map((pair) => parseInt(pair, 16))));
+    const integrity = integrityOf(entry.sha256);
     const response = fetch(href, { credentials: "same-origin", integrity });
     response.catch(() => {}); // Pyodide meets (and reports) the failure when it asks
     early.set(href, { integrity, response });
@@ -242,17 +245,64 @@ function prefetchWheels(indexURL, lock) {
   };
 }
 
+function integrityOf(hex) {
+  return "sha256-" + btoa(String.fromCharCode(...(String(hex).match(/../g) || []).map((pair) => parseInt(pair, 16))));
+}
+
+// Pyodide's memory snapshot (made by the build), only when the HTTP cache
+// already holds it: a first visit does not wait for its bytes (see
+// docs/startup.md). Checked against the lock file's sha256; null otherwise.
+async function cachedSnapshot(indexURL, entry) {
+  if (!entry || typeof entry.file_name !== "string" || typeof DecompressionStream !== "function") {
+    return null;
+  }
+  try {
+    const url = new URL(entry.file_name, indexURL).href;
+    const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin", credentials: "same-origin", integrity: integrityOf(entry.sha256) });
+    return response.ok ? new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()) : null;
+  } catch (error) {
+    return null; // not cached, or not what the lock file vouches for: bootstrap instead
+  }
+}
+
+// Once search is ready and idle, put the snapshot into the HTTP cache for the next visit.
+function keepSnapshot() {
+  const entry = snapshotEntry;
+  snapshotEntry = null;
+  if (entry && typeof entry.file_name === "string") {
+    fetch(new URL(entry.file_name, runtimeUrl).href, { credentials: "same-origin", integrity: integrityOf(entry.sha256) })
+      .then((response) => response.arrayBuffer())
+      .then(() => mark("snapshot_cached"), () => {});
+  }
+}
+
+async function bootRuntime(indexURL, lock, problems) {
+  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+  const contents = await lock;
+  prefetchWheels(indexURL, contents);
+  const options = { indexURL, lockFileContents: contents, packageBaseUrl: indexURL, packages: ["govsearch"], stdout: () => {}, stderr: (line) => problems.length < 8 && problems.push(String(line)) };
+  const snapshot = await cachedSnapshot(indexURL, contents.govsearch_snapshot);
+  if (snapshot) {
+    try {
+      return await failOnWasmWarning(loadPyodide({ ...options, _loadSnapshot: snapshot }));
+    } catch (error) {
+      prefetchWheels(indexURL, contents); // the first attempt took them
+    }
+  } else {
+    snapshotEntry = contents.govsearch_snapshot;
+  }
+  return await failOnWasmWarning(loadPyodide(options));
+}
+
 // Pyodide, with govsearch and its dependencies loaded during its bootstrap.
 async function loadRuntime(indexURL) {
   const lock = download(new URL("pyodide-lock.json", indexURL).href, { stallMs: STALL_MS }).then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
-  const wheels = lock.then((contents) => prefetchWheels(indexURL, contents));
-  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  await wheels;
+  lock.catch(() => {});
+  runtimeUrl = indexURL;
   const problems = [];
-  const loading = loadPyodide({ indexURL, lockFileContents: lock, packageBaseUrl: indexURL, packages: ["govsearch"], stdout: () => {}, stderr: (line) => problems.length < 8 && problems.push(String(line)) });
   let pyodide;
   try {
-    pyodide = await failOnWasmWarning(loading);
+    pyodide = await bootRuntime(indexURL, lock, problems);
   } catch (error) {
     const why = await packageIntegrity(indexURL);
     throw why ? new Error(`the govsearch package did not load: ${why}`) : error;
@@ -340,6 +390,7 @@ function warmWhenIdle() {
       warmWhenIdle();
     } else {
       warming = null;
+      keepSnapshot();
     }
   }, 0);
 }
