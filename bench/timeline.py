@@ -32,14 +32,17 @@ from server import BenchServer  # noqa: E402
 
 # In order of arrival; `agent_first_result` is the first WebMCP answer.
 MARKS = ["runtime_ready", "wheels_loaded", "data_downloaded", "catalogue_open", "engine_ready", "agent_first_result", "first_result", "snapshot_cached"]
+STAY_MS = 60_000
 PAGES_MAX_AGE = 600  # seconds: what GitHub Pages sends for every file
 QUERY = "companies house"
 SETTLED = ("(names) => window.__bench && (names.every((n) => n in window.__bench.marks)"
            " || 'engine_failed' in window.__bench.marks || 'engine_unavailable' in window.__bench.marks)")
 
 
-def visit(context, server: BenchServer, url: str, want: list[str]) -> dict:
-    """Open url in a new tab of context; the marks and the bytes the server sent."""
+def visit(context, server: BenchServer, url: str, want: list[str], stay_for: str | None = None) -> dict:
+    """Open url in a new tab of context; the marks and the bytes the server sent.
+
+    `stay_for`: a mark to wait a little longer for (a visitor who stays a moment)."""
     page = context.new_page()
     server.take_log()
     page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)
@@ -47,11 +50,20 @@ def visit(context, server: BenchServer, url: str, want: list[str]) -> dict:
     marks = page.evaluate("() => window.__bench.marks")
     if not all(name in marks for name in want):
         raise RuntimeError(f"{url}: the page failed before {want}: {marks} {page.evaluate('() => window.__bench.errors')}")
+    answered = time.time()
+    if stay_for:
+        try:
+            page.wait_for_function("(name) => name in window.__bench.marks", arg=stay_for, timeout=STAY_MS, polling=50)
+        except Exception:  # noqa: BLE001 - a site without a snapshot never sets it
+            pass
     page.wait_for_timeout(300)  # requests still in flight land in this visit's log
+    marks = page.evaluate("() => window.__bench.marks")
     log = server.take_log()
+    before = [entry for entry in log if entry["t"] <= answered]
     page.close()
-    return {"marks": marks, "requests": len(log), "bytes": sum(entry["sent"] for entry in log),
-            "not_modified": sum(1 for entry in log if entry["status"] == 304)}
+    return {"marks": marks, "requests": len(before), "bytes": sum(entry["sent"] for entry in before),
+            "bytes_after_answer": sum(entry["sent"] for entry in log) - sum(entry["sent"] for entry in before),
+            "not_modified": sum(1 for entry in before if entry["status"] == 304)}
 
 
 def run(site: Path, runs: int) -> dict:
@@ -75,7 +87,7 @@ def run(site: Path, runs: int) -> dict:
                             found["bare"].append(visit(context, server, server.url + "bench-bare/", ["runtime_ready"]))
                         else:
                             # A visitor who stays a moment: the worker caches the runtime's snapshot once idle.
-                            found["cold"].append(visit(context, server, ours, ["agent_first_result", "first_result", "snapshot_cached"]))
+                            found["cold"].append(visit(context, server, ours, ["agent_first_result", "first_result"], "snapshot_cached"))
                             found["repeat"].append(visit(context, server, ours, ["agent_first_result", "first_result"]))
                     finally:
                         browser.close()
@@ -99,6 +111,7 @@ def summary(found: dict, load: list[float]) -> dict:
         "load_average": {"min": min(load), "max": max(load), "samples": load},
         "medians_ms": {"bare": {"runtime_ready": bare}, "cold": medians["cold"], "repeat": medians["repeat"]},
         "bytes": {kind: median([v["bytes"] for v in visits]) for kind, visits in found.items()},
+        "bytes_after_answer": {kind: median([v.get("bytes_after_answer") for v in visits]) for kind, visits in found.items()},
         "requests": {kind: median([v["requests"] for v in visits]) for kind, visits in found.items()},
         "not_modified": {kind: median([v["not_modified"] for v in visits]) for kind, visits in found.items()},
         "ratio_first_answer_to_bare": first / bare if first and bare else None,
@@ -118,7 +131,8 @@ def markdown(results: dict) -> str:
     lines.append("| bare runtime ready (same run) | " + " | ".join(f"{fmt(r['medians_ms']['bare']['runtime_ready'])} | " for r in results.values()) + "|")
     lines.append("| **first answer / bare runtime** | " + " | ".join(f"**{r['ratio_first_answer_to_bare']:.2f}×** | " for r in results.values()) + "|")
     lines.append("| **repeat / cold first answer** | " + " | ".join(f" | **{r['ratio_repeat_to_cold']:.2f}×**" for r in results.values()) + " |")
-    lines.append("| bytes sent (median) | " + " | ".join(f"{r['bytes']['cold'] / 1e6:.2f} MB | {r['bytes']['repeat'] / 1e6:.2f} MB" for r in results.values()) + " |")
+    lines.append("| bytes sent to the first answer (median) | " + " | ".join(f"{r['bytes']['cold'] / 1e6:.2f} MB | {r['bytes']['repeat'] / 1e6:.2f} MB" for r in results.values()) + " |")
+    lines.append("| bytes sent after it (snapshot kept for the next visit) | " + " | ".join(f"{(r.get('bytes_after_answer') or {}).get('cold', 0) / 1e6:.2f} MB | {(r.get('bytes_after_answer') or {}).get('repeat', 0) / 1e6:.2f} MB" for r in results.values()) + " |")
     lines.append("| requests (of them 304) | " + " | ".join(f"{r['requests']['cold']:.0f} | {r['requests']['repeat']:.0f} ({r['not_modified']['repeat']:.0f})" for r in results.values()) + " |")
     return "\n".join(lines) + "\n"
 
