@@ -58,10 +58,11 @@ def visit(context, server: BenchServer, url: str, want: list[str], stay_for: str
             pass
     page.wait_for_timeout(300)  # requests still in flight land in this visit's log
     marks = page.evaluate("() => window.__bench.marks")
+    total = page.evaluate("() => window.__bench.agentFirstTotal ?? null")
     log = server.take_log()
     before = [entry for entry in log if entry["t"] <= answered]
     page.close()
-    return {"marks": marks, "requests": len(before), "bytes": sum(entry["sent"] for entry in before),
+    return {"marks": marks, "total": total, "requests": len(before), "bytes": sum(entry["sent"] for entry in before),
             "bytes_after_answer": sum(entry["sent"] for entry in log) - sum(entry["sent"] for entry in before),
             "not_modified": sum(1 for entry in before if entry["status"] == 304)}
 
@@ -89,6 +90,8 @@ def run(site: Path, runs: int) -> dict:
                             # A visitor who stays a moment: the worker caches the runtime's snapshot once idle.
                             found["cold"].append(visit(context, server, ours, ["agent_first_result", "first_result"], "snapshot_cached"))
                             found["repeat"].append(visit(context, server, ours, ["agent_first_result", "first_result"]))
+                            if found["repeat"][-1]["total"] != found["cold"][-1]["total"]:
+                                raise RuntimeError(f"the repeat visit answered differently: {found['repeat'][-1]['total']} vs {found['cold'][-1]['total']} results")
                     finally:
                         browser.close()
                 load.append(os.getloadavg()[0])

@@ -24,10 +24,10 @@ from pyodide_lock import PyodideLockSpec
 from pyodide_lock.utils import add_wheels_to_spec
 
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
-# Standard-library modules govsearch imports, imported before the memory
-# snapshot is taken, so a page starting from it does not import them again.
-SNAPSHOT_MODULES = ("bisect", "collections", "dataclasses", "difflib", "functools", "hashlib", "heapq", "importlib.metadata",
-                    "importlib.resources", "itertools", "json", "math", "operator", "pathlib", "re", "typing", "unicodedata", "weakref")
+# Modules imported before the memory snapshot is taken (with those they
+# import), so a page starting from it imports nothing more to answer.
+SNAPSHOT_MODULES = ("govsearch", "govsearch.protocol", "govsearch.loaders", "govsearch.tools", "govsearch.sharded",
+                    "govsearch.single", "govsearch.validation", "govsearch.rerank", "difflib", "unicodedata")
 # Pure-Python dependencies of govsearch, pinned as in pyproject.toml.
 DEPENDENCY_WHEELS = ("lunr==0.8.0", "fastjsonschema==2.22.3")
 
@@ -53,7 +53,7 @@ def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path) -> lis
     spec = add_wheels_to_spec(PyodideLockSpec.from_json(source / "pyodide-lock.json"), published, base_path=out_dir)
     spec.packages = {name: package for name, package in spec.packages.items() if package.file_name in {w.name for w in published}}
     spec.to_json(out_dir / "pyodide-lock.json")
-    snapshot = _publish_snapshot(out_dir, wheel_cache)
+    snapshot = _publish_snapshot(out_dir, published, wheel_cache)
     if snapshot:
         # Pyodide reads only `info` and `packages`; the worker reads this entry.
         lock = json.loads((out_dir / "pyodide-lock.json").read_text("utf-8"))
@@ -62,17 +62,20 @@ def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path) -> lis
     return published
 
 
-def _publish_snapshot(out_dir: Path, cache: Path) -> dict | None:
-    """Pyodide's memory snapshot, gzipped and content-named (made once per runtime and module list, then cached).
+def _publish_snapshot(out_dir: Path, wheels: list[Path], cache: Path) -> dict | None:
+    """Pyodide's memory snapshot with our wheels imported, gzipped and content-named.
 
-    Returns its lock entry ({file_name, sha256, size}) or None when node cannot make it:
+    Made once per runtime, wheels and module list, then cached. Returns its
+    lock entry ({file_name, sha256, size}), or None when node cannot make it:
     the page then always bootstraps, which is slower but works."""
-    key = hashlib.sha256((out_dir / "pyodide.asm.wasm").read_bytes() + (out_dir / "python_stdlib.zip").read_bytes() + " ".join(SNAPSHOT_MODULES).encode()).hexdigest()[:16]
+    inputs = [out_dir / "pyodide.asm.wasm", out_dir / "python_stdlib.zip", *sorted(wheels)]
+    key = hashlib.sha256(b"".join(path.read_bytes() for path in inputs) + " ".join(SNAPSHOT_MODULES).encode()).hexdigest()[:16]
     cached = cache / f"snapshot-{key}.bin.gz"
     if not cached.exists():
         cache.mkdir(parents=True, exist_ok=True)
         raw = cache / f"snapshot-{key}.bin"
-        done = subprocess.run(["node", str(Path(__file__).with_name("snapshot.mjs")), str(out_dir), str(raw), *SNAPSHOT_MODULES], capture_output=True, text=True)
+        command = ["node", str(Path(__file__).with_name("snapshot.mjs")), str(out_dir), str(raw), *map(str, sorted(wheels)), "--", *SNAPSHOT_MODULES]
+        done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0 or not raw.exists():
             return None
         cached.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=9, mtime=0))
