@@ -47,6 +47,8 @@ INIT_JS = r"""
           const data = event.data;
           if (!data || typeof data !== "object") return;
           if (data.type === "progress") mark("phase_" + data.phase);
+          // The worker's start-up steps, sent as wall-clock times: as time since this page's navigation.
+          else if (data.type === "timing" && !(data.mark in B.marks)) B.marks[data.mark] = data.at - performance.timeOrigin;
           else if (data.type === "ready" || data.type === "unavailable" || data.type === "failed") {
             mark("engine_" + data.type);
             if (data.message) B.errors.push(data.type + ": " + data.message);

@@ -361,6 +361,12 @@ def bench_size(label: str, records, options, pool_source: str) -> dict:
         log(f"{label}: {engine}: ready {fig['cold_ready_ms']:.0f} ms, first result {fig['cold_first_result_ms']:.0f} ms, "
             f"warm p50 {fig['warm_p50_ms']:.2f} ms p95 {fig['warm_p95_ms']:.2f} ms, {fig['first_search_mb']:.2f} MB, "
             f"renderer RSS {fig['renderer_rss_mb'] or 0:.0f} MB")
+    if "ours" in by_engine:
+        import timeline
+
+        runs = max(options.cold_runs, 1 if options.quick else 5)
+        log(f"{label}: start-up timeline, {runs} cold run(s) alternating with the bare runtime (load average {os.getloadavg()[0]:.1f})")
+        by_engine["ours"]["startup"] = timeline.run(work / "ours", runs)
     worst = worst_case(work / "ours", queries, adversarial, by_engine.get("ours", {}).get("browser", {}))
     if worst:
         log(f"{label}: worst case: " + "; ".join(f"{where} slowest adversarial {w['adversarial_max_ms']:.0f} ms ({w['adversarial_max_label']}) "
@@ -478,6 +484,13 @@ def markdown(result: dict) -> str:
             lines.append(f"| {label} | {unit} | " + " | ".join(fmt(v, unit) for v in values) + " | "
                          + ratio_fmt(r.get("ours/lunr", {}).get(key)) + " | " + ratio_fmt(r.get("ours/pagefind", {}).get(key)) + " |")
         lines.append("")
+        startup = size["engines"].get("ours", {}).get("startup")
+        if startup:
+            import timeline
+
+            lines.append(f"Start-up timeline, ours ({startup['runs']} cold runs alternating with a bare-runtime page, then a second visit in a new tab; bench/timeline.py):")
+            lines.append("")
+            lines.append(timeline.markdown({size["label"]: startup}))
         if size.get("worst_case"):
             lines.append(f"Worst case (bench/adversarial.py, {len(next(iter(size['worst_case'].values()))['adversarial_ms'])} calls from the site's own vocabulary and publishers) beside the normal queries, ours:")
             lines.append("")

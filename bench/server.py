@@ -5,6 +5,12 @@ browser asks for it, as GitHub Pages does; everything else as is. Compressed
 bodies are prepared before timing starts (`precompress`), so compression time
 is never part of a measurement. Each response is logged with its path, the
 file's size and the body bytes actually sent.
+
+With `cache_max_age` set, responses carry the caching headers GitHub Pages
+sends (`Cache-Control: max-age=N`, `ETag`, `Last-Modified`) and a
+conditional request for an unchanged file is answered 304, so a repeat
+visit meets the HTTP cache as it would there. `overlay` serves extra files
+(bench pages) at URL paths outside the site folder without copying them in.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import gzip
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from email.utils import formatdate
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -29,8 +36,10 @@ GZIP = {".html", ".js", ".mjs", ".css", ".json", ".wasm", ".svg", ".txt", ".map"
 class BenchServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, cache_max_age: int | None = None, overlay: dict[str, Path] | None = None):
         self.root = root.resolve()
+        self.cache_max_age = cache_max_age
+        self.overlay = {path: Path(file).resolve() for path, file in (overlay or {}).items()}
         self.log: list[dict] = []
         self.lock = threading.Lock()
         self.gz: dict[Path, bytes] = {}
@@ -90,8 +99,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):  # noqa: N802
         path = unquote(urlsplit(self.path).path)
-        target = (self.server.root / path.lstrip("/")).resolve()
-        if not target.is_relative_to(self.server.root):
+        target = self.server.overlay.get(path) or (self.server.root / path.lstrip("/")).resolve()
+        if not target.is_relative_to(self.server.root) and path not in self.server.overlay:
             return self._send(404, b"not found", "text/plain", path)
         if target.is_dir():
             target = target / "index.html"
@@ -99,6 +108,12 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(404, b"not found", "text/plain", path)
         kind = TYPES.get(target.suffix, "application/octet-stream")
         raw_size = target.stat().st_size
+        self.validator = None
+        if self.server.cache_max_age is not None:
+            stat = target.stat()
+            self.validator = (f'"{stat.st_mtime_ns:x}-{raw_size:x}"', formatdate(stat.st_mtime, usegmt=True))
+            if self.headers.get("If-None-Match") == self.validator[0]:
+                return self._send(304, b"", kind, path, 0)
         if target.suffix in GZIP and "gzip" in self.headers.get("Accept-Encoding", ""):
             body = self.server.compressed(target)
             return self._send(200, body, kind, path, raw_size, encoding="gzip")
@@ -108,7 +123,13 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-cache")
+        validator = getattr(self, "validator", None)
+        if validator and status in (200, 304):
+            self.send_header("Cache-Control", f"max-age={self.server.cache_max_age}")
+            self.send_header("ETag", validator[0])
+            self.send_header("Last-Modified", validator[1])
+        else:
+            self.send_header("Cache-Control", "no-cache")
         # Cross-origin isolation, so performance.measureUserAgentSpecificMemory() is available
         # (every resource of the three pages is same-origin).
         self.send_header("Cross-Origin-Opener-Policy", "same-origin")

@@ -32,6 +32,8 @@ def run_quick(out_dir, *, synthetic: bool = False) -> dict:
             assert figures[key] is not None and figures[key] > 0, f"{engine}: {key} missing"
         answers = size["engines"][engine]["browser"]["warm"]
         assert all(a.get("ms") is not None and not a.get("error") for a in answers), f"{engine}: a query failed: {answers}"
+    startup = size["engines"]["ours"]["startup"]
+    assert startup["ratio_first_answer_to_bare"] and startup["ratio_repeat_to_cold"], f"start-up timeline incomplete: {startup['medians_ms']}"
     return result
 
 

@@ -11,7 +11,6 @@ from govsearch.data_format import (
     POSTING_FIELDS,
     POSTING_TERM_INDEX,
     SHARDED,
-    TOOLS_FILE,
     code_width,
     decode_codes,
     decode_column,
@@ -49,7 +48,7 @@ def test_a_built_sharded_site_keeps_to_the_layout(tmp_path):
     records = load_content(REPO / "tests" / "fixtures" / "corpus").records
     data = tmp_path / "data"
     manifest = write_data(load_config(REPO / "site" / "site.toml"), records, data, layout=SHARDED)
-    assert json.loads((data / MANIFEST).read_bytes()) == manifest and (data / TOOLS_FILE).is_file()
+    assert json.loads((data / MANIFEST).read_bytes()) == manifest and (data / manifest["tools"]["path"]).is_file()
     directory = json.loads((data / manifest["files"]["directory"]["path"]).read_bytes())
     for kind in ("records", "rows"):
         hashes = directory[kind]["sha256"]

@@ -7,11 +7,12 @@ Everything lives in the site's `data/` folder (DATA_FOLDER):
 
 - `manifest.json` (MANIFEST), fetched fresh, never content-hashed:
   `{"format": FORMAT, "layout": "single" | "sharded", "site": {title, url,
-  basePath}, "records": n, "files": {role: entry}}`. An entry is
-  `{"path", "sha256", "size", "count"?}`; it vouches for the file it names.
+  basePath}, "records": n, "files": {role: entry}, "tools": entry}`. An entry
+  is `{"path", "sha256", "size", "count"?}`; it vouches for the file it names.
   Roles: `facets` and `ranking` always; `index` and `records` in the single
-  layout, `directory` in the sharded one.
-- `tools.json` (TOOLS_FILE): the tools' definitions, as agents are shown them.
+  layout, `directory` in the sharded one. `tools` names the tools'
+  definitions as agents are shown them (`tools.<hash>.json`), which the page
+  checks before registering any tool.
 - Every other file is content-named: `<stem>.<first HASH_IN_NAME hex digits
   of its sha256>.json` (content_name).
 
@@ -61,7 +62,6 @@ from typing import Any
 FORMAT = "govsearch-site/1"
 DATA_FOLDER = "data"
 MANIFEST = "manifest.json"
-TOOLS_FILE = "tools.json"
 
 SINGLE = "single"
 SHARDED = "sharded"

@@ -34,7 +34,6 @@ from govsearch.data_format import (
     SHARDED,
     SHORTEST_DIGEST,
     SINGLE,
-    TOOLS_FILE,
     code_width,
     content_name,
     encode_codes,
@@ -221,13 +220,15 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     else:
         files["index"] = writer.write("index", index.serialize(), len(ordered))
         files["records"] = writer.write("records", {"records": [stored_record(r) for r in ordered]}, len(ordered))
-    (data_dir / TOOLS_FILE).write_bytes(dump({"tools": tool_definitions()}))
     manifest = {
         "format": FORMAT,
         "layout": layout,
         "site": {"title": config.title, "url": config.site_url, "basePath": config.base_path},
         "records": len(ordered),
         "files": files,
+        # The page's tool definitions, vouched for here but kept out of `files`
+        # (the catalogue's own): the page checks them before registering a tool.
+        "tools": writer.write("tools", {"tools": tool_definitions()}),
     }
     (data_dir / MANIFEST).write_bytes(dump(manifest))
     return manifest

@@ -10,6 +10,9 @@ integrity.
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -21,6 +24,10 @@ from pyodide_lock import PyodideLockSpec
 from pyodide_lock.utils import add_wheels_to_spec
 
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# Modules imported before the memory snapshot is taken (with those they
+# import), so a page starting from it imports nothing more to answer.
+SNAPSHOT_MODULES = ("govsearch", "govsearch.protocol", "govsearch.loaders", "govsearch.tools", "govsearch.sharded",
+                    "govsearch.single", "govsearch.validation", "govsearch.rerank", "difflib", "unicodedata")
 # Pure-Python dependencies of govsearch, pinned as in pyproject.toml.
 DEPENDENCY_WHEELS = ("lunr==0.8.0", "fastjsonschema==2.22.3")
 
@@ -46,7 +53,38 @@ def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path) -> lis
     spec = add_wheels_to_spec(PyodideLockSpec.from_json(source / "pyodide-lock.json"), published, base_path=out_dir)
     spec.packages = {name: package for name, package in spec.packages.items() if package.file_name in {w.name for w in published}}
     spec.to_json(out_dir / "pyodide-lock.json")
+    snapshot = _publish_snapshot(out_dir, published, wheel_cache)
+    if snapshot:
+        # Pyodide reads only `info` and `packages`; the worker reads this entry.
+        lock = json.loads((out_dir / "pyodide-lock.json").read_text("utf-8"))
+        lock["govsearch_snapshot"] = snapshot
+        (out_dir / "pyodide-lock.json").write_text(json.dumps(lock, indent=2), "utf-8")
     return published
+
+
+def _publish_snapshot(out_dir: Path, wheels: list[Path], cache: Path) -> dict | None:
+    """Pyodide's memory snapshot with our wheels imported, gzipped and content-named.
+
+    Made once per runtime, wheels and module list, then cached. Returns its
+    lock entry ({file_name, sha256, size}), or None when node cannot make it:
+    the page then always bootstraps, which is slower but works."""
+    inputs = [out_dir / "pyodide.asm.wasm", out_dir / "python_stdlib.zip", *sorted(wheels)]
+    key = hashlib.sha256(b"".join(path.read_bytes() for path in inputs) + " ".join(SNAPSHOT_MODULES).encode()).hexdigest()[:16]
+    cached = cache / f"snapshot-{key}.bin.gz"
+    if not cached.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        raw = cache / f"snapshot-{key}.bin"
+        command = ["node", str(Path(__file__).with_name("snapshot.mjs")), str(out_dir), str(raw), *map(str, sorted(wheels)), "--", *SNAPSHOT_MODULES]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0 or not raw.exists():
+            return None
+        cached.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=9, mtime=0))
+        raw.unlink()
+    data = cached.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    name = f"snapshot.{digest[:12]}.bin.gz"
+    shutil.copy2(cached, out_dir / name)
+    return {"file_name": name, "sha256": digest, "size": len(data)}
 
 
 def _dependency_wheels(cache: Path) -> list[Path]:

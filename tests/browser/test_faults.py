@@ -316,3 +316,14 @@ def test_oversized_arguments_are_refused_quickly(open_page, site_dir: Path):
     assert _call(page, SEARCH_TOOL, big)[0] == cli_call(site_dir, SEARCH_TOOL, big)
     keys = {f"k{i}": i for i in range(10_000)}
     assert _call(page, SEARCH_TOOL, keys)[0] == cli_call(site_dir, SEARCH_TOOL, keys)
+
+
+def test_a_tampered_tool_list_registers_no_tools_and_says_why(open_page):
+    page, guard = open_page(None)
+    page.route("**/data/tools.*.json", _tamper(_flip_a_byte))
+    page.goto(guard.origin + "/about/")
+    status = page.locator("#agent-status")
+    page.wait_for_function("() => /could not be offered/.test(document.getElementById('agent-status').textContent)")
+    assert status.is_visible()
+    assert "integrity check" in status.text_content() and "tools." in status.text_content()
+    assert page.evaluate("async () => (await document.modelContext.getTools()).length") == 0

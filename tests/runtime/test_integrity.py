@@ -1,5 +1,6 @@
 """A tampered or truncated site fails closed: nothing is searched."""
 
+import hashlib
 import json
 import shutil
 
@@ -49,3 +50,14 @@ def test_loader_cannot_leave_the_data_folder(site_copy):
     (site_copy / "secret.json").write_text("{}", "utf-8")
     with pytest.raises(FileNotFoundError):
         DirectoryLoader(site_copy).read("../secret.json")
+
+
+def test_the_manifest_vouches_for_the_tool_list_agents_are_shown(site_dir):
+    from govsearch.tools import tool_definitions
+
+    entry = manifest(site_dir)["tools"]
+    data = (site_dir / "data" / entry["path"]).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == entry["sha256"] and len(data) == entry["size"]
+    assert entry["sha256"][:12] in entry["path"]  # a new list gets a new name: no stale copy from a cache
+    assert json.loads(data)["tools"] == tool_definitions()
+    assert not (site_dir / "data" / "tools.json").exists()

@@ -8,6 +8,7 @@
 // Out: {type: ALIVE} | {type: PROGRESS, phase, label, loaded, total}
 //      {type: READY, records} | {type: UNAVAILABLE, message} | {type: FAILED, message}
 //      {type: RESULT, id, result} | {type: CRASHED, message} | {type: STATS, wasmHeapBytes}
+//      {type: TIMING, mark, at}: a start-up step done, for the benchmark's timeline
 //
 // `offset` is the search page's own "show more" (lane PAGE only): where in
 // the ranking its results start. It is not a tool argument, so agents never
@@ -24,6 +25,7 @@ export const MESSAGE = Object.freeze({
   FAILED: "failed",
   RESULT: "result",
   CRASHED: "crashed",
+  TIMING: "timing",
 });
 
 // Who is asking: the worker answers the page's own searches first.

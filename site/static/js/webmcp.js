@@ -1,10 +1,13 @@
 // WebMCP: offer the catalogue's tools to in-page AI agents.
 //
-// Tools are registered as soon as the page loads, from data/tools.json,
+// Tools are registered as soon as the page loads, from the tool list the
+// data manifest vouches for (data/tools.<hash>.json, checked by sha256),
 // before Python is ready; a call made early waits for the runtime. Each tool
 // resolves with exactly the JSON string the worker returns. Registration
 // problems never break the page.
 import { LANE } from "./messages.js";
+
+import { IntegrityError, download, manifestOf, verify } from "./download.js";
 
 export const AGENT_TIMEOUT_MS = 90000;
 export const ANNOTATIONS = { readOnlyHint: true, untrustedContentHint: true };
@@ -14,13 +17,17 @@ function modelContext() {
   return context && typeof context.registerTool === "function" ? context : null;
 }
 
+// The tool list the manifest vouches for, checked before any tool is
+// registered: a list that fails its check registers nothing.
 async function loadTools(base) {
-  const response = await fetch(base + "data/tools.json", { credentials: "same-origin" });
-  if (!response.ok) {
-    throw new Error(`tools.json answered ${response.status}`);
+  const dataUrl = new URL(base + "data/", location.origin).href;
+  const { manifest } = await manifestOf(dataUrl);
+  const entry = manifest && manifest.tools;
+  if (!entry || typeof entry.path !== "string" || !new URL(entry.path, dataUrl).href.startsWith(dataUrl)) {
+    throw new IntegrityError("the manifest does not vouch for a tool list");
   }
-  const data = await response.json();
-  return Array.isArray(data) ? data : data.tools;
+  const bytes = await verify(await download(new URL(entry.path, dataUrl).href), entry);
+  return JSON.parse(new TextDecoder().decode(bytes)).tools;
 }
 
 function say(element, text) {
@@ -44,7 +51,11 @@ export function registerTools(bridge, base, statusElement) {
     try {
       tools = await loadTools(base);
     } catch (error) {
-      say(statusElement, "Agent tools could not be offered: the tool list did not load.");
+      const why = error instanceof IntegrityError ? error.message : "it did not load";
+      say(statusElement, `Agent tools could not be offered: the tool list was not used (${why}).`);
+      if (statusElement) {
+        statusElement.hidden = false; // say why on every page, not only where the status shows
+      }
       return;
     }
     const offered = [];

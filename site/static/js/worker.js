@@ -12,6 +12,11 @@
 // closes itself and the page starts a new one.
 // {type: "stats"} in answers {type: "stats", wasmHeapBytes}: the size of
 // Python's WebAssembly memory, for benchmarks (null before Pyodide starts).
+// {type: "timing", mark, at}: a start-up step done (runtime_ready,
+// wheels_loaded, data_downloaded, catalogue_open, snapshot_cached) at
+// wall-clock time `at`.
+
+import { download, manifestOf, sha256Hex } from "./download.js";
 import { errorJson, LANE, MESSAGE, pageOffset } from "./messages.js";
 
 const PYTHON = `
@@ -36,6 +41,8 @@ let dead = false; // Python failed fatally: nothing more can run here
 let runtime = null; // the Pyodide instance, once loaded
 let warming = null; // govsearch_warm while preparation remains: one piece per idle moment
 let busy = 0; // calls being answered
+let runtimeUrl = null; // absolute URL of the site's runtime folder
+let snapshotEntry = null; // the lock file's memory snapshot, to be cached once search is idle
 // A call not started within DEADLINE_MS of arriving answers "timeout" (it
 // waited behind other calls); a running call ends when its work does (each
 // call's work is bounded, see docs/architecture.md "Work budget").
@@ -110,60 +117,23 @@ function lockDown(base) {
   }
 }
 
-async function fetchBytes(url, onBytes) {
-  const response = await fetch(url, { credentials: "same-origin" });
-  if (!response.ok) {
-    throw new Error(`${url} answered ${response.status}`);
-  }
-  if (!response.body || !response.body.getReader) {
-    const buffer = new Uint8Array(await response.arrayBuffer());
-    onBytes(buffer.length);
-    return buffer;
-  }
-  const reader = response.body.getReader();
-  const chunks = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) {
-      break;
-    }
-    chunks.push(value);
-    length += value.length;
-    onBytes(value.length);
-  }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
-}
-
-async function loadData(pyodide, base) {
-  const dataUrl = new URL(base + "data/", self.location.origin).href;
-  const manifestBytes = await fetchBytes(new URL("manifest.json", dataUrl).href, () => {});
-  const manifest = JSON.parse(new TextDecoder().decode(manifestBytes));
+// Every top-level file the manifest lists for the catalogue (not the page's
+// tool list, which is outside `files`), downloaded in parallel; rejects
+// when the manifest or any file cannot be downloaded.
+async function downloadCatalogue(onBytes) {
+  const { bytes, manifest } = await manifestOf(dataUrl);
   const entries = Object.values((manifest && manifest.files) || {}).filter((entry) => entry && typeof entry.path === "string");
   const total = entries.reduce((sum, entry) => sum + (Number(entry.size) || 0), 0);
-  let loaded = 0;
-  progress("data", "Downloading the catalogue", loaded, total);
-  pyodide.FS.mkdirTree("/site/data");
-  pyodide.FS.writeFile("/site/data/manifest.json", manifestBytes);
-  for (const entry of entries) {
-    const url = new URL(entry.path, dataUrl);
-    if (url.origin !== self.location.origin || !url.href.startsWith(dataUrl)) {
-      continue; // only files inside our own data folder
-    }
-    const bytes = await fetchBytes(url.href, (count) => {
-      loaded += count;
-      progress("data", "Downloading the catalogue", loaded, total);
-    });
-    const target = "/site/data/" + entry.path;
-    const folder = target.slice(0, target.lastIndexOf("/"));
-    pyodide.FS.mkdirTree(folder);
-    pyodide.FS.writeFile(target, bytes);
+  const files = await Promise.all(entries.map(async (entry) => [entry.path, await downloadData(entry.path, (count) => onBytes(count, total))]));
+  return [["manifest.json", bytes], ...files.filter(([, data]) => data)];
+}
+
+// Put downloaded data files where Python's loader reads them.
+function store(files) {
+  for (const [name, bytes] of files) {
+    const target = "/site/data/" + name;
+    runtime.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    runtime.FS.writeFile(target, bytes);
   }
 }
 
@@ -172,16 +142,15 @@ async function loadData(pyodide, base) {
 // failed load, check the wheels ourselves to name the integrity check.
 async function packageIntegrity(indexURL) {
   try {
-    const lock = await (await fetch(new URL("pyodide-lock.json", indexURL).href)).json();
+    const lock = JSON.parse(new TextDecoder().decode(await download(new URL("pyodide-lock.json", indexURL).href, { stallMs: STALL_MS })));
     const names = ["govsearch", ...((lock.packages.govsearch && lock.packages.govsearch.depends) || [])];
     for (const name of names) {
       const entry = lock.packages[name];
-      const bytes = entry && (await fetchWithin(new URL(entry.file_name, indexURL).href, STALL_MS));
+      const bytes = entry && (await download(new URL(entry.file_name, indexURL).href, { stallMs: STALL_MS }));
       if (!bytes) {
         continue;
       }
-      const digest = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
-      if (digest !== entry.sha256) {
+      if ((await sha256Hex(bytes)) !== entry.sha256) {
         return `${entry.file_name} failed its integrity check (its sha256 differs from pyodide-lock.json), so it was not used`;
       }
     }
@@ -216,73 +185,188 @@ function failOnWasmWarning(loading) {
 
 // While the runtime loads, count the bytes of every response from `prefix`
 // as they arrive (Pyodide offers no progress of its own); returns the undo.
+// The count reads a clone: Pyodide gets the browser's own response, so
+// WebAssembly compiles it while streaming and the browser can cache the
+// compiled code beside the HTTP-cached file (a synthetic Response cannot).
 function countRuntimeBytes(prefix) {
   const original = self.fetch;
   let loaded = 0;
   self.fetch = async (...args) => {
     const response = await original.apply(self, args);
-    if (!response.url.startsWith(prefix) || !response.body || typeof TransformStream !== "function") {
+    if (!response.url.startsWith(prefix) || !response.body) {
       return response;
     }
-    const counter = new TransformStream({
-      transform(chunk, controller) {
-        loaded += chunk.byteLength;
+    const reader = response.clone().body.getReader();
+    const count = async () => {
+      for (let part = await reader.read(); !part.done; part = await reader.read()) {
+        loaded += part.value.byteLength;
         progress("runtime", "Downloading the search engine", loaded);
-        controller.enqueue(chunk);
-      },
-    });
-    return new Response(response.body.pipeThrough(counter), { status: response.status, statusText: response.statusText, headers: response.headers });
+      }
+    };
+    count().catch(() => {}); // the original response reports any failure
+    return response;
   };
   return () => {
     self.fetch = original;
   };
 }
 
+// Tell the benchmark when a start-up step is done: `at` is wall-clock time
+// (timeOrigin + now), which the page turns into time since its navigation.
+function mark(name) {
+  post({ type: MESSAGE.TIMING, mark: name, at: performance.timeOrigin + performance.now() });
+}
+
+// The wheels the lock file lists for govsearch, fetched (with their sha256
+// as fetch integrity, as Pyodide asks for them) while the runtime compiles;
+// Pyodide's own requests for them are answered with these responses.
+function prefetchWheels(indexURL, lock) {
+  const early = new Map();
+  const names = ["govsearch", ...((lock.packages.govsearch && lock.packages.govsearch.depends) || [])];
+  for (const entry of names.map((name) => lock.packages[name]).filter(Boolean)) {
+    const href = new URL(entry.file_name, indexURL).href;
+    const integrity = integrityOf(entry.sha256);
+    const response = fetch(href, { credentials: "same-origin", integrity });
+    response.catch(() => {}); // Pyodide meets (and reports) the failure when it asks
+    early.set(href, { integrity, response });
+  }
+  const original = self.fetch;
+  self.fetch = (input, init) => {
+    const href = input && typeof input === "object" && "url" in input ? input.url : String(input);
+    const waiting = early.get(href);
+    if (waiting && init && init.integrity === waiting.integrity) {
+      early.delete(href);
+      return waiting.response;
+    }
+    return original(input, init);
+  };
+}
+
+function integrityOf(hex) {
+  return "sha256-" + btoa(String.fromCharCode(...(String(hex).match(/../g) || []).map((pair) => parseInt(pair, 16))));
+}
+
+// Pyodide's memory snapshot (made by the build), only when the HTTP cache
+// already holds it: a first visit does not wait for its bytes (see
+// docs/startup.md). Checked against the lock file's sha256; null otherwise.
+async function cachedSnapshot(indexURL, entry) {
+  if (!entry || typeof entry.file_name !== "string" || typeof DecompressionStream !== "function") {
+    return null;
+  }
+  try {
+    const url = new URL(entry.file_name, indexURL).href;
+    const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin", credentials: "same-origin", integrity: integrityOf(entry.sha256) });
+    return response.ok ? new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()) : null;
+  } catch (error) {
+    return null; // not cached, or not what the lock file vouches for: bootstrap instead
+  }
+}
+
+// Once search is ready and idle, put the snapshot into the HTTP cache for the next visit.
+function keepSnapshot() {
+  const entry = snapshotEntry;
+  snapshotEntry = null;
+  if (entry && typeof entry.file_name === "string") {
+    fetch(new URL(entry.file_name, runtimeUrl).href, { credentials: "same-origin", integrity: integrityOf(entry.sha256) })
+      .then((response) => response.arrayBuffer())
+      .then(() => mark("snapshot_cached"), () => {});
+  }
+}
+
+async function bootRuntime(indexURL, lock, problems) {
+  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+  const contents = await lock;
+  prefetchWheels(indexURL, contents);
+  const options = { indexURL, lockFileContents: contents, packageBaseUrl: indexURL, packages: ["govsearch"], stdout: () => {}, stderr: (line) => problems.length < 8 && problems.push(String(line)) };
+  const snapshot = await cachedSnapshot(indexURL, contents.govsearch_snapshot);
+  if (snapshot) {
+    try {
+      return await failOnWasmWarning(loadPyodide({ ...options, _loadSnapshot: snapshot }));
+    } catch (error) {
+      prefetchWheels(indexURL, contents); // the first attempt took them
+    }
+  } else {
+    snapshotEntry = contents.govsearch_snapshot;
+  }
+  return await failOnWasmWarning(loadPyodide(options));
+}
+
+// Pyodide, with govsearch and its dependencies loaded during its bootstrap.
+async function loadRuntime(indexURL) {
+  const lock = download(new URL("pyodide-lock.json", indexURL).href, { stallMs: STALL_MS }).then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
+  lock.catch(() => {});
+  runtimeUrl = indexURL;
+  const problems = [];
+  let pyodide;
+  try {
+    pyodide = await bootRuntime(indexURL, lock, problems);
+  } catch (error) {
+    const why = await packageIntegrity(indexURL);
+    throw why ? new Error(`the govsearch package did not load: ${why}`, { cause: error }) : error;
+  }
+  runtime = pyodide;
+  mark("runtime_ready");
+  try {
+    pyodide.pyimport("govsearch");
+  } catch (error) {
+    const why = (await packageIntegrity(indexURL)) || problems.join("; ");
+    throw new Error(`the govsearch package did not load${why ? ": " + why : ""}`, { cause: error });
+  }
+  mark("wheels_loaded");
+  return pyodide;
+}
+
+// Start-up, everything that can overlap overlapping: the catalogue's files
+// download while the runtime (and the wheels) download and compile.
 async function start(base) {
   let uncount = () => {};
+  dataUrl = new URL(base + "data/", self.location.origin).href;
+  let dataLoaded = 0;
+  let dataTotal = 0;
+  const catalogue = downloadCatalogue((count, total) => {
+    dataLoaded += count;
+    dataTotal = total;
+    if (runtime) {
+      progress("data", "Downloading the catalogue", dataLoaded, dataTotal);
+    }
+  });
+  catalogue.then(() => mark("data_downloaded"), () => {});
   try {
     progress("runtime", "Downloading the search engine");
     const indexURL = new URL(base + "pyodide/", self.location.origin).href;
     uncount = countRuntimeBytes(indexURL);
-    const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-    const pyodide = await failOnWasmWarning(loadPyodide({ indexURL, stdout: () => {}, stderr: () => {} }));
-    runtime = pyodide;
-    const problems = [];
-    await pyodide.loadPackage("govsearch", {
-      messageCallback: () => {},
-      errorCallback: (message) => problems.push(String(message)),
-    });
+    const pyodide = await loadRuntime(indexURL);
     uncount();
+    progress("data", "Downloading the catalogue", dataLoaded, dataTotal);
+    pyodide.FS.mkdirTree("/site/data");
     try {
-      pyodide.pyimport("govsearch");
-    } catch (error) {
-      const why = (await packageIntegrity(indexURL)) || problems.join("; ");
-      throw new Error(`the govsearch package did not load${why ? ": " + why : ""}`, { cause: error });
-    }
-    try {
-      await loadData(pyodide, base);
+      store(await catalogue);
     } catch (error) {
       // Python opens what it can; a missing or broken file gives site_unavailable.
       progress("data", `The catalogue could not be downloaded: ${error.message}`);
     }
-    progress("index", "Opening the search index");
-    pyodide.globals.set("GOVSEARCH_DATA_URL", new URL(base + "data/", self.location.origin).href);
-    await pyodide.runPythonAsync(PYTHON);
-    answer = pyodide.globals.get("govsearch_answer");
-    attempt = pyodide.globals.get("govsearch_attempt");
-    dataUrl = new URL(base + "data/", self.location.origin).href;
-    const status = pyodide.globals.get("govsearch_status").toJs({ dict_converter: Object.fromEntries });
-    if (status.ok) {
-      post({ type: MESSAGE.READY, records: status.records });
-      warming = pyodide.globals.get("govsearch_warm");
-      warmWhenIdle();
-    } else {
-      post({ type: MESSAGE.UNAVAILABLE, message: status.message });
-    }
+    await openCatalogue(pyodide);
   } catch (error) {
     uncount();
     fallback = errorJson("site_unavailable", `The search engine could not start: ${error && error.message ? error.message : error}`);
     post({ type: MESSAGE.FAILED, message: fallback && JSON.parse(fallback).error.message });
+  }
+}
+
+async function openCatalogue(pyodide) {
+  progress("index", "Opening the search index");
+  pyodide.globals.set("GOVSEARCH_DATA_URL", dataUrl);
+  await pyodide.runPythonAsync(PYTHON);
+  answer = pyodide.globals.get("govsearch_answer");
+  attempt = pyodide.globals.get("govsearch_attempt");
+  const status = pyodide.globals.get("govsearch_status").toJs({ dict_converter: Object.fromEntries });
+  mark("catalogue_open");
+  if (status.ok) {
+    post({ type: MESSAGE.READY, records: status.records });
+    warming = pyodide.globals.get("govsearch_warm");
+    warmWhenIdle();
+  } else {
+    post({ type: MESSAGE.UNAVAILABLE, message: status.message });
   }
 }
 
@@ -303,42 +387,35 @@ function warmWhenIdle() {
       warmWhenIdle();
     } else {
       warming = null;
+      keepSnapshot();
     }
   }, 0);
 }
 
-// Fetch with a stall limit: a response that has not finished in STALL_MS is abandoned.
-async function fetchWithin(url, ms) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  try {
-    const response = await fetch(url, { credentials: "same-origin", signal: controller.signal });
-    return response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-// Download one data file a call asked for into Pyodide's disk, trying a
-// stalled or failed download again. Failures are left for the synchronous
-// path, which reports them for this call only (fail closed).
-async function downloadDataFile(name) {
+// Download one data file (a name inside the data folder), trying a stalled
+// or failed download again; null when it never arrives. Python checks every
+// file against the sha256 that vouches for it before using it, and a file
+// that is missing leaves the synchronous path to report it (fail closed).
+async function downloadData(name, onBytes = () => {}) {
   const url = new URL(name, dataUrl);
   if (typeof name !== "string" || name.split("/").includes("..") || !url.href.startsWith(dataUrl)) {
-    return;
+    return null;
   }
   for (let attempt = 0; attempt < DOWNLOAD_ATTEMPTS; attempt++) {
     try {
-      const bytes = await fetchWithin(url.href, STALL_MS);
-      if (bytes) {
-        const target = "/site/data/" + name;
-        runtime.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
-        runtime.FS.writeFile(target, bytes);
-        return;
-      }
+      return await download(url.href, { onBytes, stallMs: STALL_MS });
     } catch (error) {
       // stalled or cut off: try again
     }
+  }
+  return null;
+}
+
+// A shard a call asked for, onto Pyodide's disk.
+async function downloadDataFile(name) {
+  const bytes = await downloadData(name);
+  if (bytes) {
+    store([[name, bytes]]);
   }
 }
 

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Start-up timeline of a built govsearch site against the bare Pyodide runtime.
+
+    .venv/bin/python bench/timeline.py --site _site --label curated [--runs 5] [--name NAME]
+
+Each run is one cold load of bench/pages/bare.html (a worker that only
+starts the site's own Pyodide) and one cold load of the site, alternating, each
+in a fresh browser; then a second visit to the site in a new tab of the same
+browser (HTTP cache warm). The server sends GitHub Pages' caching headers
+(max-age=600, ETag, 304s). Every mark is milliseconds since the page's
+navigation: the worker posts its steps (`timing` messages) and the page marks
+the first WebMCP answer. Reported: each mark's median, and the ratios
+first answer / bare runtime ready and repeat visit / cold visit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from browser import INIT_JS, TIMEOUT_MS, launch  # noqa: E402
+from server import BenchServer  # noqa: E402
+
+# In order of arrival; `agent_first_result` is the first WebMCP answer.
+MARKS = ["runtime_ready", "wheels_loaded", "data_downloaded", "catalogue_open", "engine_ready", "agent_first_result", "first_result", "snapshot_cached"]
+STAY_MS = 60_000
+PAGES_MAX_AGE = 600  # seconds: what GitHub Pages sends for every file
+QUERY = "companies house"
+SETTLED = ("(names) => window.__bench && (names.every((n) => n in window.__bench.marks)"
+           " || 'engine_failed' in window.__bench.marks || 'engine_unavailable' in window.__bench.marks)")
+
+
+def visit(context, server: BenchServer, url: str, want: list[str], stay_for: str | None = None) -> dict:
+    """Open url in a new tab of context; the marks and the bytes the server sent.
+
+    `stay_for`: a mark to wait a little longer for (a visitor who stays a moment)."""
+    page = context.new_page()
+    server.take_log()
+    page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)
+    page.wait_for_function(SETTLED, arg=want, timeout=TIMEOUT_MS, polling=20)
+    marks = page.evaluate("() => window.__bench.marks")
+    if not all(name in marks for name in want):
+        raise RuntimeError(f"{url}: the page failed before {want}: {marks} {page.evaluate('() => window.__bench.errors')}")
+    answered = time.time()
+    if stay_for:
+        try:
+            page.wait_for_function("(name) => name in window.__bench.marks", arg=stay_for, timeout=STAY_MS, polling=50)
+        except Exception:  # noqa: BLE001 - a site without a snapshot never sets it
+            pass
+    page.wait_for_timeout(300)  # requests still in flight land in this visit's log
+    marks = page.evaluate("() => window.__bench.marks")
+    total = page.evaluate("() => window.__bench.agentFirstTotal ?? null")
+    log = server.take_log()
+    before = [entry for entry in log if entry["t"] <= answered]
+    page.close()
+    return {"marks": marks, "total": total, "requests": len(before), "bytes": sum(entry["sent"] for entry in before),
+            "bytes_after_answer": sum(entry["sent"] for entry in log) - sum(entry["sent"] for entry in before),
+            "not_modified": sum(1 for entry in before if entry["status"] == 304)}
+
+
+def run(site: Path, runs: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    overlay = {"/bench-bare/": BENCH / "pages" / "bare.html", "/bench-bare/bare-worker.js": BENCH / "pages" / "bare-worker.js"}
+    server = BenchServer(site, cache_max_age=PAGES_MAX_AGE, overlay=overlay).start()
+    server.precompress("index.html", "data", "pyodide", "static")
+    ours = server.url + "#" + urlencode({"q": QUERY})
+    found = {"bare": [], "cold": [], "repeat": []}
+    load = [os.getloadavg()[0]]
+    try:
+        with sync_playwright() as playwright:
+            for _ in range(runs):
+                for kind in ("bare", "ours"):
+                    browser = launch(playwright)
+                    try:
+                        context = browser.new_context()
+                        context.add_init_script(INIT_JS)
+                        if kind == "bare":
+                            found["bare"].append(visit(context, server, server.url + "bench-bare/", ["runtime_ready"]))
+                        else:
+                            # A visitor who stays a moment: the worker caches the runtime's snapshot once idle.
+                            found["cold"].append(visit(context, server, ours, ["agent_first_result", "first_result"], "snapshot_cached"))
+                            found["repeat"].append(visit(context, server, ours, ["agent_first_result", "first_result"]))
+                            if found["repeat"][-1]["total"] != found["cold"][-1]["total"]:
+                                raise RuntimeError(f"the repeat visit answered differently: {found['repeat'][-1]['total']} vs {found['cold'][-1]['total']} results")
+                    finally:
+                        browser.close()
+                load.append(os.getloadavg()[0])
+    finally:
+        server.stop()
+    return summary(found, load)
+
+
+def median(values: list) -> float | None:
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def summary(found: dict, load: list[float]) -> dict:
+    medians = {kind: {mark: median([v["marks"].get(mark) for v in visits]) for mark in MARKS} for kind, visits in found.items()}
+    bare = medians["bare"]["runtime_ready"]
+    first, again = medians["cold"]["agent_first_result"], medians["repeat"]["agent_first_result"]
+    return {
+        "runs": len(found["cold"]),
+        "load_average": {"min": min(load), "max": max(load), "samples": load},
+        "medians_ms": {"bare": {"runtime_ready": bare}, "cold": medians["cold"], "repeat": medians["repeat"]},
+        "bytes": {kind: median([v["bytes"] for v in visits]) for kind, visits in found.items()},
+        "bytes_after_answer": {kind: median([v.get("bytes_after_answer") for v in visits]) for kind, visits in found.items()},
+        "requests": {kind: median([v["requests"] for v in visits]) for kind, visits in found.items()},
+        "not_modified": {kind: median([v["not_modified"] for v in visits]) for kind, visits in found.items()},
+        "ratio_first_answer_to_bare": first / bare if first and bare else None,
+        "ratio_repeat_to_cold": again / first if again and first else None,
+        "visits": found,
+    }
+
+
+def markdown(results: dict) -> str:
+    lines = ["| step (ms since navigation, median) | " + " | ".join(f"{label}: cold | {label}: repeat" for label in results) + " |",
+             "|---|" + "--:|--:|" * len(results)]
+    for mark in MARKS:
+        cells = []
+        for result in results.values():
+            cells += [fmt(result["medians_ms"]["cold"][mark]), fmt(result["medians_ms"]["repeat"][mark])]
+        lines.append(f"| {mark} | " + " | ".join(cells) + " |")
+    lines.append("| bare runtime ready (same run) | " + " | ".join(f"{fmt(r['medians_ms']['bare']['runtime_ready'])} | " for r in results.values()) + "|")
+    lines.append("| **first answer / bare runtime** | " + " | ".join(f"**{r['ratio_first_answer_to_bare']:.2f}×** | " for r in results.values()) + "|")
+    lines.append("| **repeat / cold first answer** | " + " | ".join(f" | **{r['ratio_repeat_to_cold']:.2f}×**" for r in results.values()) + " |")
+    lines.append("| bytes sent to the first answer (median) | " + " | ".join(f"{r['bytes']['cold'] / 1e6:.2f} MB | {r['bytes']['repeat'] / 1e6:.2f} MB" for r in results.values()) + " |")
+    lines.append("| bytes sent after it (snapshot kept for the next visit) | " + " | ".join(f"{(r.get('bytes_after_answer') or {}).get('cold', 0) / 1e6:.2f} MB | {(r.get('bytes_after_answer') or {}).get('repeat', 0) / 1e6:.2f} MB" for r in results.values()) + " |")
+    lines.append("| requests (of them 304) | " + " | ".join(f"{r['requests']['cold']:.0f} | {r['requests']['repeat']:.0f} ({r['not_modified']['repeat']:.0f})" for r in results.values()) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def fmt(value) -> str:
+    return "–" if value is None else f"{value:,.0f}"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--site", action="append", required=True, help="a built site folder (repeatable)")
+    parser.add_argument("--label", action="append", required=True, help="its label, in the same order")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--name", default=f"{time.strftime('%Y-%m-%d')}-startup")
+    parser.add_argument("--out", default=str(BENCH / "results"))
+    options = parser.parse_args(argv)
+    results = {}
+    for label, site in zip(options.label, options.site):
+        print(f"[timeline] {label}: {options.runs} runs (load {os.getloadavg()[0]:.1f})", flush=True)
+        results[label] = run(Path(site), options.runs)
+        print(markdown({label: results[label]}), flush=True)
+    out = Path(options.out)
+    (out / f"{options.name}.json").write_text(json.dumps({"machine": {"nproc": os.cpu_count(), "chromium": "/usr/bin/chromium"}, "results": results}, indent=1) + "\n", "utf-8")
+    (out / f"{options.name}.md").write_text(f"# Start-up timeline ({options.name})\n\n{markdown(results)}", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

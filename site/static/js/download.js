@@ -1,0 +1,79 @@
+// Downloading the site's own files: the one path the worker and the page use.
+//
+// A download that receives no bytes for `stallMs` is abandoned (a slow link
+// still finishes a large file; a dead one does not hold a call for ever).
+// `verify` checks bytes against the entry that vouches for them (the
+// manifest's {path, sha256, size}) and throws when they differ: fail closed.
+
+export class IntegrityError extends Error {}
+
+function abortWhenStalled(controller, stallMs) {
+  let timer = null;
+  const touch = () => {
+    clearTimeout(timer);
+    if (stallMs > 0) {
+      timer = setTimeout(() => controller.abort(), stallMs);
+    }
+  };
+  touch();
+  return { touch, stop: () => clearTimeout(timer) };
+}
+
+function joined(chunks, length) {
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+// The body of `url` as bytes; throws when the server says no, the network
+// fails or the download stalls. `onBytes(count)` hears each chunk arrive.
+export async function download(url, { onBytes = () => {}, stallMs = 0, cache = "default" } = {}) {
+  const controller = new AbortController();
+  const stall = abortWhenStalled(controller, stallMs);
+  try {
+    const response = await fetch(url, { credentials: "same-origin", cache, signal: controller.signal });
+    if (!response.ok) {
+      throw new Error(`${url} answered ${response.status}`);
+    }
+    const reader = response.body.getReader();
+    const chunks = [];
+    let length = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        return joined(chunks, length);
+      }
+      stall.touch();
+      chunks.push(value);
+      length += value.length;
+      onBytes(value.length);
+    }
+  } finally {
+    stall.stop();
+  }
+}
+
+export async function sha256Hex(bytes) {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The bytes, once their size and sha256 (or its first digits) match `entry`.
+export async function verify(bytes, entry) {
+  const expected = entry && typeof entry.sha256 === "string" ? entry.sha256 : "";
+  if (expected.length < 32 || (Number.isInteger(entry.size) && entry.size !== bytes.length) || (await sha256Hex(bytes)).slice(0, expected.length) !== expected) {
+    throw new IntegrityError(`${entry && entry.path} failed its integrity check (size or sha256 differs from the manifest)`);
+  }
+  return bytes;
+}
+
+// The data folder's manifest, always asked of the server (it names every
+// other data file by its hash, so a stale copy would point at old files).
+export async function manifestOf(dataUrl) {
+  const bytes = await download(new URL("manifest.json", dataUrl).href, { cache: "no-cache" });
+  return { bytes, manifest: JSON.parse(new TextDecoder().decode(bytes)) };
+}
