@@ -35,7 +35,11 @@ module.exports = [
     languageOptions: { sourceType: "module" },
   },
   {
-    files: ["tests/**/*.mjs"],
+    files: ["bench/pages/bare-worker.js"],
+    languageOptions: { sourceType: "module", globals: { ...globals.worker } },
+  },
+  {
+    files: ["tests/**/*.mjs", "python_pkg/govsearch_build/*.mjs"],
     languageOptions: { sourceType: "module", globals: { ...globals.node } },
     rules: HOUSE,
   },
