@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import math
 import os
 import random
 import re
@@ -233,13 +234,14 @@ def run_size(count: int, model: simulate.Model, options) -> dict:
 
 def markdown(result: dict) -> str:
     m = result["machine"]
+    sizes = sorted(result["sizes"], key=lambda s: s["records"])
     lines = [f"# govsearch at scale: {result['name']}", "",
              f"Run {result['started']} – {result['finished']} with `{result['command']}`. Simulated records (bench/simulate_estate.py, seed {result['seed']}) "
              f"learnt from the full estate ({result['model']['learnt_from_records']:,} records; Heaps' law V = {result['model']['heaps_k']} n^{result['model']['heaps_b']}).",
              "", f"Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory_gb']} GB RAM, {m['mem_available_gb_at_start']} GB available at the start; "
              f"`uptime` at the start: {m['uptime_at_start']}; {m['chromium']}. Shared with other sessions: times vary with load.", "",
-             "| figure | target at 300,000 | " + " | ".join(f"{s['records']:,}" for s in result["sizes"]) + " |",
-             "|---|--:|" + "--:|" * len(result["sizes"])]
+             "| figure | target at 300,000 | " + " | ".join(f"{s['records']:,}" for s in sizes) + " |",
+             "|---|--:|" + "--:|" * len(sizes)]
     rows = [
         ("Build wall time (s)", None, lambda s: s["build"]["wall_s"]),
         ("Build peak RSS (MB, /usr/bin/time -v)", TARGETS["build_peak_mb"], lambda s: s["build"]["peak_rss_mb"]),
@@ -255,15 +257,55 @@ def markdown(result: dict) -> str:
         ("Bytes fetched during warm queries (MB)", None, lambda s: _fig(s, "warm_mb")),
     ]
     for label, target, get in rows:
-        lines.append(f"| {label} | {bench_run.fmt(target, '') if target else ''} | " + " | ".join(bench_run.fmt(get(s), "") for s in result["sizes"]) + " |")
+        lines.append(f"| {label} | {bench_run.fmt(target, '') if target else ''} | " + " | ".join(bench_run.fmt(get(s), "") for s in sizes) + " |")
     lines.append("")
-    for size in result["sizes"]:
+    for size in sizes:
         message = size["build"]["pages_limit_message"]
         if message:
             lines += [f"At {size['records']:,} records the build's Pages check refused the tree: {message}", ""]
+    if result.get("extrapolated"):
+        lines += extrapolation_table(result["extrapolated"])
     if result.get("notes"):
         lines += [result["notes"], ""]
     return "\n".join(lines)
+
+
+# What is projected to sizes not built: (label, figure of a measured size).
+PROJECTED = [
+    ("Build wall time (s)", lambda s: s["build"]["wall_s"]),
+    ("Build peak RSS (MB)", lambda s: s["build"]["peak_rss_mb"]),
+    ("Published size as the Pages archive (MB)", lambda s: s["published"]["archive_mb"]),
+    ("Files", lambda s: s["published"]["files"]),
+    ("Search data (MB)", lambda s: s["published"]["by_folder"]["data"]["mb"]),
+    ("Bytes to first answer beyond the runtime (MB)", lambda s: _fig(s, "first_answer_beyond_runtime_mb")),
+    ("Warm query p50 (ms)", lambda s: _fig(s, "warm_p50_ms")),
+    ("Warm query p95 (ms)", lambda s: _fig(s, "warm_p95_ms")),
+]
+
+
+def extrapolate(sizes: list[dict], targets: list[int]) -> dict:
+    """Each figure as y = y2 (N / n2)^k through the two largest measured sizes (k from their ratio), at each target size.
+
+    A power law through two points says nothing about curvature: it is the
+    trend of the measured range carried on, not a measurement."""
+    small, large = sorted(sizes, key=lambda s: s["records"])[-2:]
+    out = {"from": [small["records"], large["records"]], "figures": {}}
+    for label, get in PROJECTED:
+        a, b = get(small), get(large)
+        if not a or not b:
+            continue
+        k = math.log(b / a) / math.log(large["records"] / small["records"])
+        out["figures"][label] = {"exponent": round(k, 3), **{str(n): b * (n / large["records"]) ** k for n in targets}}
+    return out
+
+
+def extrapolation_table(projection: dict) -> list[str]:
+    targets = [key for key in next(iter(projection["figures"].values())) if key != "exponent"]
+    lines = [f"Projected from the measured {projection['from'][0]:,} and {projection['from'][1]:,} records (power law through the two; not measured):", "",
+             "| figure | exponent k | " + " | ".join(f"{int(n):,}" for n in targets) + " |", "|---|--:|" + "--:|" * len(targets)]
+    for label, row in projection["figures"].items():
+        lines.append(f"| {label} | {row['exponent']:.2f} | " + " | ".join(bench_run.fmt(row[n], "") for n in targets) + " |")
+    return lines + [""]
 
 
 def _fig(size: dict, key: str):
@@ -281,7 +323,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--out", default=str(BENCH / "results"))
+    parser.add_argument("--extrapolate", default="300000,1000000", help="sizes to project to from the two largest measured")
+    parser.add_argument("--render", metavar="NAME", help="only rewrite NAME.md (and the projection) from NAME.json")
     options = parser.parse_args(argv)
+    targets = [int(n) for n in options.extrapolate.split(",") if n]
+    if options.render:
+        path = Path(options.out) / f"{options.render}.json"
+        result = json.loads(path.read_text("utf-8"))
+        _finish(result, targets, path.parent)
+        return 0
     started = time.time()
     result = {"name": options.name, "command": " ".join(["bench/scale.py", *(argv if argv is not None else sys.argv[1:])]),
               "started": dt.datetime.now().isoformat(timespec="seconds"), "seed": options.seed, "machine": machine(), "sizes": []}
@@ -293,9 +343,18 @@ def main(argv: list[str] | None = None) -> int:
         result["sizes"].append(run_size(count, model, options))
         result["finished"] = dt.datetime.now().isoformat(timespec="seconds")
         result["wall_s"] = time.time() - started
-        (out / f"{options.name}.json").write_text(json.dumps(result, indent=1, default=str) + "\n", "utf-8")
-        (out / f"{options.name}.md").write_text(markdown(result), "utf-8")
+        _finish(result, targets, out)
     return 0
+
+
+def _finish(result: dict, targets: list[int], out: Path) -> None:
+    """Project past the measured sizes (when two are measured) and write NAME.json and NAME.md."""
+    measured = {s["records"] for s in result["sizes"]}
+    wanted = [n for n in targets if n not in measured]
+    if len(measured) >= 2 and wanted:
+        result["extrapolated"] = extrapolate(result["sizes"], wanted)
+    (out / f"{result['name']}.json").write_text(json.dumps(result, indent=1, default=str) + "\n", "utf-8")
+    (out / f"{result['name']}.md").write_text(markdown(result), "utf-8")
 
 
 if __name__ == "__main__":
