@@ -245,6 +245,11 @@ def markdown(result: dict) -> str:
     rows = [
         ("Build wall time (s)", None, lambda s: s["build"]["wall_s"]),
         ("Build peak RSS (MB, /usr/bin/time -v)", TARGETS["build_peak_mb"], lambda s: s["build"]["peak_rss_mb"]),
+        ("... reading records (s)", None, lambda s: _step(s, "Reading", "s")),
+        ("... indexing (s)", None, lambda s: _step(s, "Indexing", "s")),
+        ("... rendering pages (s)", None, lambda s: _step(s, "Rendering", "s")),
+        ("Peak RSS while indexing (MB, sampled each second)", None, lambda s: _step(s, "Indexing", "peak_rss_mb")),
+        ("Peak RSS while rendering pages (MB, sampled)", None, lambda s: _step(s, "Rendering", "peak_rss_mb")),
         ("Published size as the Pages archive (MB; limit 1,000)", SITE_BYTES / MB, lambda s: s["published"]["archive_mb"]),
         ("Files (project bound 200,000)", None, lambda s: s["published"]["files"]),
         ("Record pages (MB)", None, lambda s: s["published"]["by_folder"]["records"]["mb"]),
@@ -274,6 +279,11 @@ def markdown(result: dict) -> str:
 PROJECTED = [
     ("Build wall time (s)", lambda s: s["build"]["wall_s"]),
     ("Build peak RSS (MB)", lambda s: s["build"]["peak_rss_mb"]),
+    ("Reading records step (s)", lambda s: _step(s, "Reading", "s")),
+    ("Indexing step (s)", lambda s: _step(s, "Indexing", "s")),
+    ("Indexing step peak RSS (MB)", lambda s: _step(s, "Indexing", "peak_rss_mb")),
+    ("Rendering pages step (s)", lambda s: _step(s, "Rendering", "s")),
+    ("Rendering pages step peak RSS (MB)", lambda s: _step(s, "Rendering", "peak_rss_mb")),
     ("Published size as the Pages archive (MB)", lambda s: s["published"]["archive_mb"]),
     ("Files", lambda s: s["published"]["files"]),
     ("Search data (MB)", lambda s: s["published"]["by_folder"]["data"]["mb"]),
@@ -306,6 +316,10 @@ def extrapolation_table(projection: dict) -> list[str]:
     for label, row in projection["figures"].items():
         lines.append(f"| {label} | {row['exponent']:.2f} | " + " | ".join(bench_run.fmt(row[n], "") for n in targets) + " |")
     return lines + [""]
+
+
+def _step(size: dict, name: str, key: str):
+    return next((step[key] for step in size["build"].get("steps", []) if step["step"].startswith(name)), None)
 
 
 def _fig(size: dict, key: str):
