@@ -204,6 +204,29 @@ def browser_figures(result: dict) -> dict:
     }
 
 
+def index_only(model: simulate.Model, count: int, seed: int, work: Path) -> dict:
+    """The build's indexing step alone (write_data) over records generated in memory, in this process:
+    its memory without the hours of Markdown reading. Run in a fresh process (--index-only) so VmHWM is its own."""
+    from govsearch_build.config import load_config
+    from govsearch_build.data_files import write_data
+
+    peak = lambda: int(re.search(r"VmHWM:\s+(\d+)", Path("/proc/self/status").read_text()).group(1)) * 1024 / MB  # noqa: E731
+    records = list(simulate.Simulator(model, seed).records(count))
+    held = peak()
+    shutil.rmtree(work, ignore_errors=True)
+    config = load_config(simulate.site_config(work / "content", _made(work) / "site.toml"))
+    started = time.perf_counter()
+    write_data(config, records, work / "data")
+    result = {"records": count, "records_held_peak_mb": held, "write_data_s": time.perf_counter() - started, "peak_mb": peak()}
+    shutil.rmtree(work, ignore_errors=True)
+    return result
+
+
+def _made(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def machine() -> dict:
     """bench/run.py's machine record, with the load and free memory when the run starts."""
     info = bench_run.machine()
@@ -340,9 +363,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--out", default=str(BENCH / "results"))
     parser.add_argument("--extrapolate", default="300000,1000000", help="sizes to project to from the two largest measured")
+    parser.add_argument("--index-only", type=int, metavar="N", help="only the indexing step's memory and time for N records made in memory (prints JSON)")
     parser.add_argument("--render", metavar="NAME", help="only rewrite NAME.md (and the projection) from NAME.json")
     options = parser.parse_args(argv)
     targets = [int(n) for n in options.extrapolate.split(",") if n]
+    if options.index_only:
+        model = simulate.learn(simulate.read_estate(full_estate(Path(options.estate), options.sources)))
+        print(json.dumps(index_only(model, options.index_only, options.seed, BENCH / "work" / "scale" / f"index-{options.index_only}")))
+        return 0
     if options.render:
         path = Path(options.out) / f"{options.render}.json"
         result = json.loads(path.read_text("utf-8"))
