@@ -15,7 +15,7 @@ PORT ?= 8000
 SOURCES ?= $(if $(wildcard ../shared/data/SOURCES.md),../shared/data,.cache/sources)
 MIRROR ?=
 
-.PHONY: setup serve build test lint-py lint-js bench-quick bench eval chromium clean fetch build-full serve-full
+.PHONY: setup serve build test lint-py lint-js bench-quick bench bench-scale eval chromium clean fetch build-full serve-full
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -70,6 +70,12 @@ bench-quick: setup chromium
 
 bench: setup chromium
 	$(PY) bench/run.py --sizes 1000,10000,full
+
+# The site built and searched at simulated estates of 100,000 and 300,000 records (bench/scale.py;
+# learns from a full-estate build, so it needs ../shared/data or `make fetch`). About an hour on 2 cores.
+SCALE_SIZES ?= 100000,300000
+bench-scale: setup chromium $(if $(filter .cache/sources,$(SOURCES)),fetch)
+	$(PY) bench/scale.py --sizes $(SCALE_SIZES) --sources $(SOURCES)
 
 # Relevance on the judged queries in eval/ (full estate when ../shared/data exists); see eval/README.md.
 eval: setup

@@ -235,7 +235,7 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
 
 
 def write_shards(writer: DataWriter, index: Index, records: list[Record], ranking: RankingData | None = None) -> dict[str, Any]:
-    """Split what lunr's scoring reads into shards; return the directory."""
+    """Split what lunr's scoring reads into shards; return the directory. Consumes the index's field vectors."""
     number_of = {record.id: number for number, record in enumerate(records)}
     terms = sorted(index.inverted_index)
     rows = [_row(record) for record in records]
@@ -298,10 +298,14 @@ def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_
     for a word in at least TOP_ROWS_FROM records, also its best rows.
 
     Weights come from lunr's field vectors: the term's boosted BM25 score in
-    that record's field, which is all lunr's similarity needs.
+    that record's field, which is all lunr's similarity needs. The field
+    vectors are consumed as they are regrouped (the pairs are sorted below, so
+    order does not matter): holding both copies of every posting was the
+    build's peak memory at 100,000 records and more (bench/scale.py).
     """
     by_index: dict[int, dict[str, list[tuple[int, float]]]] = defaultdict(lambda: defaultdict(list))
-    for field_ref, vector in index.field_vectors.items():
+    for field_ref in list(index.field_vectors):  # in lunr's order, which fixes each term's field order
+        vector = index.field_vectors.pop(field_ref)
         field, ref = field_ref.split("/", 1)
         elements = vector.elements
         for position in range(0, len(elements), 2):
