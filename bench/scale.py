@@ -208,7 +208,7 @@ def index_only(model: simulate.Model, count: int, seed: int, work: Path) -> dict
     """The build's indexing step alone (write_data) over records generated in memory, in this process:
     its memory without the hours of Markdown reading. Run in a fresh process (--index-only) so VmHWM is its own."""
     from govsearch_build.config import load_config
-    from govsearch_build.data_files import write_data
+    from govsearch_build.data_writer import write_data
 
     peak = lambda: int(re.search(r"VmHWM:\s+(\d+)", Path("/proc/self/status").read_text()).group(1)) * 1024 / MB  # noqa: E731
     records = list(simulate.Simulator(model, seed).records(count))

@@ -83,3 +83,19 @@ def _collections(catalogue: Catalogue) -> list[str]:
         result = catalogue.call("search_government_knowledge", {"query": query, "limit": 1})
         found.update(name for name, count in result.get("facets", {}).get("collections", {}).items() if count)
     return sorted(found)
+
+
+def test_repeat_visits_have_a_memory_snapshot_of_the_modules_the_worker_imports(site):
+    """The snapshot (docs/startup.md) is what makes a repeat visit fast; a build that
+    could not make it still works, so only this check notices it went missing."""
+    from govsearch_build.runtime import SNAPSHOT_MODULES
+
+    import importlib.util
+    import hashlib
+
+    missing = [name for name in SNAPSHOT_MODULES if importlib.util.find_spec(name) is None]
+    assert not missing, f"SNAPSHOT_MODULES names modules that do not exist: {missing}"
+    entry = json.loads((site / "pyodide" / "pyodide-lock.json").read_text("utf-8")).get("govsearch_snapshot")
+    assert entry, "pyodide-lock.json lists no memory snapshot"
+    data = (site / "pyodide" / entry["file_name"]).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == entry["sha256"] and len(data) == entry["size"]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from govsearch_build.config import load_config
-from govsearch_build.data_files import write_data
+from govsearch_build.data_writer import write_data
 from govsearch_build.records import load_content, record_to_markdown
 
 REPO = Path(__file__).resolve().parents[1]

@@ -26,7 +26,7 @@ from pyodide_lock.utils import add_wheels_to_spec
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 # Modules imported before the memory snapshot is taken (with those they
 # import), so a page starting from it imports nothing more to answer.
-SNAPSHOT_MODULES = ("govsearch", "govsearch.protocol", "govsearch.loaders", "govsearch.tools", "govsearch.sharded",
+SNAPSHOT_MODULES = ("govsearch", "govsearch.session", "govsearch.loaders", "govsearch.tools", "govsearch.sharded",
                     "govsearch.single", "govsearch.validation", "govsearch.rerank", "difflib", "unicodedata")
 # Pure-Python dependencies of govsearch, pinned as in pyproject.toml.
 DEPENDENCY_WHEELS = ("lunr==0.8.0", "fastjsonschema==2.22.3")
@@ -77,6 +77,8 @@ def _publish_snapshot(out_dir: Path, wheels: list[Path], cache: Path) -> dict | 
         command = ["node", str(Path(__file__).with_name("snapshot.mjs")), str(out_dir), str(raw), *map(str, sorted(wheels)), "--", *SNAPSHOT_MODULES]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0 or not raw.exists():
+            why = (done.stderr.strip().splitlines() or ["no output"])[-1][:300]
+            print(f"warning: no memory snapshot, repeat visits will bootstrap Pyodide: {why}", file=sys.stderr)
             return None
         cached.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=9, mtime=0))
         raw.unlink()
