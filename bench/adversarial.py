@@ -16,7 +16,15 @@ from typing import Any
 
 QUERY_CHARS = 160  # the schema's maxLength
 SYNTAX = "*~^+-:"
-RESOURCE_TYPES = ["govuk-content", "dataset", "api", "api-documentation", "catalogue-record", "organisation", "guidance"]
+RESOURCE_TYPES = [
+    "govuk-content",
+    "dataset",
+    "api",
+    "api-documentation",
+    "catalogue-record",
+    "organisation",
+    "guidance",
+]
 ACCESS = ["public", "restricted", "authentication-required", "access-not-established", "not-applicable"]
 COLLECTIONS = ["deep-evidence", "uk-living", "ons", "government-apis", "land-registry"]
 
@@ -68,28 +76,80 @@ def adversarial_calls(catalogue: Any) -> list[tuple[str, dict[str, Any], bool]]:
     longest = sorted(alphabetic, key=lambda term: (-len(term), term))
     publishers = sorted(catalogue.engine.facets.values("publisher"), key=lambda name: (-len(name), name))
     many_common = _words(common_long)
-    every_filter = {"resourceTypes": RESOURCE_TYPES, "accessStatuses": ACCESS, "collections": COLLECTIONS, "publishers": publishers[:8]}
+    every_filter = {
+        "resourceTypes": RESOURCE_TYPES,
+        "accessStatuses": ACCESS,
+        "collections": COLLECTIONS,
+        "publishers": publishers[:8],
+    }
     calls: list[tuple[str, dict[str, Any], bool]] = [
         ("commonest long words", {"query": many_common, "limit": 20}, False),
-        ("commonest long words, a publisher that exists nowhere", {"query": many_common, "publishers": ["zzzz"]}, False),
+        (
+            "commonest long words, a publisher that exists nowhere",
+            {"query": many_common, "publishers": ["zzzz"]},
+            False,
+        ),
         ("commonest long words, every filter at once", {"query": many_common, **every_filter, "limit": 20}, False),
         ("commonest words", {"query": _words(common), "limit": 20}, False),
         ("longest words", {"query": _words(longest), "limit": 20}, False),
         ("typos of the commonest long words", {"query": _words([_typo(word) for word in common_long])}, False),
-        ("typos of common words, a publisher that exists nowhere", {"query": _words([_typo(word) for word in common_long]), "publishers": ["zzzz"]}, False),
-        ("eight near-miss publisher names", {"query": common[0], "publishers": [_near_miss(name) for name in publishers[:8]]}, False),
-        ("eight near-miss short publisher names", {"query": common[0], "publishers": [_typo(name) for name in publishers[-8:] if len(name) > 2] or ["zz"]}, False),
+        (
+            "typos of common words, a publisher that exists nowhere",
+            {"query": _words([_typo(word) for word in common_long]), "publishers": ["zzzz"]},
+            False,
+        ),
+        (
+            "eight near-miss publisher names",
+            {"query": common[0], "publishers": [_near_miss(name) for name in publishers[:8]]},
+            False,
+        ),
+        (
+            "eight near-miss short publisher names",
+            {"query": common[0], "publishers": [_typo(name) for name in publishers[-8:] if len(name) > 2] or ["zz"]},
+            False,
+        ),
         ("commonest prefix while typing", {"query": _words(common_long[:3]) + " " + common[0][:3], "limit": 20}, True),
-        ("three-letter prefixes while typing", {"query": " ".join(term[:3] for term in common_long[:40])[:QUERY_CHARS]}, True),
+        (
+            "three-letter prefixes while typing",
+            {"query": " ".join(term[:3] for term in common_long[:40])[:QUERY_CHARS]},
+            True,
+        ),
         ("160 dotted capital I", {"query": "\u0130" * 160}, False),
         ("combining accents", {"query": "e\u0301" * 80}, False),
-        ("emoji and zero-width joiners", {"query": ("\U0001F468\u200d\U0001F469\u200d\U0001F467 " * 20)[:QUERY_CHARS]}, False),
-        ("fullwidth and right-to-left text", {"query": ("\uff56\uff41\uff54 \u0645\u0631\u062d\u0628\u0627 " * 12)[:QUERY_CHARS]}, False),
+        (
+            "emoji and zero-width joiners",
+            {"query": ("\U0001f468\u200d\U0001f469\u200d\U0001f467 " * 20)[:QUERY_CHARS]},
+            False,
+        ),
+        (
+            "fullwidth and right-to-left text",
+            {"query": ("\uff56\uff41\uff54 \u0645\u0631\u062d\u0628\u0627 " * 12)[:QUERY_CHARS]},
+            False,
+        ),
         ("a lone surrogate", {"query": "\ud800 " + common[0]}, False),
-        ("36 wildcard tokens, a publisher that exists nowhere", {"query": " ".join(f"{c}*s" for c in "abcdefghijklmnopqrstuvwxyz0123456789")[:QUERY_CHARS], "publishers": ["zzzz"]}, False),
+        (
+            "36 wildcard tokens, a publisher that exists nowhere",
+            {
+                "query": " ".join(f"{c}*s" for c in "abcdefghijklmnopqrstuvwxyz0123456789")[:QUERY_CHARS],
+                "publishers": ["zzzz"],
+            },
+            False,
+        ),
         ("a single inner wildcard", {"query": "s*s"}, False),
-        ("lunr syntax on common words", {"query": _words([f"+{w}^10 -{w}~2 title:{w}*" for w in common_long]), "limit": 20}, False),
+        (
+            "lunr syntax on common words",
+            {"query": _words([f"+{w}^10 -{w}~2 title:{w}*" for w in common_long]), "limit": 20},
+            False,
+        ),
     ]
     for char in SYNTAX:
-        calls.append((f"syntax character {char!r} in every position", {"query": f"{char}{common_long[0]} {common_long[1]}{char}{common_long[2]} {common_long[3]}{char} {char}"}, False))
+        calls.append(
+            (
+                f"syntax character {char!r} in every position",
+                {
+                    "query": f"{char}{common_long[0]} {common_long[1]}{char}{common_long[2]} {common_long[3]}{char} {char}"
+                },
+                False,
+            )
+        )
     return calls

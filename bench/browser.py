@@ -17,10 +17,18 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic", "--enable-features=WebMCP",
-        # measureUserAgentSpecificMemory() answers at once instead of at the next GC (up to 20 s)
-        "--enable-blink-features=ForceEagerMeasureMemory"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--enable-features=WebMCP",
+    # measureUserAgentSpecificMemory() answers at once instead of at the next GC (up to 20 s)
+    "--enable-blink-features=ForceEagerMeasureMemory",
+]
 TIMEOUT_MS = 300_000
 
 # Runs before the page's own scripts in every engine's page.
@@ -189,7 +197,10 @@ class Probe:
     def _worker_send(self, session: str, method: str, params: dict | None = None, timeout_s: float = 60) -> dict:
         self.next_id += 1
         ident = self.next_id
-        self.cdp.send("Target.sendMessageToTarget", {"sessionId": session, "message": json.dumps({"id": ident, "method": method, "params": params or {}})})
+        self.cdp.send(
+            "Target.sendMessageToTarget",
+            {"sessionId": session, "message": json.dumps({"id": ident, "method": method, "params": params or {}})},
+        )
         deadline = time.monotonic() + timeout_s
         while ident not in self.replies:
             if time.monotonic() > deadline:
@@ -205,10 +216,20 @@ class Probe:
         heap = send("Runtime.getHeapUsage")
         proto = send("Runtime.evaluate", {"expression": "WebAssembly.Memory.prototype"})["result"]["objectId"]
         found = send("Runtime.queryObjects", {"prototypeObjectId": proto})["objects"]["objectId"]
-        wasm = send("Runtime.callFunctionOn", {"objectId": found, "returnByValue": True,
-                                               "functionDeclaration": "function () { return this.reduce((sum, m) => sum + m.buffer.byteLength, 0); }"})
-        return {"js_heap_used": heap["usedSize"], "js_heap_total": heap["totalSize"],
-                "backing_storage": heap.get("backingStorageSize"), "wasm_memory": wasm["result"]["value"]}
+        wasm = send(
+            "Runtime.callFunctionOn",
+            {
+                "objectId": found,
+                "returnByValue": True,
+                "functionDeclaration": "function () { return this.reduce((sum, m) => sum + m.buffer.byteLength, 0); }",
+            },
+        )
+        return {
+            "js_heap_used": heap["usedSize"],
+            "js_heap_total": heap["totalSize"],
+            "backing_storage": heap.get("backingStorageSize"),
+            "wasm_memory": wasm["result"]["value"],
+        }
 
     def measure(self) -> dict:
         """JS heap of page and workers; wasm memory of the page (see below); the UA's own measurement.
@@ -225,8 +246,12 @@ class Probe:
             try:
                 self._worker_send(session, "HeapProfiler.collectGarbage")
                 heap = self._worker_send(session, "Runtime.getHeapUsage")
-                targets[f"worker{number}"] = {"js_heap_used": heap["usedSize"], "js_heap_total": heap["totalSize"],
-                                              "backing_storage": heap.get("backingStorageSize"), "wasm_memory": None}
+                targets[f"worker{number}"] = {
+                    "js_heap_used": heap["usedSize"],
+                    "js_heap_total": heap["totalSize"],
+                    "backing_storage": heap.get("backingStorageSize"),
+                    "wasm_memory": None,
+                }
             except (TimeoutError, RuntimeError) as error:
                 targets[f"worker{number}"] = {"error": str(error)}
         good = [t for t in targets.values() if "error" not in t]
@@ -234,15 +259,18 @@ class Probe:
         # crashes its renderer); ours reports its Pyodide heap when asked.
         worker_wasm = self.page.evaluate("() => window.__bench.workerWasm()") if self.workers else None
         try:
-            ua = self.page.evaluate("async () => { const m = await performance.measureUserAgentSpecificMemory();"
-                                    " return {bytes: m.bytes, breakdown: m.breakdown.filter((b) => b.bytes > 0)}; }")
+            ua = self.page.evaluate(
+                "async () => { const m = await performance.measureUserAgentSpecificMemory();"
+                " return {bytes: m.bytes, breakdown: m.breakdown.filter((b) => b.bytes > 0)}; }"
+            )
         except Exception as error:  # noqa: BLE001 - optional figure
             ua = {"bytes": None, "error": str(error)}
         return {
             "targets": targets,
             "workers": len(self.workers),
             "js_heap_used": sum(t["js_heap_used"] for t in good),
-            "wasm_memory": (targets["page"]["wasm_memory"] or 0) + worker_wasm if worker_wasm is not None
+            "wasm_memory": (targets["page"]["wasm_memory"] or 0) + worker_wasm
+            if worker_wasm is not None
             else (targets["page"]["wasm_memory"] if not self.workers else None),
             "page_wasm_memory": targets["page"]["wasm_memory"],
             "worker_wasm_memory": worker_wasm,
@@ -279,12 +307,16 @@ def cold_load(playwright, server, url: str, want: list[str]):
     page = context.new_page()
     server.take_log()
     page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)
-    condition = ("(names) => window.__bench && (names.every((n) => n in window.__bench.marks)"
-                 " || 'engine_failed' in window.__bench.marks || 'engine_unavailable' in window.__bench.marks || !!window.__bench.error)")
+    condition = (
+        "(names) => window.__bench && (names.every((n) => n in window.__bench.marks)"
+        " || 'engine_failed' in window.__bench.marks || 'engine_unavailable' in window.__bench.marks || !!window.__bench.error)"
+    )
     try:
         page.wait_for_function(condition, arg=want, timeout=TIMEOUT_MS, polling=20)
     except Exception as error:  # noqa: BLE001 - report what did happen
-        state = page.evaluate("() => window.__bench ? {marks: window.__bench.marks, errors: window.__bench.errors, error: window.__bench.error || null} : null")
+        state = page.evaluate(
+            "() => window.__bench ? {marks: window.__bench.marks, errors: window.__bench.errors, error: window.__bench.error || null} : null"
+        )
         browser.close()
         raise RuntimeError(f"{url}: waiting for {want} failed ({error}); state {state}") from None
     log = server.take_log()
@@ -296,8 +328,16 @@ def cold_load(playwright, server, url: str, want: list[str]):
     return browser, page, marks, log
 
 
-def run_engine(server, url: str, want: list[str], cold_runs: int, warmup: list[dict], queries: list[dict],
-               choose_search_js: str | None = None, adversarial: list | None = None) -> dict:
+def run_engine(
+    server,
+    url: str,
+    want: list[str],
+    cold_runs: int,
+    warmup: list[dict],
+    queries: list[dict],
+    choose_search_js: str | None = None,
+    adversarial: list | None = None,
+) -> dict:
     """Cold loads, then (on the last load) memory, warm queries and memory again."""
     runs = []
     with sync_playwright() as playwright:
@@ -323,7 +363,9 @@ def run_engine(server, url: str, want: list[str], cold_runs: int, warmup: list[d
                 second_pass = page.evaluate(RUN_QUERIES_JS, [dict(q["args"]) for q in queries])
                 repeat_log = server.take_log()
                 if adversarial:
-                    extra["adversarial"] = page.evaluate(RUN_ADVERSARIAL_JS, [[args, prefix] for _, args, prefix in adversarial])
+                    extra["adversarial"] = page.evaluate(
+                        RUN_ADVERSARIAL_JS, [[args, prefix] for _, args, prefix in adversarial]
+                    )
                 memory_after_queries = probe.measure()
                 rss_after_queries = renderer_rss(browser)
                 errors = page.evaluate("() => window.__bench.errors")

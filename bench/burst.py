@@ -25,8 +25,9 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent / "python_pkg"))
 
 from adversarial import adversarial_calls  # noqa: E402
-from browser import launch  # noqa: E402
 from server import BenchServer  # noqa: E402
+
+from browser import launch  # noqa: E402
 
 TOOL = "search_government_knowledge"
 NORMAL = {"query": "land registry"}
@@ -59,7 +60,9 @@ def burst_calls(site: Path, size: int) -> list[tuple[str, dict]]:
     """The adversarial set's WebMCP calls (not the page's prefix calls), cycled to `size`."""
     from govsearch import Catalogue, DirectoryLoader
 
-    plain = [(label, args) for label, args, prefix in adversarial_calls(Catalogue.open(DirectoryLoader(site))) if not prefix]
+    plain = [
+        (label, args) for label, args, prefix in adversarial_calls(Catalogue.open(DirectoryLoader(site))) if not prefix
+    ]
     return [plain[n % len(plain)] for n in range(size)]
 
 
@@ -87,21 +90,23 @@ def render(figures: dict) -> str:
     burst = figures["burst"]
     failed = [r for r in burst if not r["ok"]]
     slowest = max(burst, key=lambda r: r["ms"])
-    return "\n".join([
-        f"# Burst of {figures['calls']} worst-case calls through native WebMCP",
-        "",
-        f"Site: `{figures['site']}`; {figures['cpus']} CPUs, 1/5/15-minute load average at the end "
-        f"{', '.join(f'{x:.1f}' for x in figures['load_average'])}.",
-        "",
-        "| figure | value |",
-        "|---|---:|",
-        f"| calls answered | {len(burst) - len(failed)} of {len(burst)} |",
-        f"| calls that failed (timeout or error) | {len(failed)} {sorted({r['error'] for r in failed}) if failed else ''} |",
-        f"| whole burst answered after | {slowest['ms']:,.0f} ms ({slowest['label']}) |",
-        f"| normal call sent with the burst answered after | {figures['behind']['ms']:,.0f} ms |",
-        f"| normal call after the burst, for comparison | {figures['after']['ms']:,.0f} ms |",
-        "",
-    ])
+    return "\n".join(
+        [
+            f"# Burst of {figures['calls']} worst-case calls through native WebMCP",
+            "",
+            f"Site: `{figures['site']}`; {figures['cpus']} CPUs, 1/5/15-minute load average at the end "
+            f"{', '.join(f'{x:.1f}' for x in figures['load_average'])}.",
+            "",
+            "| figure | value |",
+            "|---|---:|",
+            f"| calls answered | {len(burst) - len(failed)} of {len(burst)} |",
+            f"| calls that failed (timeout or error) | {len(failed)} {sorted({r['error'] for r in failed}) if failed else ''} |",
+            f"| whole burst answered after | {slowest['ms']:,.0f} ms ({slowest['label']}) |",
+            f"| normal call sent with the burst answered after | {figures['behind']['ms']:,.0f} ms |",
+            f"| normal call after the burst, for comparison | {figures['after']['ms']:,.0f} ms |",
+            "",
+        ]
+    )
 
 
 def main() -> None:

@@ -27,7 +27,15 @@ from govsearch_build.records import Record, record_to_markdown  # noqa: E402
 SHARED_DATA = ROOT.parent / "shared" / "data"
 FULL_ESTATE = ROOT / "site" / "full-estate.toml"
 COLLECTIONS = ("deep-evidence", "uk-living", "ons", "government-apis", "land-registry")
-RESOURCE_TYPES = ("govuk-content", "dataset", "api", "api-documentation", "catalogue-record", "organisation", "guidance")
+RESOURCE_TYPES = (
+    "govuk-content",
+    "dataset",
+    "api",
+    "api-documentation",
+    "catalogue-record",
+    "organisation",
+    "guidance",
+)
 
 
 @dataclass
@@ -53,15 +61,22 @@ def real_pool() -> Pool:
             raise
         lines = POOL_CACHE.read_text("utf-8").splitlines()
         head = json.loads(lines[0])
-        records = [Record(data=item["data"], body=item["body"], file=item["file"]) for item in map(json.loads, lines[1:])]
-        detail = dict(head["detail"], from_cache=f"importers failed ({type(error).__name__}: {str(error)[:200]}); "
-                                                   f"used the import cached at {head['written']}")
+        records = [
+            Record(data=item["data"], body=item["body"], file=item["file"]) for item in map(json.loads, lines[1:])
+        ]
+        detail = dict(
+            head["detail"],
+            from_cache=f"importers failed ({type(error).__name__}: {str(error)[:200]}); "
+            f"used the import cached at {head['written']}",
+        )
         return Pool("real-exports", records, detail)
     POOL_CACHE.parent.mkdir(parents=True, exist_ok=True)
     with POOL_CACHE.open("w", encoding="utf-8") as out:
         out.write(json.dumps({"detail": pool.detail, "written": time.strftime("%Y-%m-%dT%H:%M:%S")}) + "\n")
         for record in pool.records:
-            out.write(json.dumps({"data": record.data, "body": record.body, "file": record.file}, ensure_ascii=False) + "\n")
+            out.write(
+                json.dumps({"data": record.data, "body": record.body, "file": record.file}, ensure_ascii=False) + "\n"
+            )
     return pool
 
 
@@ -82,11 +97,24 @@ def _import_pool() -> Pool:
 
 def synthetic_pool(count: int = 40000, seed: int = 7) -> Pool:
     """Records made from the shipped word list with a Zipf-like word distribution."""
-    words = [w for line in (BENCH / "vocab.txt").read_text("utf-8").splitlines() if not line.startswith("#") for w in line.split()]
+    words = [
+        w
+        for line in (BENCH / "vocab.txt").read_text("utf-8").splitlines()
+        if not line.startswith("#")
+        for w in line.split()
+    ]
     rng = random.Random(seed)
     weights = [1.0 / (rank + 1) for rank in range(len(words))]
-    publishers = ["Office for National Statistics", "HM Land Registry", "HM Revenue & Customs", "Department for Transport",
-                  "Environment Agency", "Ordnance Survey", "Department for Education", "Companies House"]
+    publishers = [
+        "Office for National Statistics",
+        "HM Land Registry",
+        "HM Revenue & Customs",
+        "Department for Transport",
+        "Environment Agency",
+        "Ordnance Survey",
+        "Department for Education",
+        "Companies House",
+    ]
     records = []
     for number in range(count):
         pick = lambda k: rng.choices(words, weights, k=k)  # noqa: E731
@@ -152,7 +180,7 @@ def write_content(records: list[Record], content_dir: Path) -> tuple[list[Record
 def write_site_toml(content_dir: Path, target: Path) -> Path:
     """site/site.toml with content_dir pointing at the sample (and no sources)."""
     text = (ROOT / "site" / "site.toml").read_text("utf-8")
-    text, count = re.subn(r'(?m)^content_dir\s*=.*$', f"content_dir = {json.dumps(str(content_dir.resolve()))}", text)
+    text, count = re.subn(r"(?m)^content_dir\s*=.*$", f"content_dir = {json.dumps(str(content_dir.resolve()))}", text)
     if count != 1:
         raise RuntimeError("site/site.toml has no single content_dir line to replace")
     text = re.split(r"(?m)^\[\[sources\]\]", text)[0]  # the sample already holds the imported records

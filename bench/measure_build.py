@@ -50,15 +50,23 @@ def ours_index(config_path: Path, out: Path, layout: str | None = None) -> dict:
     loaded = load_content(config.content_dir, http_allowed_hosts=config.http_allowed_hosts)
     read_s = time.perf_counter() - started
     manifest = write_data(config, loaded.records, out, layout=layout)
-    return {"wall_s": time.perf_counter() - started, "read_s": read_s, "records": len(loaded.records),
-            "layout": manifest.get("layout"), "files": manifest["files"]}
+    return {
+        "wall_s": time.perf_counter() - started,
+        "read_s": read_s,
+        "records": len(loaded.records),
+        "layout": manifest.get("layout"),
+        "files": manifest["files"],
+    }
 
 
 def pagefind_record(item: dict) -> dict:
     """One Pagefind custom record: the same text fields our index has, and the same filters."""
     data, body = item["data"], item["body"]
-    content = "\n".join(part for part in (data["title"], data["summary"], data["publisher"],
-                                          " ".join(data.get("keywords", [])), body) if part)
+    content = "\n".join(
+        part
+        for part in (data["title"], data["summary"], data["publisher"], " ".join(data.get("keywords", [])), body)
+        if part
+    )
     return {
         "url": f"/records/{data['id']}/",
         "content": content,
@@ -106,7 +114,9 @@ async def _pagefind(items: list[dict], out: Path) -> int:
     try:
         batch = 256
         for start in range(0, len(items), batch):
-            await asyncio.gather(*(index.add_custom_record(**pagefind_record(item)) for item in items[start:start + batch]))
+            await asyncio.gather(
+                *(index.add_custom_record(**pagefind_record(item)) for item in items[start : start + batch])
+            )
         await index.write_files()
         return peak_rss_kb(index._service._backend.pid)
     finally:
@@ -119,28 +129,38 @@ def pagefind_build(records_jsonl: Path, out: Path, *, as_shipped: bool = False) 
     items = [json.loads(line) for line in records_jsonl.read_text("utf-8").splitlines() if line.strip()]
     started = time.perf_counter()
     service_peak = asyncio.run(_pagefind(items, out))
-    return {"wall_s": time.perf_counter() - started, "records": len(items), "poll_delay_removed": not as_shipped,
-            "service_peak_kb": service_peak}
+    return {
+        "wall_s": time.perf_counter() - started,
+        "records": len(items),
+        "poll_delay_removed": not as_shipped,
+        "service_peak_kb": service_peak,
+    }
 
 
 def main() -> None:
     mode, source, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
-    steps = {"ours-build": ours_build, "ours-index": ours_index, "pagefind": pagefind_build,
-             "pagefind-as-shipped": lambda s, o: pagefind_build(s, o, as_shipped=True),
-             "ours-index-single": lambda s, o: ours_index(s, o, layout="single")}
+    steps = {
+        "ours-build": ours_build,
+        "ours-index": ours_index,
+        "pagefind": pagefind_build,
+        "pagefind-as-shipped": lambda s, o: pagefind_build(s, o, as_shipped=True),
+        "ours-index-single": lambda s, o: ours_index(s, o, layout="single"),
+    }
     result = steps[mode](source, out)
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    result.update({
-        "mode": mode,
-        # ru_maxrss survives exec on Linux (it would report the parent's size), so the
-        # process's own peak is VmHWM; children's ru_maxrss is an upper bound (it can
-        # include this process's size at fork). Pagefind's service peak is read
-        # from its own VmHWM instead.
-        "maxrss_self_kb": peak_rss_kb(),
-        "maxrss_children_kb": result.get("service_peak_kb", children.ru_maxrss),
-        "cpu_s": own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime,
-    })
+    result.update(
+        {
+            "mode": mode,
+            # ru_maxrss survives exec on Linux (it would report the parent's size), so the
+            # process's own peak is VmHWM; children's ru_maxrss is an upper bound (it can
+            # include this process's size at fork). Pagefind's service peak is read
+            # from its own VmHWM instead.
+            "maxrss_self_kb": peak_rss_kb(),
+            "maxrss_children_kb": result.get("service_peak_kb", children.ru_maxrss),
+            "cpu_s": own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime,
+        }
+    )
     print("BENCH-RESULT " + json.dumps(result))
 
 

@@ -14,12 +14,14 @@ import re
 from collections import Counter
 
 KINDS = ("plain", "multi", "filtered", "nohit", "typo")
-STOP = set("""a about above after again all also an and any are as at be because been but by can could did do does for from
+STOP = set(
+    """a about above after again all also an and any are as at be because been but by can could did do does for from
 had has have he her here his how if in into is it its just more most no nor not of on once only or other our out over own
 same she should so some such than that the their them then there these they this those through to too under until up very
 was we were what when where which while who whom why will with would you your new using use data uk gov
 able across almost among cannot dear either else ever every hers however least like likely might must neither often
-rather said says since twas wants""".split())  # with lunr's English stop words
+rather said says since twas wants""".split()
+)  # with lunr's English stop words
 WORD = re.compile(r"[a-z]+")
 
 
@@ -31,8 +33,15 @@ def make_queries(records, per_kind: int, seed: int = 11) -> list[dict]:
     rng = random.Random(seed)
     vocabulary: Counter[str] = Counter()
     for record in records:
-        text = " ".join([record.data["title"], record.data["summary"], record.data["publisher"],
-                         " ".join(record.data.get("keywords", [])), record.body]).lower()
+        text = " ".join(
+            [
+                record.data["title"],
+                record.data["summary"],
+                record.data["publisher"],
+                " ".join(record.data.get("keywords", [])),
+                record.body,
+            ]
+        ).lower()
         vocabulary.update(WORD.findall(text))
     titled = [r for r in records if _title_words(r)]
     # Prefer words that occur in several records, like real queries do.
@@ -69,7 +78,11 @@ def make_queries(records, per_kind: int, seed: int = 11) -> list[dict]:
         for _attempt in range(100):
             word = rng.choice(long_words)
             position = rng.randint(1, len(word) - 2)
-            typo = word[:position] + rng.choice([c for c in "aeioubcdfgklmnprst" if c != word[position]]) + word[position + 1:]
+            typo = (
+                word[:position]
+                + rng.choice([c for c in "aeioubcdfgklmnprst" if c != word[position]])
+                + word[position + 1 :]
+            )
             if typo not in vocabulary:
                 break
         add("typo", typo)

@@ -77,8 +77,21 @@ FIGURES = [
     ("wasm_after_queries_mb", "wasm linear memory after the queries (page + Pyodide worker)", "MB"),
     ("memory_after_queries_mb", "JS memory after queries (measureUserAgentSpecificMemory)", "MB"),
 ]
-PLOTTED = ["site_build_s", "index_build_s", "index_build_peak_mb", "index_gzip_mb", "cold_ready_ms", "cold_first_result_ms",
-           "first_search_mb", "first_search_no_runtime_mb", "warm_p50_ms", "warm_p95_ms", "renderer_rss_mb", "memory_after_load_mb", "wasm_after_queries_mb"]
+PLOTTED = [
+    "site_build_s",
+    "index_build_s",
+    "index_build_peak_mb",
+    "index_gzip_mb",
+    "cold_ready_ms",
+    "cold_first_result_ms",
+    "first_search_mb",
+    "first_search_no_runtime_mb",
+    "warm_p50_ms",
+    "warm_p95_ms",
+    "renderer_rss_mb",
+    "memory_after_load_mb",
+    "wasm_after_queries_mb",
+]
 
 
 def log(message: str) -> None:
@@ -97,17 +110,27 @@ def machine() -> dict:
     total_kb = next((int(line.split()[1]) for line in meminfo if line.startswith("MemTotal:")), 0)
     cpu = "unknown"
     if Path("/proc/cpuinfo").exists():
-        cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), cpu)
+        cpu = next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")
+            ),
+            cpu,
+        )
     versions = {}
     for package in ("playwright", "pagefind", "lunr"):
         try:
             from importlib.metadata import version
+
             versions[f"python {package}"] = version(package)
         except Exception:  # noqa: BLE001
             versions[f"python {package}"] = "missing"
     for package in ("lunr", "pyodide"):
         try:
-            versions[f"npm {package}"] = json.loads((ROOT / "node_modules" / package / "package.json").read_text())["version"]
+            versions[f"npm {package}"] = json.loads((ROOT / "node_modules" / package / "package.json").read_text())[
+                "version"
+            ]
         except OSError:
             versions[f"npm {package}"] = "missing"
     return {
@@ -126,8 +149,12 @@ def machine() -> dict:
 def measure_build(mode: str, source: Path, out: Path) -> dict:
     """Run bench/measure_build.py in a fresh interpreter; its last line holds the figures."""
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, str(BENCH / "measure_build.py"), mode, str(source), str(out)],
-                          capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "measure_build.py"), mode, str(source), str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"{mode} build failed:\n{done.stderr[-3000:]}")
     line = next(line for line in reversed(done.stdout.splitlines()) if line.startswith("BENCH-RESULT "))
@@ -150,7 +177,10 @@ def link_or_copy(source: Path, target: Path) -> None:
 
 def folder_bytes(files: list[Path]) -> tuple[int, int]:
     raw = sum(p.stat().st_size for p in files)
-    packed = sum(len(gzip.compress(p.read_bytes(), 6, mtime=0)) if p.suffix in (".json", ".js", ".wasm") else p.stat().st_size for p in files)
+    packed = sum(
+        len(gzip.compress(p.read_bytes(), 6, mtime=0)) if p.suffix in (".json", ".js", ".wasm") else p.stat().st_size
+        for p in files
+    )
     return raw, packed
 
 
@@ -222,7 +252,14 @@ def engine_files(engine: str, site: Path) -> list[Path]:
     """The files the engine may load to search (index, record store or bundle, not the page)."""
     if engine in ("ours", "lunr"):
         return [p for p in (site / "data").rglob("*") if p.is_file()]
-    return [p for p in (site / "pagefind").rglob("*") if p.is_file() and not p.name.startswith(("pagefind-ui", "pagefind-modular-ui", "pagefind-component-ui", "pagefind-highlight", "wasm.unknown"))]
+    return [
+        p
+        for p in (site / "pagefind").rglob("*")
+        if p.is_file()
+        and not p.name.startswith(
+            ("pagefind-ui", "pagefind-modular-ui", "pagefind-component-ui", "pagefind-highlight", "wasm.unknown")
+        )
+    ]
 
 
 def figures(engine: str, site: Path, browser: dict, builds: dict) -> dict:
@@ -287,9 +324,16 @@ def per_kind(queries: list[dict], answers: list[dict]) -> dict:
         entry["ms"].append(answer.get("ms"))
         entry["with_hits"] += 1 if (answer.get("total") or 0) > 0 else 0
         entry["errors"] += 1 if answer.get("error") else 0
-    return {kind: {"count": v["count"], "with_hits": v["with_hits"], "errors": v["errors"],
-                   "p50_ms": percentile(v["ms"], 0.5), "max_ms": max((m for m in v["ms"] if m is not None), default=None)}
-            for kind, v in kinds.items()}
+    return {
+        kind: {
+            "count": v["count"],
+            "with_hits": v["with_hits"],
+            "errors": v["errors"],
+            "p50_ms": percentile(v["ms"], 0.5),
+            "max_ms": max((m for m in v["ms"] if m is not None), default=None),
+        }
+        for kind, v in kinds.items()
+    }
 
 
 def engine_args(query: dict) -> dict:
@@ -300,6 +344,7 @@ def engine_args(query: dict) -> dict:
 
 def bench_size(label: str, records, options, pool_source: str) -> dict:
     from server import BenchServer
+
     from browser import run_engine
 
     work = BENCH / "work" / label
@@ -309,7 +354,9 @@ def bench_size(label: str, records, options, pool_source: str) -> dict:
     sampled = len(records)
     records, dropped = corpus.write_content(records, content)
     if dropped:
-        log(f"{label}: left out {len(dropped)} record(s) the build would reject after the Markdown round trip, e.g. {dropped[0]}")
+        log(
+            f"{label}: left out {len(dropped)} record(s) the build would reject after the Markdown round trip, e.g. {dropped[0]}"
+        )
     toml = corpus.write_site_toml(content, work / "site.toml")
     jsonl = work / "records.jsonl"
     corpus.write_jsonl(records, jsonl)
@@ -339,8 +386,11 @@ def bench_size(label: str, records, options, pool_source: str) -> dict:
     adversarial = adversarial_set(work / "ours")
     first = next(q for q in queries if q["kind"] == "plain")
     fragment = "#" + urlencode({"q": first["query"]})
-    wants = {"ours": ["first_result", "engine_ready", "tool_search_government_knowledge", "agent_first_result"],
-             "lunr": ["first_result", "ready"], "pagefind": ["first_result", "ready"]}
+    wants = {
+        "ours": ["first_result", "engine_ready", "tool_search_government_knowledge", "agent_first_result"],
+        "lunr": ["first_result", "ready"],
+        "pagefind": ["first_result", "ready"],
+    }
     by_engine = {}
     for engine in options.engines:
         server = BenchServer(sites[engine]).start()
@@ -349,28 +399,48 @@ def bench_size(label: str, records, options, pool_source: str) -> dict:
                 server.precompress("index.html", "data", "pyodide", "static")
             else:
                 server.precompress(".")
-            log(f"{label}: {engine}: {options.cold_runs} cold load(s), {len(queries)} queries (load average {os.getloadavg()[0]:.1f})")
+            log(
+                f"{label}: {engine}: {options.cold_runs} cold load(s), {len(queries)} queries (load average {os.getloadavg()[0]:.1f})"
+            )
             load_before = os.getloadavg()
-            result = run_engine(server, server.url + fragment, wants[engine], options.cold_runs, warmup, queries,
-                                CHOOSE_OURS_SEARCH if engine == "ours" else None, adversarial if engine == "ours" else None)
+            result = run_engine(
+                server,
+                server.url + fragment,
+                wants[engine],
+                options.cold_runs,
+                warmup,
+                queries,
+                CHOOSE_OURS_SEARCH if engine == "ours" else None,
+                adversarial if engine == "ours" else None,
+            )
         finally:
             server.stop()
         result["load_average_before"], result["load_average_after"] = load_before, os.getloadavg()
         fig = figures(engine, sites[engine], result, builds)
         by_engine[engine] = {"figures": fig, "per_kind": per_kind(queries, result["warm"]), "browser": result}
-        log(f"{label}: {engine}: ready {fig['cold_ready_ms']:.0f} ms, first result {fig['cold_first_result_ms']:.0f} ms, "
+        log(
+            f"{label}: {engine}: ready {fig['cold_ready_ms']:.0f} ms, first result {fig['cold_first_result_ms']:.0f} ms, "
             f"warm p50 {fig['warm_p50_ms']:.2f} ms p95 {fig['warm_p95_ms']:.2f} ms, {fig['first_search_mb']:.2f} MB, "
-            f"renderer RSS {fig['renderer_rss_mb'] or 0:.0f} MB")
+            f"renderer RSS {fig['renderer_rss_mb'] or 0:.0f} MB"
+        )
     if "ours" in by_engine:
         import timeline
 
         runs = max(options.cold_runs, 1 if options.quick else 5)
-        log(f"{label}: start-up timeline, {runs} cold run(s) alternating with the bare runtime (load average {os.getloadavg()[0]:.1f})")
+        log(
+            f"{label}: start-up timeline, {runs} cold run(s) alternating with the bare runtime (load average {os.getloadavg()[0]:.1f})"
+        )
         by_engine["ours"]["startup"] = timeline.run(work / "ours", runs)
     worst = worst_case(work / "ours", queries, adversarial, by_engine.get("ours", {}).get("browser", {}))
     if worst:
-        log(f"{label}: worst case: " + "; ".join(f"{where} slowest adversarial {w['adversarial_max_ms']:.0f} ms ({w['adversarial_max_label']}) "
-                                                   f"vs slowest normal {w['normal_max_ms']:.0f} ms = {w['ratio']:.2f}x" for where, w in worst.items()))
+        log(
+            f"{label}: worst case: "
+            + "; ".join(
+                f"{where} slowest adversarial {w['adversarial_max_ms']:.0f} ms ({w['adversarial_max_label']}) "
+                f"vs slowest normal {w['normal_max_ms']:.0f} ms = {w['ratio']:.2f}x"
+                for where, w in worst.items()
+            )
+        )
     present = [e for e in ENGINES if e in by_engine]
     return {
         "worst_case": worst,
@@ -392,8 +462,9 @@ def bench_size(label: str, records, options, pool_source: str) -> dict:
 def adversarial_set(site: Path) -> list:
     """bench/adversarial.py's calls, made from the built site's own vocabulary and publishers."""
     sys.path.insert(0, str(ROOT / "python_pkg"))
-    from govsearch import Catalogue, DirectoryLoader
     from adversarial import adversarial_calls
+
+    from govsearch import Catalogue, DirectoryLoader
 
     return adversarial_calls(Catalogue.open(DirectoryLoader(site)))
 
@@ -425,9 +496,16 @@ def worst_case(site: Path, queries: list[dict], adversarial: list, browser: dict
     out = {}
     for where, (normal, hostile) in measured.items():
         slowest = max(range(len(hostile)), key=hostile.__getitem__)
-        out[where] = {"normal_p50_ms": percentile(normal, 0.5), "normal_p95_ms": percentile(normal, 0.95), "normal_max_ms": max(normal),
-                      "adversarial_p50_ms": percentile(hostile, 0.5), "adversarial_max_ms": hostile[slowest], "adversarial_max_label": labels[slowest],
-                      "ratio": hostile[slowest] / max(normal), "adversarial_ms": dict(zip(labels, hostile))}
+        out[where] = {
+            "normal_p50_ms": percentile(normal, 0.5),
+            "normal_p95_ms": percentile(normal, 0.95),
+            "normal_max_ms": max(normal),
+            "adversarial_p50_ms": percentile(hostile, 0.5),
+            "adversarial_max_ms": hostile[slowest],
+            "adversarial_max_label": labels[slowest],
+            "ratio": hostile[slowest] / max(normal),
+            "adversarial_ms": dict(zip(labels, hostile)),
+        }
     return out
 
 
@@ -467,12 +545,19 @@ def markdown(result: dict) -> str:
         lines.append(f"## {size['records']:,} records ({size['label']})")
         lines.append("")
         ours = size["engines"]["ours"].get("browser", {}).get("search_method")
-        lines.append(f"First (cold) query: `{size['first_query']}`. Our data layout: {size.get('ours_layout')}; our warm queries went through: {ours}. "
-                     "lunr.js loads the one-file lunr index lunr.py writes (its build is the lunr.js column's index build).")
+        lines.append(
+            f"First (cold) query: `{size['first_query']}`. Our data layout: {size.get('ours_layout')}; our warm queries went through: {ours}. "
+            "lunr.js loads the one-file lunr index lunr.py writes (its build is the lunr.js column's index build)."
+        )
         lines.append("")
-        loads = ", ".join(f"{e} {size['engines'][e]['browser'].get('load_average_before', [0])[0]:.1f}→{size['engines'][e]['browser'].get('load_average_after', [0])[0]:.1f}"
-                          for e in ENGINES if e in size["engines"])
-        lines.append(f"1-minute load average during the browser runs (this machine has {result['machine']['nproc']} CPUs): {loads}.")
+        loads = ", ".join(
+            f"{e} {size['engines'][e]['browser'].get('load_average_before', [0])[0]:.1f}→{size['engines'][e]['browser'].get('load_average_after', [0])[0]:.1f}"
+            for e in ENGINES
+            if e in size["engines"]
+        )
+        lines.append(
+            f"1-minute load average during the browser runs (this machine has {result['machine']['nproc']} CPUs): {loads}."
+        )
         lines.append("")
         lines.append("| figure | unit | ours | lunr.js | Pagefind | ours/lunr.js | ours/Pagefind |")
         lines.append("|---|---|--:|--:|--:|--:|--:|")
@@ -481,24 +566,39 @@ def markdown(result: dict) -> str:
             if all(v is None for v in values):
                 continue
             r = size.get("ratios", {})
-            lines.append(f"| {label} | {unit} | " + " | ".join(fmt(v, unit) for v in values) + " | "
-                         + ratio_fmt(r.get("ours/lunr", {}).get(key)) + " | " + ratio_fmt(r.get("ours/pagefind", {}).get(key)) + " |")
+            lines.append(
+                f"| {label} | {unit} | "
+                + " | ".join(fmt(v, unit) for v in values)
+                + " | "
+                + ratio_fmt(r.get("ours/lunr", {}).get(key))
+                + " | "
+                + ratio_fmt(r.get("ours/pagefind", {}).get(key))
+                + " |"
+            )
         lines.append("")
         startup = size["engines"].get("ours", {}).get("startup")
         if startup:
             import timeline
 
-            lines.append(f"Start-up timeline, ours ({startup['runs']} cold runs alternating with a bare-runtime page, then a second visit in a new tab; bench/timeline.py):")
+            lines.append(
+                f"Start-up timeline, ours ({startup['runs']} cold runs alternating with a bare-runtime page, then a second visit in a new tab; bench/timeline.py):"
+            )
             lines.append("")
             lines.append(timeline.markdown({size["label"]: startup}))
         if size.get("worst_case"):
-            lines.append(f"Worst case (bench/adversarial.py, {len(next(iter(size['worst_case'].values()))['adversarial_ms'])} calls from the site's own vocabulary and publishers) beside the normal queries, ours:")
+            lines.append(
+                f"Worst case (bench/adversarial.py, {len(next(iter(size['worst_case'].values()))['adversarial_ms'])} calls from the site's own vocabulary and publishers) beside the normal queries, ours:"
+            )
             lines.append("")
-            lines.append("| where | normal p50 ms | normal p95 ms | slowest normal ms | slowest adversarial ms | which | ratio |")
+            lines.append(
+                "| where | normal p50 ms | normal p95 ms | slowest normal ms | slowest adversarial ms | which | ratio |"
+            )
             lines.append("|---|--:|--:|--:|--:|---|--:|")
             for where, w in size["worst_case"].items():
-                lines.append(f"| {where} | {fmt(w['normal_p50_ms'], 'ms')} | {fmt(w['normal_p95_ms'], 'ms')} | {fmt(w['normal_max_ms'], 'ms')} | "
-                             f"{fmt(w['adversarial_max_ms'], 'ms')} | {w['adversarial_max_label']} | {w['ratio']:.2f}× |")
+                lines.append(
+                    f"| {where} | {fmt(w['normal_p50_ms'], 'ms')} | {fmt(w['normal_p95_ms'], 'ms')} | {fmt(w['normal_max_ms'], 'ms')} | "
+                    f"{fmt(w['adversarial_max_ms'], 'ms')} | {w['adversarial_max_label']} | {w['ratio']:.2f}× |"
+                )
             lines.append("")
         lines.append("Queries with at least one hit, by kind (ours / lunr.js / Pagefind):")
         lines.append("")
@@ -507,8 +607,13 @@ def markdown(result: dict) -> str:
         kinds = size["engines"]["ours"]["per_kind"]
         for kind in kinds:
             cells = [size["engines"][e]["per_kind"][kind] for e in ENGINES if e in size["engines"]]
-            lines.append(f"| {kind} | {kinds[kind]['count']} | " + " | ".join(str(c["with_hits"]) for c in cells) + " | "
-                         + " | ".join(fmt(c["p50_ms"], "ms") for c in cells) + " |")
+            lines.append(
+                f"| {kind} | {kinds[kind]['count']} | "
+                + " | ".join(str(c["with_hits"]) for c in cells)
+                + " | "
+                + " | ".join(fmt(c["p50_ms"], "ms") for c in cells)
+                + " |"
+            )
         lines.append("")
     lines.append("## Plots")
     lines.append("")
@@ -520,14 +625,20 @@ def markdown(result: dict) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="1,000 records, 2 queries of each kind, one cold load: a smoke test")
-    parser.add_argument("--sizes", default=None, help="comma-separated record counts and/or 'full' (default 1000,10000,full)")
+    parser.add_argument(
+        "--quick", action="store_true", help="1,000 records, 2 queries of each kind, one cold load: a smoke test"
+    )
+    parser.add_argument(
+        "--sizes", default=None, help="comma-separated record counts and/or 'full' (default 1000,10000,full)"
+    )
     parser.add_argument("--name", default=None, help="results name (default: quick or the date)")
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--per-kind", type=int, default=None, help="timed queries of each kind (default 12; quick 2)")
     parser.add_argument("--cold-runs", type=int, default=None, help="cold loads per engine (default 3; quick 1)")
     parser.add_argument("--engines", default=",".join(ENGINES))
-    parser.add_argument("--synthetic", action="store_true", help="use the generated corpus even when ../shared/data exists")
+    parser.add_argument(
+        "--synthetic", action="store_true", help="use the generated corpus even when ../shared/data exists"
+    )
     parser.add_argument("--out", default=str(BENCH / "results"))
     parser.add_argument("--render", metavar="NAME", help="only rewrite NAME.md and the plots from NAME.json")
     options = parser.parse_args(argv)
@@ -569,15 +680,21 @@ def render(result: dict, out: Path) -> None:
     for key in PLOTTED:
         label = next(shown for k, shown, _ in FIGURES if k == key)
         unit = next(u for k, _, u in FIGURES if k == key)
-        series = {ENGINE_TITLES[e]: [(s["records"], s["engines"][e]["figures"].get(key)) for s in result["sizes"] if e in s["engines"]]
-                  for e in ENGINES}
+        series = {
+            ENGINE_TITLES[e]: [
+                (s["records"], s["engines"][e]["figures"].get(key)) for s in result["sizes"] if e in s["engines"]
+            ]
+            for e in ENGINES
+        }
         (out / f"{name}-{key}.svg").write_text(plots.line_chart(f"{label} ({unit})", series), "utf-8")
 
 
 def write_results(out: Path, options, started: float, pool, sizes: list[dict], final: bool = False) -> dict:
     result = {
         "name": options.name,
-        "command": " ".join([".venv/bin/python", "bench/run.py", *sys.argv[1:]]) if sys.argv[0].endswith("run.py") else "bench/smoke.py run_quick",
+        "command": " ".join([".venv/bin/python", "bench/run.py", *sys.argv[1:]])
+        if sys.argv[0].endswith("run.py")
+        else "bench/smoke.py run_quick",
         "started": dt.datetime.fromtimestamp(started).isoformat(timespec="seconds"),
         "finished": dt.datetime.now().isoformat(timespec="seconds"),
         "wall_s": time.time() - started,

@@ -54,8 +54,20 @@ def full_estate(estate: Path, sources: str | None = None) -> Path:
     if (estate / "data" / "manifest.json").exists():
         return estate
     log(f"building the full estate into {estate} to learn from (about 90 s)")
-    subprocess.run([sys.executable, "build.py", "--config", "site/full-estate.toml", "--out", str(estate), "--keep-going",
-                    *(["--sources", sources] if sources else [])], cwd=ROOT, check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "build.py",
+            "--config",
+            "site/full-estate.toml",
+            "--out",
+            str(estate),
+            "--keep-going",
+            *(["--sources", sources] if sources else []),
+        ],
+        cwd=ROOT,
+        check=True,
+    )
     return estate
 
 
@@ -84,8 +96,13 @@ def timed_build(config: Path, out: Path) -> dict:
     A tree that crosses a Pages limit is still complete: the check runs last."""
     shutil.rmtree(out, ignore_errors=True)
     started = time.monotonic()
-    process = subprocess.Popen(["/usr/bin/time", "-v", sys.executable, "build.py", "--config", str(config), "--out", str(out), "--keep-going"],
-                               cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(
+        ["/usr/bin/time", "-v", sys.executable, "build.py", "--config", str(config), "--out", str(out), "--keep-going"],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     samples: list[tuple[float, int]] = []
     sampler = threading.Thread(target=_sample_rss, args=(process, started, samples), daemon=True)
     sampler.start()
@@ -100,11 +117,17 @@ def timed_build(config: Path, out: Path) -> dict:
     if process.returncode != 0 and not over_limit:
         raise RuntimeError(f"build failed:\n{err[-3000:]}")
     rejected = re.search(r"; (\d+) rejected", err)
-    return {"wall_s": seconds, "peak_rss_mb": int(stat("Maximum resident set size (kbytes)").group(1)) * 1024 / MB,
-            "user_s": float(stat("User time (seconds)").group(1)), "system_s": float(stat("System time (seconds)").group(1)),
-            "exit_code": process.returncode, "pages_limit_message": _limit_message(err) if over_limit else None,
-            "steps": _steps(lines, samples), "rejected": int(rejected.group(1)) if rejected else None,
-            "rss_samples_mb": [(t, round(rss / MB)) for t, rss in samples[::5]]}
+    return {
+        "wall_s": seconds,
+        "peak_rss_mb": int(stat("Maximum resident set size (kbytes)").group(1)) * 1024 / MB,
+        "user_s": float(stat("User time (seconds)").group(1)),
+        "system_s": float(stat("System time (seconds)").group(1)),
+        "exit_code": process.returncode,
+        "pages_limit_message": _limit_message(err) if over_limit else None,
+        "steps": _steps(lines, samples),
+        "rejected": int(rejected.group(1)) if rejected else None,
+        "rss_samples_mb": [(t, round(rss / MB)) for t, rss in samples[::5]],
+    }
 
 
 def _sample_rss(process: subprocess.Popen, started: float, samples: list) -> None:
@@ -134,7 +157,9 @@ def _steps(lines: list[tuple[float, str]], samples: list[tuple[float, int]]) -> 
         if not found:
             continue
         during = [rss for t, rss in samples if at - float(found.group(2)) - 1 <= t <= at]
-        steps.append({"step": found.group(1), "s": float(found.group(2)), "peak_rss_mb": round(max(during, default=0) / MB)})
+        steps.append(
+            {"step": found.group(1), "s": float(found.group(2)), "peak_rss_mb": round(max(during, default=0) / MB)}
+        )
     return steps
 
 
@@ -150,16 +175,26 @@ def published(site: Path) -> dict:
     for part in ("records", "data", "pyodide", "static", "publishers"):
         files = [p for p in (site / part).rglob("*") if p.is_file()] if (site / part).exists() else []
         parts[part] = {"files": len(files), "mb": sum(p.stat().st_size for p in files) / MB}
-    return {"archive_mb": size.archive / MB, "files_mb": size.bytes / MB, "files": size.files, "largest_mb": size.largest / MB,
-            "largest_path": size.largest_path, "limit_site_mb": SITE_BYTES / MB, "limit_file_mb": FILE_BYTES / MB,
-            "limit_files": FILE_COUNT, "within_site_limit": size.archive <= SITE_BYTES, "within_file_count": size.files <= FILE_COUNT,
-            "by_folder": parts}
+    return {
+        "archive_mb": size.archive / MB,
+        "files_mb": size.bytes / MB,
+        "files": size.files,
+        "largest_mb": size.largest / MB,
+        "largest_path": size.largest_path,
+        "limit_site_mb": SITE_BYTES / MB,
+        "limit_file_mb": FILE_BYTES / MB,
+        "limit_files": FILE_COUNT,
+        "within_site_limit": size.archive <= SITE_BYTES,
+        "within_file_count": size.files <= FILE_COUNT,
+        "by_folder": parts,
+    }
 
 
 def browse(site: Path, sample: list, options) -> dict:
     """Cold loads and warm queries in Chromium, as `make bench` measures ours."""
-    from browser import run_engine
     from server import BenchServer
+
+    from browser import run_engine
 
     queries = make_queries(sample, options.per_kind, seed=options.seed + 1)
     warmup = warmup_queries(sample)
@@ -170,13 +205,25 @@ def browse(site: Path, sample: list, options) -> dict:
     try:
         server.precompress("index.html", "data", "pyodide", "static")
         load = os.getloadavg()
-        result = run_engine(server, server.url + "#" + urlencode({"q": first["query"]}),
-                            ["first_result", "engine_ready", "tool_search_government_knowledge", "agent_first_result"],
-                            options.cold_runs, warmup, queries, bench_run.CHOOSE_OURS_SEARCH)
+        result = run_engine(
+            server,
+            server.url + "#" + urlencode({"q": first["query"]}),
+            ["first_result", "engine_ready", "tool_search_government_knowledge", "agent_first_result"],
+            options.cold_runs,
+            warmup,
+            queries,
+            bench_run.CHOOSE_OURS_SEARCH,
+        )
     finally:
         server.stop()
-    return {"queries": [{k: q[k] for k in ("kind", "query", "filters")} for q in queries], "first_query": first["query"],
-            "load_average_before": load, "load_average_after": os.getloadavg(), "browser": result, "figures": browser_figures(result)}
+    return {
+        "queries": [{k: q[k] for k in ("kind", "query", "filters")} for q in queries],
+        "first_query": first["query"],
+        "load_average_before": load,
+        "load_average_after": os.getloadavg(),
+        "browser": result,
+        "figures": browser_figures(result),
+    }
 
 
 def browser_figures(result: dict) -> dict:
@@ -184,7 +231,10 @@ def browser_figures(result: dict) -> dict:
     cats = [bench_run.bytes_by_category("ours", run["requests"]) for run in runs]
     warm = [q["ms"] for q in result["warm"]]
     repeat = [q["ms"] for q in result["repeat"]]
-    first_data = [[(e["path"], e["sent"]) for e in run["requests"] if bench_run.category("ours", e["path"]) in ("data", "engine")] for run in runs]
+    first_data = [
+        [(e["path"], e["sent"]) for e in run["requests"] if bench_run.category("ours", e["path"]) in ("data", "engine")]
+        for run in runs
+    ]
     return {
         "cold_ready_ms": bench_run.median([r["marks"].get("engine_ready") for r in runs]),
         "cold_agent_first_result_ms": bench_run.median([r["marks"].get("agent_first_result") for r in runs]),
@@ -195,8 +245,10 @@ def browser_figures(result: dict) -> dict:
         "first_answer_engine_mb": bench_run.median([c["engine"] for c in cats]) / MB,
         "first_answer_requests": bench_run.median([len(r["requests"]) for r in runs]),
         "first_answer_worker_files": first_data[-1],
-        "warm_p50_ms": bench_run.percentile(warm, 0.5), "warm_p95_ms": bench_run.percentile(warm, 0.95),
-        "repeat_p50_ms": bench_run.percentile(repeat, 0.5), "repeat_p95_ms": bench_run.percentile(repeat, 0.95),
+        "warm_p50_ms": bench_run.percentile(warm, 0.5),
+        "warm_p95_ms": bench_run.percentile(warm, 0.95),
+        "repeat_p50_ms": bench_run.percentile(repeat, 0.5),
+        "repeat_p95_ms": bench_run.percentile(repeat, 0.95),
         "warm_mb": sum(e["sent"] for e in result["warm_requests"]) / MB,
         "warm_with_hits": sum(1 for q in result["warm"] if (q.get("total") or 0) > 0),
         "warm_errors": sum(1 for q in result["warm"] if q.get("error")),
@@ -217,7 +269,12 @@ def index_only(model: simulate.Model, count: int, seed: int, work: Path) -> dict
     config = load_config(simulate.site_config(work / "content", _made(work) / "site.toml"))
     started = time.perf_counter()
     write_data(config, records, work / "data")
-    result = {"records": count, "records_held_peak_mb": held, "write_data_s": time.perf_counter() - started, "peak_mb": peak()}
+    result = {
+        "records": count,
+        "records_held_peak_mb": held,
+        "write_data_s": time.perf_counter() - started,
+        "peak_mb": peak(),
+    }
     shutil.rmtree(work, ignore_errors=True)
     return result
 
@@ -240,7 +297,9 @@ def run_size(count: int, model: simulate.Model, options) -> dict:
     work = BENCH / "work" / "scale" / str(count)
     log(f"{count:,}: generating records (load {os.getloadavg()[0]:.1f})")
     detail, sample = generate(model, count, work, options.seed)
-    log(f"{count:,}: {detail['records']:,} records written in {detail['generate_s']:.0f} s ({detail['new_words']:,} new words); building")
+    log(
+        f"{count:,}: {detail['records']:,} records written in {detail['generate_s']:.0f} s ({detail['new_words']:,} new words); building"
+    )
     build = timed_build(work / "site.toml", work / "site")
     log(f"{count:,}: built in {build['wall_s']:.0f} s, peak RSS {build['peak_rss_mb']:,.0f} MB; measuring the tree")
     size = published(work / "site")
@@ -248,22 +307,31 @@ def run_size(count: int, model: simulate.Model, options) -> dict:
     browser = browse(work / "site", sample, options) if not options.no_browser else None
     if browser:
         f = browser["figures"]
-        log(f"{count:,}: first answer {f['cold_agent_first_result_ms']:.0f} ms, {f['first_answer_beyond_runtime_mb']:.2f} MB beyond the runtime; "
-            f"warm p50 {f['warm_p50_ms']:.1f} ms p95 {f['warm_p95_ms']:.1f} ms")
-    shutil.rmtree(work / "content", ignore_errors=True)  # the site is kept until the next run; the Markdown is not needed
+        log(
+            f"{count:,}: first answer {f['cold_agent_first_result_ms']:.0f} ms, {f['first_answer_beyond_runtime_mb']:.2f} MB beyond the runtime; "
+            f"warm p50 {f['warm_p50_ms']:.1f} ms p95 {f['warm_p95_ms']:.1f} ms"
+        )
+    shutil.rmtree(
+        work / "content", ignore_errors=True
+    )  # the site is kept until the next run; the Markdown is not needed
     return {"records": count, "generated": detail, "build": build, "published": size, "chromium": browser}
 
 
 def markdown(result: dict) -> str:
     m = result["machine"]
     sizes = sorted(result["sizes"], key=lambda s: s["records"])
-    lines = [f"# govsearch at scale: {result['name']}", "",
-             f"Run {result['started']} – {result['finished']} with `{result['command']}`. Simulated records (bench/simulate_estate.py, seed {result['seed']}) "
-             f"learnt from the full estate ({result['model']['learnt_from_records']:,} records; Heaps' law V = {result['model']['heaps_k']} n^{result['model']['heaps_b']}).",
-             "", f"Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory_gb']} GB RAM, {m['mem_available_gb_at_start']} GB available at the start; "
-             f"`uptime` at the start: {m['uptime_at_start']}; {m['chromium']}. Shared with other sessions: times vary with load.", "",
-             "| figure | target at 300,000 | " + " | ".join(f"{s['records']:,}" for s in sizes) + " |",
-             "|---|--:|" + "--:|" * len(sizes)]
+    lines = [
+        f"# govsearch at scale: {result['name']}",
+        "",
+        f"Run {result['started']} – {result['finished']} with `{result['command']}`. Simulated records (bench/simulate_estate.py, seed {result['seed']}) "
+        f"learnt from the full estate ({result['model']['learnt_from_records']:,} records; Heaps' law V = {result['model']['heaps_k']} n^{result['model']['heaps_b']}).",
+        "",
+        f"Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory_gb']} GB RAM, {m['mem_available_gb_at_start']} GB available at the start; "
+        f"`uptime` at the start: {m['uptime_at_start']}; {m['chromium']}. Shared with other sessions: times vary with load.",
+        "",
+        "| figure | target at 300,000 | " + " | ".join(f"{s['records']:,}" for s in sizes) + " |",
+        "|---|--:|" + "--:|" * len(sizes),
+    ]
     rows = [
         ("Build wall time (s)", None, lambda s: s["build"]["wall_s"]),
         ("Build peak RSS (MB, /usr/bin/time -v)", TARGETS["build_peak_mb"], lambda s: s["build"]["peak_rss_mb"]),
@@ -272,11 +340,19 @@ def markdown(result: dict) -> str:
         ("... rendering pages (s)", None, lambda s: _step(s, "Rendering", "s")),
         ("Peak RSS while indexing (MB, sampled each second)", None, lambda s: _step(s, "Indexing", "peak_rss_mb")),
         ("Peak RSS while rendering pages (MB, sampled)", None, lambda s: _step(s, "Rendering", "peak_rss_mb")),
-        ("Published size as the Pages archive (MB; limit 1,000)", SITE_BYTES / MB, lambda s: s["published"]["archive_mb"]),
+        (
+            "Published size as the Pages archive (MB; limit 1,000)",
+            SITE_BYTES / MB,
+            lambda s: s["published"]["archive_mb"],
+        ),
         ("Files (project bound 200,000)", None, lambda s: s["published"]["files"]),
         ("Record pages (MB)", None, lambda s: s["published"]["by_folder"]["records"]["mb"]),
         ("Search data (MB)", None, lambda s: s["published"]["by_folder"]["data"]["mb"]),
-        ("Bytes to first answer beyond the runtime (MB)", TARGETS["first_answer_beyond_runtime_mb"], lambda s: _fig(s, "first_answer_beyond_runtime_mb")),
+        (
+            "Bytes to first answer beyond the runtime (MB)",
+            TARGETS["first_answer_beyond_runtime_mb"],
+            lambda s: _fig(s, "first_answer_beyond_runtime_mb"),
+        ),
         ("... of which data files (MB)", None, lambda s: _fig(s, "first_answer_data_mb")),
         ("Cold first WebMCP answer (ms)", None, lambda s: _fig(s, "cold_agent_first_result_ms")),
         ("Warm query p50 (ms)", None, lambda s: _fig(s, "warm_p50_ms")),
@@ -284,7 +360,11 @@ def markdown(result: dict) -> str:
         ("Bytes fetched during warm queries (MB)", None, lambda s: _fig(s, "warm_mb")),
     ]
     for label, target, get in rows:
-        lines.append(f"| {label} | {bench_run.fmt(target, '') if target else ''} | " + " | ".join(bench_run.fmt(get(s), "") for s in sizes) + " |")
+        lines.append(
+            f"| {label} | {bench_run.fmt(target, '') if target else ''} | "
+            + " | ".join(bench_run.fmt(get(s), "") for s in sizes)
+            + " |"
+        )
     lines.append("")
     for size in sizes:
         message = size["build"]["pages_limit_message"]
@@ -330,16 +410,27 @@ def extrapolate(sizes: list[dict], targets: list[int]) -> dict:
         if a is None or b is None:
             continue
         per_record = (b - a) / (large["records"] - small["records"])
-        out["figures"][label] = {"per_record": per_record, **{str(n): b + per_record * (n - large["records"]) for n in targets}}
+        out["figures"][label] = {
+            "per_record": per_record,
+            **{str(n): b + per_record * (n - large["records"]) for n in targets},
+        }
     return out
 
 
 def extrapolation_table(projection: dict) -> list[str]:
     targets = [key for key in next(iter(projection["figures"].values())) if key != "per_record"]
-    lines = [f"Projected from the measured {projection['from'][0]:,} and {projection['from'][1]:,} records (a + b N through the two; not measured):", "",
-             "| figure | per 1,000 records | " + " | ".join(f"{int(n):,}" for n in targets) + " |", "|---|--:|" + "--:|" * len(targets)]
+    lines = [
+        f"Projected from the measured {projection['from'][0]:,} and {projection['from'][1]:,} records (a + b N through the two; not measured):",
+        "",
+        "| figure | per 1,000 records | " + " | ".join(f"{int(n):,}" for n in targets) + " |",
+        "|---|--:|" + "--:|" * len(targets),
+    ]
     for label, row in projection["figures"].items():
-        lines.append(f"| {label} | {bench_run.fmt(row['per_record'] * 1000, '')} | " + " | ".join(bench_run.fmt(row[n], "") for n in targets) + " |")
+        lines.append(
+            f"| {label} | {bench_run.fmt(row['per_record'] * 1000, '')} | "
+            + " | ".join(bench_run.fmt(row[n], "") for n in targets)
+            + " |"
+        )
     return lines + [""]
 
 
@@ -354,22 +445,39 @@ def _fig(size: dict, key: str):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100000,300000")
-    parser.add_argument("--estate", default="/tmp/govsearch-full-estate", help="a built full estate, or where to build one")
-    parser.add_argument("--sources", help="where the full estate's exports are (build.py --sources), when it must be built")
+    parser.add_argument(
+        "--estate", default="/tmp/govsearch-full-estate", help="a built full estate, or where to build one"
+    )
+    parser.add_argument(
+        "--sources", help="where the full estate's exports are (build.py --sources), when it must be built"
+    )
     parser.add_argument("--name", default=f"scale-{dt.date.today().isoformat()}")
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--per-kind", type=int, default=12)
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--out", default=str(BENCH / "results"))
-    parser.add_argument("--extrapolate", default="300000,1000000", help="sizes to project to from the two largest measured")
-    parser.add_argument("--index-only", type=int, metavar="N", help="only the indexing step's memory and time for N records made in memory (prints JSON)")
+    parser.add_argument(
+        "--extrapolate", default="300000,1000000", help="sizes to project to from the two largest measured"
+    )
+    parser.add_argument(
+        "--index-only",
+        type=int,
+        metavar="N",
+        help="only the indexing step's memory and time for N records made in memory (prints JSON)",
+    )
     parser.add_argument("--render", metavar="NAME", help="only rewrite NAME.md (and the projection) from NAME.json")
     options = parser.parse_args(argv)
     targets = [int(n) for n in options.extrapolate.split(",") if n]
     if options.index_only:
         model = simulate.learn(simulate.read_estate(full_estate(Path(options.estate), options.sources)))
-        print(json.dumps(index_only(model, options.index_only, options.seed, BENCH / "work" / "scale" / f"index-{options.index_only}")))
+        print(
+            json.dumps(
+                index_only(
+                    model, options.index_only, options.seed, BENCH / "work" / "scale" / f"index-{options.index_only}"
+                )
+            )
+        )
         return 0
     if options.render:
         path = Path(options.out) / f"{options.render}.json"
@@ -377,8 +485,14 @@ def main(argv: list[str] | None = None) -> int:
         _finish(result, targets, path.parent)
         return 0
     started = time.time()
-    result = {"name": options.name, "command": " ".join(["bench/scale.py", *(argv if argv is not None else sys.argv[1:])]),
-              "started": dt.datetime.now().isoformat(timespec="seconds"), "seed": options.seed, "machine": machine(), "sizes": []}
+    result = {
+        "name": options.name,
+        "command": " ".join(["bench/scale.py", *(argv if argv is not None else sys.argv[1:])]),
+        "started": dt.datetime.now().isoformat(timespec="seconds"),
+        "seed": options.seed,
+        "machine": machine(),
+        "sizes": [],
+    }
     model = simulate.learn(simulate.read_estate(full_estate(Path(options.estate), options.sources)))
     result["model"] = model.summary()
     out = Path(options.out)

@@ -18,16 +18,26 @@ from __future__ import annotations
 import gzip
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from email.utils import formatdate
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 TYPES = {
-    ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
-    ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm", ".svg": "image/svg+xml",
-    ".png": "image/png", ".ico": "image/x-icon", ".woff2": "font/woff2", ".woff": "font/woff",
-    ".zip": "application/zip", ".whl": "application/zip", ".txt": "text/plain; charset=utf-8",
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".json": "application/json",
+    ".wasm": "application/wasm",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".woff2": "font/woff2",
+    ".woff": "font/woff",
+    ".zip": "application/zip",
+    ".whl": "application/zip",
+    ".txt": "text/plain; charset=utf-8",
     ".map": "application/json",
 }
 GZIP = {".html", ".js", ".mjs", ".css", ".json", ".wasm", ".svg", ".txt", ".map"}
@@ -50,7 +60,7 @@ class BenchServer(ThreadingHTTPServer):
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/"
 
-    def start(self) -> "BenchServer":
+    def start(self) -> BenchServer:
         self.thread.start()
         return self
 
@@ -141,5 +151,13 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
             return
-        self.server.record({"t": time.time(), "path": path, "status": status, "raw": raw_size if raw_size is not None else len(body),
-                            "sent": len(body), "gzip": bool(encoding)})
+        self.server.record(
+            {
+                "t": time.time(),
+                "path": path,
+                "status": status,
+                "raw": raw_size if raw_size is not None else len(body),
+                "sent": len(body),
+                "gzip": bool(encoding),
+            }
+        )

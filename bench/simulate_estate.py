@@ -26,7 +26,6 @@ Output is deterministic for a given seed and model.
 from __future__ import annotations
 
 import argparse
-import bisect
 import itertools
 import json
 import math
@@ -34,9 +33,10 @@ import random
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +49,17 @@ from govsearch_build.records import Record  # noqa: E402
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&.-]*[A-Za-z0-9]|[A-Za-z0-9]")
 TEXT_FIELDS = ("title", "summary", "body", "accessNote", "link")
 # Structural fields copied from the real record a simulated one is shaped on.
-COPIED = ("resourceType", "publisher", "accessStatus", "collection", "collections", "licence", "observed", "updated", "linkSecurity")
+COPIED = (
+    "resourceType",
+    "publisher",
+    "accessStatus",
+    "collection",
+    "collections",
+    "licence",
+    "observed",
+    "updated",
+    "linkSecurity",
+)
 
 
 def words(text: str) -> list[str]:
@@ -77,7 +87,7 @@ class Vocabulary:
     cumulative: list[int]
 
     @classmethod
-    def of(cls, counts: Counter) -> "Vocabulary":
+    def of(cls, counts: Counter) -> Vocabulary:
         ordered = sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))
         return cls([w for w, _ in ordered], list(itertools.accumulate(n for _, n in ordered)))
 
@@ -97,10 +107,14 @@ class Model:
     stems: list[str] = field(default_factory=list)  # words of 6+ letters, for new words
 
     def summary(self) -> dict[str, Any]:
-        return {"learnt_from_records": self.real_records, "real_tokens": self.real_tokens,
-                "heaps_k": round(self.heaps_k, 3), "heaps_b": round(self.heaps_b, 4),
-                "vocabulary": {name: len(v.words) for name, v in self.vocabularies.items()},
-                "keyword_phrases": len(self.keywords.words)}
+        return {
+            "learnt_from_records": self.real_records,
+            "real_tokens": self.real_tokens,
+            "heaps_k": round(self.heaps_k, 3),
+            "heaps_b": round(self.heaps_b, 4),
+            "vocabulary": {name: len(v.words) for name, v in self.vocabularies.items()},
+            "keyword_phrases": len(self.keywords.words),
+        }
 
 
 def read_estate(site: Path) -> Iterator[dict[str, Any]]:
@@ -108,7 +122,9 @@ def read_estate(site: Path) -> Iterator[dict[str, Any]]:
     data = site / "data"
     files = sorted((data / "records").glob("*.json")) or sorted(data.glob("records.*.json"))
     if not files:
-        raise SystemExit(f"{site} holds no built records (data/records/ or data/records.*.json): build the full estate first")
+        raise SystemExit(
+            f"{site} holds no built records (data/records/ or data/records.*.json): build the full estate first"
+        )
     for path in files:
         yield from json.loads(path.read_text("utf-8"))["records"]
 
@@ -122,8 +138,12 @@ def learn(records: Iterable[dict[str, Any]]) -> Model:
     growth: list[tuple[int, int]] = []  # (tokens so far, distinct words so far)
     tokens = 0
     for record in records:
-        texts = {"title": words(record["title"]), "summary": words(record["summary"]),
-                 "body": words(record.get("body", "")), "accessNote": words(record.get("accessNote", ""))}
+        texts = {
+            "title": words(record["title"]),
+            "summary": words(record["summary"]),
+            "body": words(record.get("body", "")),
+            "accessNote": words(record.get("accessNote", "")),
+        }
         link_words = [words(link["title"]) for link in record.get("links", [])]
         for name, found in texts.items():
             counts[name].update(found)
@@ -139,8 +159,16 @@ def learn(records: Iterable[dict[str, Any]]) -> Model:
         raise ValueError("no records to learn from")
     heaps_k, heaps_b = _fit_heaps(growth)
     stems = sorted(w for w in seen if len(w) >= 6 and w.isalpha())
-    return Model(shapes, {name: Vocabulary.of(c) for name, c in counts.items()}, Vocabulary.of(phrases),
-                 heaps_k, heaps_b, tokens, len(shapes), stems)
+    return Model(
+        shapes,
+        {name: Vocabulary.of(c) for name, c in counts.items()},
+        Vocabulary.of(phrases),
+        heaps_k,
+        heaps_b,
+        tokens,
+        len(shapes),
+        stems,
+    )
 
 
 def _shape(record: dict[str, Any], texts: dict[str, list[str]], link_words: list[list[str]]) -> Shape:
@@ -152,7 +180,10 @@ def _shape(record: dict[str, Any], texts: dict[str, list[str]], link_words: list
         host=urlsplit(record["url"]).hostname or "www.gov.uk",
         lengths={name: len(found) for name, found in texts.items()},
         keywords=len(record.get("keywords", [])),
-        links=[(link["kind"], urlsplit(link["url"]).hostname or "www.gov.uk", len(found)) for link, found in zip(record.get("links", []), link_words)],
+        links=[
+            (link["kind"], urlsplit(link["url"]).hostname or "www.gov.uk", len(found))
+            for link, found in zip(record.get("links", []), link_words)
+        ],
         documentation_host=urlsplit(documentation).hostname if documentation else None,
     )
 
@@ -191,7 +222,11 @@ class Simulator:
             "title": title,
             "summary": self.text("summary", max(3, shape.lengths["summary"]))[:2000],
             "url": f"{'http' if 'linkSecurity' in shape.fields else 'https'}://{shape.host}/{_slug(title)}-{number}",
-            **{name: value for name, value in shape.fields.items() if name in ("resourceType", "publisher", "accessStatus", "collection")},
+            **{
+                name: value
+                for name, value in shape.fields.items()
+                if name in ("resourceType", "publisher", "accessStatus", "collection")
+            },
         }
         for name in ("licence", "observed", "updated", "linkSecurity", "collections"):
             if name in shape.fields:
@@ -203,9 +238,14 @@ class Simulator:
         if shape.documentation_host:
             data["documentationUrl"] = f"https://{shape.documentation_host}/docs/{record_id}"
         if shape.links:
-            data["links"] = [{"title": self.text("link", max(1, size), sentence=False)[:300],
-                              "url": f"https://{host}/{record_id}/{position}", "kind": kind}
-                             for position, (kind, host, size) in enumerate(shape.links[:40])]
+            data["links"] = [
+                {
+                    "title": self.text("link", max(1, size), sentence=False)[:300],
+                    "url": f"https://{host}/{record_id}/{position}",
+                    "kind": kind,
+                }
+                for position, (kind, host, size) in enumerate(shape.links[:40])
+            ]
         data["source"] = {"kind": shape.source_kind if shape.source_kind != "curated" else "simulated"}
         body = self.body(shape.lengths["body"])
         return Record(data=data, body=body, file=f"{data['collection']}/{record_id}.md")
@@ -242,7 +282,7 @@ class Simulator:
             return word
         self.new_words += 1
         first, second = self.rng.choice(model.stems), self.rng.choice(model.stems)
-        return first[: self.rng.randint(3, len(first) - 2)] + second[self.rng.randint(2, len(second) - 3):]
+        return first[: self.rng.randint(3, len(first) - 2)] + second[self.rng.randint(2, len(second) - 3) :]
 
 
 def _slug(title: str) -> str:
@@ -272,7 +312,9 @@ def site_config(content_dir: Path, target: Path, template: Path = ROOT / "site" 
     text = template.read_text("utf-8")
     text = re.split(r"(?m)^\[\[sources\]\]", text)[0]
     text = re.sub(r"(?m)^(sources_dir|sources_lock)\s*=.*\n", "", text)
-    text, replaced = re.subn(r"(?m)^content_dir\s*=.*$", f"content_dir = {json.dumps(str(content_dir.resolve()))}", text)
+    text, replaced = re.subn(
+        r"(?m)^content_dir\s*=.*$", f"content_dir = {json.dumps(str(content_dir.resolve()))}", text
+    )
     if replaced != 1:
         raise RuntimeError(f"{template} has no single content_dir line")
     target.write_text(text, "utf-8")

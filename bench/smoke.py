@@ -22,8 +22,17 @@ if str(BENCH) not in sys.path:
 def run_quick(out_dir, *, synthetic: bool = False) -> dict:
     import run as bench_run
 
-    options = argparse.Namespace(quick=True, sizes="1000", name="quick", seed=20261130, per_kind=2, cold_runs=1,
-                                 engines=list(bench_run.ENGINES), synthetic=synthetic, out=str(out_dir))
+    options = argparse.Namespace(
+        quick=True,
+        sizes="1000",
+        name="quick",
+        seed=20261130,
+        per_kind=2,
+        cold_runs=1,
+        engines=list(bench_run.ENGINES),
+        synthetic=synthetic,
+        out=str(out_dir),
+    )
     result = bench_run.run(options)
     size = result["sizes"][0]
     for engine in bench_run.ENGINES:
@@ -31,9 +40,13 @@ def run_quick(out_dir, *, synthetic: bool = False) -> dict:
         for key in ("cold_first_result_ms", "warm_p50_ms", "first_search_mb", "renderer_rss_mb"):
             assert figures[key] is not None and figures[key] > 0, f"{engine}: {key} missing"
         answers = size["engines"][engine]["browser"]["warm"]
-        assert all(a.get("ms") is not None and not a.get("error") for a in answers), f"{engine}: a query failed: {answers}"
+        assert all(a.get("ms") is not None and not a.get("error") for a in answers), (
+            f"{engine}: a query failed: {answers}"
+        )
     startup = size["engines"]["ours"]["startup"]
-    assert startup["ratio_first_answer_to_bare"] and startup["ratio_repeat_to_cold"], f"start-up timeline incomplete: {startup['medians_ms']}"
+    assert startup["ratio_first_answer_to_bare"] and startup["ratio_repeat_to_cold"], (
+        f"start-up timeline incomplete: {startup['medians_ms']}"
+    )
     return result
 
 

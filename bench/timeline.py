@@ -27,16 +27,28 @@ from urllib.parse import urlencode
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from browser import INIT_JS, TIMEOUT_MS, launch  # noqa: E402
 from server import BenchServer  # noqa: E402
 
+from browser import INIT_JS, TIMEOUT_MS, launch  # noqa: E402
+
 # In order of arrival; `agent_first_result` is the first WebMCP answer.
-MARKS = ["runtime_ready", "wheels_loaded", "data_downloaded", "catalogue_open", "engine_ready", "agent_first_result", "first_result", "snapshot_cached"]
+MARKS = [
+    "runtime_ready",
+    "wheels_loaded",
+    "data_downloaded",
+    "catalogue_open",
+    "engine_ready",
+    "agent_first_result",
+    "first_result",
+    "snapshot_cached",
+]
 STAY_MS = 60_000
 PAGES_MAX_AGE = 600  # seconds: what GitHub Pages sends for every file
 QUERY = "companies house"
-SETTLED = ("(names) => window.__bench && (names.every((n) => n in window.__bench.marks)"
-           " || 'engine_failed' in window.__bench.marks || 'engine_unavailable' in window.__bench.marks)")
+SETTLED = (
+    "(names) => window.__bench && (names.every((n) => n in window.__bench.marks)"
+    " || 'engine_failed' in window.__bench.marks || 'engine_unavailable' in window.__bench.marks)"
+)
 
 
 def visit(context, server: BenchServer, url: str, want: list[str], stay_for: str | None = None) -> dict:
@@ -49,7 +61,9 @@ def visit(context, server: BenchServer, url: str, want: list[str], stay_for: str
     page.wait_for_function(SETTLED, arg=want, timeout=TIMEOUT_MS, polling=20)
     marks = page.evaluate("() => window.__bench.marks")
     if not all(name in marks for name in want):
-        raise RuntimeError(f"{url}: the page failed before {want}: {marks} {page.evaluate('() => window.__bench.errors')}")
+        raise RuntimeError(
+            f"{url}: the page failed before {want}: {marks} {page.evaluate('() => window.__bench.errors')}"
+        )
     answered = time.time()
     if stay_for:
         try:
@@ -62,15 +76,23 @@ def visit(context, server: BenchServer, url: str, want: list[str], stay_for: str
     log = server.take_log()
     before = [entry for entry in log if entry["t"] <= answered]
     page.close()
-    return {"marks": marks, "total": total, "requests": len(before), "bytes": sum(entry["sent"] for entry in before),
-            "bytes_after_answer": sum(entry["sent"] for entry in log) - sum(entry["sent"] for entry in before),
-            "not_modified": sum(1 for entry in before if entry["status"] == 304)}
+    return {
+        "marks": marks,
+        "total": total,
+        "requests": len(before),
+        "bytes": sum(entry["sent"] for entry in before),
+        "bytes_after_answer": sum(entry["sent"] for entry in log) - sum(entry["sent"] for entry in before),
+        "not_modified": sum(1 for entry in before if entry["status"] == 304),
+    }
 
 
 def run(site: Path, runs: int) -> dict:
     from playwright.sync_api import sync_playwright
 
-    overlay = {"/bench-bare/": BENCH / "pages" / "bare.html", "/bench-bare/bare-worker.js": BENCH / "pages" / "bare-worker.js"}
+    overlay = {
+        "/bench-bare/": BENCH / "pages" / "bare.html",
+        "/bench-bare/bare-worker.js": BENCH / "pages" / "bare-worker.js",
+    }
     server = BenchServer(site, cache_max_age=PAGES_MAX_AGE, overlay=overlay).start()
     server.precompress("index.html", "data", "pyodide", "static")
     ours = server.url + "#" + urlencode({"q": QUERY})
@@ -88,10 +110,14 @@ def run(site: Path, runs: int) -> dict:
                             found["bare"].append(visit(context, server, server.url + "bench-bare/", ["runtime_ready"]))
                         else:
                             # A visitor who stays a moment: the worker caches the runtime's snapshot once idle.
-                            found["cold"].append(visit(context, server, ours, ["agent_first_result", "first_result"], "snapshot_cached"))
+                            found["cold"].append(
+                                visit(context, server, ours, ["agent_first_result", "first_result"], "snapshot_cached")
+                            )
                             found["repeat"].append(visit(context, server, ours, ["agent_first_result", "first_result"]))
                             if found["repeat"][-1]["total"] != found["cold"][-1]["total"]:
-                                raise RuntimeError(f"the repeat visit answered differently: {found['repeat'][-1]['total']} vs {found['cold'][-1]['total']} results")
+                                raise RuntimeError(
+                                    f"the repeat visit answered differently: {found['repeat'][-1]['total']} vs {found['cold'][-1]['total']} results"
+                                )
                     finally:
                         browser.close()
                 load.append(os.getloadavg()[0])
@@ -106,7 +132,9 @@ def median(values: list) -> float | None:
 
 
 def summary(found: dict, load: list[float]) -> dict:
-    medians = {kind: {mark: median([v["marks"].get(mark) for v in visits]) for mark in MARKS} for kind, visits in found.items()}
+    medians = {
+        kind: {mark: median([v["marks"].get(mark) for v in visits]) for mark in MARKS} for kind, visits in found.items()
+    }
     bare = medians["bare"]["runtime_ready"]
     first, again = medians["cold"]["agent_first_result"], medians["repeat"]["agent_first_result"]
     return {
@@ -114,7 +142,9 @@ def summary(found: dict, load: list[float]) -> dict:
         "load_average": {"min": min(load), "max": max(load), "samples": load},
         "medians_ms": {"bare": {"runtime_ready": bare}, "cold": medians["cold"], "repeat": medians["repeat"]},
         "bytes": {kind: median([v["bytes"] for v in visits]) for kind, visits in found.items()},
-        "bytes_after_answer": {kind: median([v.get("bytes_after_answer") for v in visits]) for kind, visits in found.items()},
+        "bytes_after_answer": {
+            kind: median([v.get("bytes_after_answer") for v in visits]) for kind, visits in found.items()
+        },
         "requests": {kind: median([v["requests"] for v in visits]) for kind, visits in found.items()},
         "not_modified": {kind: median([v["not_modified"] for v in visits]) for kind, visits in found.items()},
         "ratio_first_answer_to_bare": first / bare if first and bare else None,
@@ -124,19 +154,55 @@ def summary(found: dict, load: list[float]) -> dict:
 
 
 def markdown(results: dict) -> str:
-    lines = ["| step (ms since navigation, median) | " + " | ".join(f"{label}: cold | {label}: repeat" for label in results) + " |",
-             "|---|" + "--:|--:|" * len(results)]
+    lines = [
+        "| step (ms since navigation, median) | "
+        + " | ".join(f"{label}: cold | {label}: repeat" for label in results)
+        + " |",
+        "|---|" + "--:|--:|" * len(results),
+    ]
     for mark in MARKS:
         cells = []
         for result in results.values():
             cells += [fmt(result["medians_ms"]["cold"][mark]), fmt(result["medians_ms"]["repeat"][mark])]
         lines.append(f"| {mark} | " + " | ".join(cells) + " |")
-    lines.append("| bare runtime ready (same run) | " + " | ".join(f"{fmt(r['medians_ms']['bare']['runtime_ready'])} | " for r in results.values()) + "|")
-    lines.append("| **first answer / bare runtime** | " + " | ".join(f"**{r['ratio_first_answer_to_bare']:.2f}×** | " for r in results.values()) + "|")
-    lines.append("| **repeat / cold first answer** | " + " | ".join(f" | **{r['ratio_repeat_to_cold']:.2f}×**" for r in results.values()) + " |")
-    lines.append("| bytes sent to the first answer (median) | " + " | ".join(f"{r['bytes']['cold'] / 1e6:.2f} MB | {r['bytes']['repeat'] / 1e6:.2f} MB" for r in results.values()) + " |")
-    lines.append("| bytes sent after it (snapshot kept for the next visit) | " + " | ".join(f"{(r.get('bytes_after_answer') or {}).get('cold', 0) / 1e6:.2f} MB | {(r.get('bytes_after_answer') or {}).get('repeat', 0) / 1e6:.2f} MB" for r in results.values()) + " |")
-    lines.append("| requests (of them 304) | " + " | ".join(f"{r['requests']['cold']:.0f} | {r['requests']['repeat']:.0f} ({r['not_modified']['repeat']:.0f})" for r in results.values()) + " |")
+    lines.append(
+        "| bare runtime ready (same run) | "
+        + " | ".join(f"{fmt(r['medians_ms']['bare']['runtime_ready'])} | " for r in results.values())
+        + "|"
+    )
+    lines.append(
+        "| **first answer / bare runtime** | "
+        + " | ".join(f"**{r['ratio_first_answer_to_bare']:.2f}×** | " for r in results.values())
+        + "|"
+    )
+    lines.append(
+        "| **repeat / cold first answer** | "
+        + " | ".join(f" | **{r['ratio_repeat_to_cold']:.2f}×**" for r in results.values())
+        + " |"
+    )
+    lines.append(
+        "| bytes sent to the first answer (median) | "
+        + " | ".join(
+            f"{r['bytes']['cold'] / 1e6:.2f} MB | {r['bytes']['repeat'] / 1e6:.2f} MB" for r in results.values()
+        )
+        + " |"
+    )
+    lines.append(
+        "| bytes sent after it (snapshot kept for the next visit) | "
+        + " | ".join(
+            f"{(r.get('bytes_after_answer') or {}).get('cold', 0) / 1e6:.2f} MB | {(r.get('bytes_after_answer') or {}).get('repeat', 0) / 1e6:.2f} MB"
+            for r in results.values()
+        )
+        + " |"
+    )
+    lines.append(
+        "| requests (of them 304) | "
+        + " | ".join(
+            f"{r['requests']['cold']:.0f} | {r['requests']['repeat']:.0f} ({r['not_modified']['repeat']:.0f})"
+            for r in results.values()
+        )
+        + " |"
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -158,7 +224,13 @@ def main(argv=None) -> int:
         results[label] = run(Path(site), options.runs)
         print(markdown({label: results[label]}), flush=True)
     out = Path(options.out)
-    (out / f"{options.name}.json").write_text(json.dumps({"machine": {"nproc": os.cpu_count(), "chromium": "/usr/bin/chromium"}, "results": results}, indent=1) + "\n", "utf-8")
+    (out / f"{options.name}.json").write_text(
+        json.dumps(
+            {"machine": {"nproc": os.cpu_count(), "chromium": "/usr/bin/chromium"}, "results": results}, indent=1
+        )
+        + "\n",
+        "utf-8",
+    )
     (out / f"{options.name}.md").write_text(f"# Start-up timeline ({options.name})\n\n{markdown(results)}", "utf-8")
     return 0
 

@@ -34,10 +34,20 @@ LINKS = "links.json"  # each record's URL with its documentation page's: one res
 
 def fingerprint(config: SiteConfig) -> str:
     """Changes whenever an input of the full-estate build changes (path, size, mtime)."""
-    roots = [Path(__file__), config.file, config.content_dir, REPO / "python_pkg", *(source.path for source in config.sources)]
+    roots = [
+        Path(__file__),
+        config.file,
+        config.content_dir,
+        REPO / "python_pkg",
+        *(source.path for source in config.sources),
+    ]
     digest = hashlib.sha256()
     for root in roots:
-        files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        files = (
+            [root]
+            if root.is_file()
+            else sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        )
         for path in files:
             stat = path.stat()
             digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())

@@ -20,7 +20,13 @@ from relevance import RELEVANT, normalise_grades
 QUERIES = Path(__file__).resolve().parent / "queries.toml"
 INTENTS = ("citizen", "developer", "statistics", "land-property", "organisation")
 TAGS = ("typo", "acronym", "ambiguous", "no-answer")
-SCHEMA = Path(__file__).resolve().parents[1] / "python_pkg" / "govsearch" / "schemas" / "search_government_knowledge.input.json"
+SCHEMA = (
+    Path(__file__).resolve().parents[1]
+    / "python_pkg"
+    / "govsearch"
+    / "schemas"
+    / "search_government_knowledge.input.json"
+)
 FILTERS = ("collections", "resourceTypes", "accessStatuses", "publishers")
 ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -94,7 +100,11 @@ def _query(index: int, raw: dict[str, Any]) -> Query:
 
 def _filters(where: str, filters: dict[str, Any]) -> dict[str, list[str]]:
     enums = json.loads(SCHEMA.read_text("utf-8"))["$defs"]
-    allowed = {"collections": enums["knowledgeCollection"]["enum"], "resourceTypes": enums["resourceType"]["enum"], "accessStatuses": enums["accessStatus"]["enum"]}
+    allowed = {
+        "collections": enums["knowledgeCollection"]["enum"],
+        "resourceTypes": enums["resourceType"]["enum"],
+        "accessStatuses": enums["accessStatus"]["enum"],
+    }
     for name, values in filters.items():
         if name not in FILTERS:
             raise JudgmentError(f"{where}: unknown filter `{name}` (the tool's filters are {', '.join(FILTERS)})")

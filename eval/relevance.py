@@ -15,7 +15,7 @@ them); a query with no positive grade has no nDCG (None).
 from __future__ import annotations
 
 import math
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
 
 RELEVANT = 2  # recall and MRR count results graded at least this
@@ -62,7 +62,9 @@ def gains(results: Sequence[str | Sequence[str]], grades: Mapping[str, int]) -> 
     return earned
 
 
-def ideal_grades(grades: Mapping[str, int], linked: Iterable[Sequence[str]] = (), reachable: set[str] | None = None) -> list[int]:
+def ideal_grades(
+    grades: Mapping[str, int], linked: Iterable[Sequence[str]] = (), reachable: set[str] | None = None
+) -> list[int]:
     """The grades a perfect list could earn. A result earns the best grade of
     its several links once (`gains`), so judged URLs one record links together
     (an API and its documentation page, `linked`) are one ideal result, at
@@ -89,7 +91,9 @@ def dcg(earned: Iterable[int], k: int) -> float:
     return sum((2**grade - 1) / math.log2(rank + 2) for rank, grade in enumerate(list(earned)[:k]))
 
 
-def ndcg(urls: Sequence[str | Sequence[str]], grades: Mapping[str, int], k: int = 10, ideal: Iterable[int] | None = None) -> float | None:
+def ndcg(
+    urls: Sequence[str | Sequence[str]], grades: Mapping[str, int], k: int = 10, ideal: Iterable[int] | None = None
+) -> float | None:
     """nDCG@k of the ranked URLs; `ideal` is the grades a perfect list could show."""
     best = dcg(sorted(grades.values() if ideal is None else ideal, reverse=True), k)
     if best == 0:

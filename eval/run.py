@@ -25,16 +25,19 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import estate  # noqa: E402  (puts python_pkg on the path)
-from govsearch import Catalogue, DirectoryLoader  # noqa: E402
 from judgments import QUERIES, Query, load_queries  # noqa: E402
 from relevance import RELEVANT, ideal_grades, keys, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
+
+from govsearch import Catalogue, DirectoryLoader  # noqa: E402
 
 K = 10
 RESULTS = Path(__file__).resolve().parent / "results"
 WORST = 12
 
 
-def judge(catalogue: Catalogue, query: Query, reachable: set[str] | None = None, linked: list[list[str]] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+def judge(
+    catalogue: Catalogue, query: Query, reachable: set[str] | None = None, linked: list[list[str]] = ()
+) -> dict[str, Any]:  # type: ignore[assignment]
     """One query's answer and scores. `reachable` limits the ideal list to
     URLs the corpus holds (the curated site is a sample by design); the full
     estate is scored against every judgment, so a missing service counts.
@@ -45,7 +48,11 @@ def judge(catalogue: Catalogue, query: Query, reachable: set[str] | None = None,
     urls = [_links(item) for item in results]
     grades = query.grades
     ideal = ideal_grades(grades, linked, reachable)
-    scored = {"ndcg": ndcg(urls, grades, K, ideal), "recall": recall(urls, _only(grades, reachable), K), "mrr": reciprocal_rank(urls, grades, K)}
+    scored = {
+        "ndcg": ndcg(urls, grades, K, ideal),
+        "recall": recall(urls, _only(grades, reachable), K),
+        "mrr": reciprocal_rank(urls, grades, K),
+    }
     if not any(g >= RELEVANT for g in ideal):
         scored = dict.fromkeys(scored)  # nothing right to find here: not scored
     return {
@@ -58,7 +65,14 @@ def judge(catalogue: Catalogue, query: Query, reachable: set[str] | None = None,
         "error": None if answer.get("ok") else answer["error"]["code"],
         "matchMode": answer.get("match_mode"),
         "total": answer.get("total"),
-        "results": [{"url": item["url"], "title": item["title"], "grade": max((grades.get(key) or 0 for key in keys(_links(item))), default=0) or None} for item in results],
+        "results": [
+            {
+                "url": item["url"],
+                "title": item["title"],
+                "grade": max((grades.get(key) or 0 for key in keys(_links(item))), default=0) or None,
+            }
+            for item in results
+        ],
     }
 
 
@@ -71,7 +85,14 @@ def _only(grades: dict[str, int], reachable: set[str] | None) -> dict[str, int]:
     return grades if reachable is None else {url: g for url, g in grades.items() if url in reachable}
 
 
-def evaluate(site: Path, queries: list[Query], *, restrict: bool = False, urls: list[str] | None = None, links: list[list[str]] | None = None) -> list[dict[str, Any]]:
+def evaluate(
+    site: Path,
+    queries: list[Query],
+    *,
+    restrict: bool = False,
+    urls: list[str] | None = None,
+    links: list[list[str]] | None = None,
+) -> list[dict[str, Any]]:
     """Judge every query on the site; `urls` (default: the site's urls.json) are the records it holds,
     `links` (default: its links.json) the records linking two URLs."""
     catalogue = Catalogue.open(DirectoryLoader(site))
@@ -119,7 +140,11 @@ def report(name: str, rows: list[dict[str, Any]], records: int | None, site: str
         "summary": summarise(rows),
         "byLabel": by_label(rows),
         "worst": [row["id"] for row in worst],
-        "noAnswer": [{"id": row["id"], "total": row["total"], "top": [item["title"] for item in row["results"][:3]]} for row in rows if not row["answerable"]],
+        "noAnswer": [
+            {"id": row["id"], "total": row["total"], "top": [item["title"] for item in row["results"][:3]]}
+            for row in rows
+            if not row["answerable"]
+        ],
         "queries": rows,
     }
 
@@ -134,7 +159,9 @@ def _built(site: Path) -> int | None:
 
 def _git(*args: str) -> str | None:
     try:
-        return subprocess.run(["git", *args], capture_output=True, text=True, check=True, cwd=RESULTS.parent).stdout.strip()
+        return subprocess.run(
+            ["git", *args], capture_output=True, text=True, check=True, cwd=RESULTS.parent
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
 
@@ -160,13 +187,18 @@ def markdown(result: dict[str, Any]) -> str:
     for qid in result["worst"]:
         row = rows[qid]
         first = row["results"][0] if row["results"] else {"title": "(no results)", "grade": None}
-        lines.append(f"| `{row['query']}` ({qid}) | {row['ndcg']:.3f} | {_cell(first['title'])} | {first['grade'] if first['grade'] is not None else '-'} |")
+        lines.append(
+            f"| `{row['query']}` ({qid}) | {row['ndcg']:.3f} | {_cell(first['title'])} | {first['grade'] if first['grade'] is not None else '-'} |"
+        )
     gaps = [row for row in result["queries"] if row.get("missing")]
     if gaps:
         lines += ["", "## Judged answers (grade 2-3) the corpus does not hold", ""]
         lines += [f"- {row['id']}: {', '.join(row['missing'])}" for row in gaps]
     lines += ["", "## Queries with no right answer in the catalogue", ""]
-    lines += [f"- {item['id']}: {item['total']} results; top: {', '.join(_cell(t) for t in item['top']) or '(none)'}" for item in result["noAnswer"]]
+    lines += [
+        f"- {item['id']}: {item['total']} results; top: {', '.join(_cell(t) for t in item['top']) or '(none)'}"
+        for item in result["noAnswer"]
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -219,7 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python eval/run.py", description=__doc__.split("\n")[0])
     parser.add_argument("--site", type=Path, help="evaluate this built site only")
     parser.add_argument("--write", metavar="NAME", help="with --site: write eval/results/NAME.json and .md")
-    parser.add_argument("--curated-only", action="store_true", help="skip the full estate even when ../shared/data exists")
+    parser.add_argument(
+        "--curated-only", action="store_true", help="skip the full estate even when ../shared/data exists"
+    )
     options = parser.parse_args(argv)
     queries = load_queries()
     if options.site:

@@ -22,12 +22,18 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 @pytest.mark.browser
 def test_quick_benchmark_measures_every_engine(tmp_path):
     need(importlib.util.find_spec("pagefind") is not None, "pagefind (pip)")
-    done = subprocess.run([sys.executable, str(BENCH / "smoke.py"), str(tmp_path)], capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "smoke.py"), str(tmp_path)], capture_output=True, text=True, timeout=900
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads((tmp_path / "quick.json").read_text("utf-8"))
     engines = result["sizes"][0]["engines"]
     assert set(engines) == {"ours", "lunr", "pagefind"}
     # Ours and lunr.js answer from the same lunr index: they find hits for the same queries.
-    hits = {name: [(a.get("total") or 0) > 0 for a in engine["browser"]["warm"]] for name, engine in engines.items() if name != "pagefind"}
+    hits = {
+        name: [(a.get("total") or 0) > 0 for a in engine["browser"]["warm"]]
+        for name, engine in engines.items()
+        if name != "pagefind"
+    }
     assert hits["ours"] == hits["lunr"]
     assert engines["ours"]["figures"]["wasm_after_load_mb"] > 0

@@ -19,7 +19,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from adversarial import adversarial_calls  # noqa: E402
 
 SEARCH = "search_government_knowledge"
-CUT = {"query_terms_limited", "common_terms_left_out", "work_budget_reached", "expansions_limited", "filters_match_nothing"}
+CUT = {
+    "query_terms_limited",
+    "common_terms_left_out",
+    "work_budget_reached",
+    "expansions_limited",
+    "filters_match_nothing",
+}
 
 
 @pytest.mark.parametrize("budgets", ["shipped", "tight"])
@@ -39,4 +45,6 @@ def test_every_path_gives_the_same_bytes(layouts, tmp_path, monkeypatch, budgets
         assert long_lived.answer_sync(SEARCH, text, prefix_last) == fresh, label
         assert browser_rounds(sites["sharded"], tmp_path, SEARCH, arguments, prefix_last)[1] == fresh, label
         codes |= {notice["code"] for notice in json.loads(fresh)["notices"]}
-    assert codes & CUT >= ({"common_terms_left_out", "query_terms_limited"} if budgets == "tight" else {"query_terms_limited"}), codes
+    assert codes & CUT >= (
+        {"common_terms_left_out", "query_terms_limited"} if budgets == "tight" else {"query_terms_limited"}
+    ), codes

@@ -19,7 +19,11 @@ def build(*args, cwd=REPO):
 
 def config_for(tmp_path, content):
     """A copy of site.toml whose content folder is `content`."""
-    text = (REPO / "site" / "site.toml").read_text("utf-8").replace('content_dir = "content"', f'content_dir = "{content}"')
+    text = (
+        (REPO / "site" / "site.toml")
+        .read_text("utf-8")
+        .replace('content_dir = "content"', f'content_dir = "{content}"')
+    )
     path = tmp_path / "site.toml"
     path.write_text(text, "utf-8")
     return path
@@ -61,14 +65,22 @@ def test_manifest_describes_every_data_file(fixture_build):
         assert hashlib.sha256(payload).hexdigest() == entry["sha256"] and len(payload) == entry["size"]
         assert entry["count"] == len(list((REPO / "tests" / "fixtures" / "corpus").glob("*.md")))
     index = json.loads((data / manifest["files"]["index"]["path"]).read_text("utf-8"))
-    assert index["version"] == "2.3.9" and [f for f in index["fields"]] == ["title", "publisher", "keywords", "summary", "body"]
+    assert index["version"] == "2.3.9" and [f for f in index["fields"]] == [
+        "title",
+        "publisher",
+        "keywords",
+        "summary",
+        "body",
+    ]
 
 
 def test_runtime_lock_lists_our_wheels_with_their_hashes(fixture_build):
     runtime = fixture_build / "pyodide"
     lock = json.loads((runtime / "pyodide-lock.json").read_text("utf-8"))
     assert set(lock["packages"]) == {"govsearch", "lunr", "fastjsonschema"}
-    assert lock["packages"]["govsearch"]["depends"] == sorted(["lunr", "fastjsonschema"]) or set(lock["packages"]["govsearch"]["depends"]) == {"lunr", "fastjsonschema"}
+    assert lock["packages"]["govsearch"]["depends"] == sorted(["lunr", "fastjsonschema"]) or set(
+        lock["packages"]["govsearch"]["depends"]
+    ) == {"lunr", "fastjsonschema"}
     for package in lock["packages"].values():
         assert hashlib.sha256((runtime / package["file_name"]).read_bytes()).hexdigest() == package["sha256"]
     names = zipfile.ZipFile(runtime / lock["packages"]["govsearch"]["file_name"]).namelist()
@@ -103,7 +115,11 @@ def test_keep_going_builds_the_rest_and_reports_each_rejection(tmp_path):
     done = build("--config", str(config_for(tmp_path, bad_corpus(tmp_path))), "--out", str(out), "--keep-going")
     assert done.returncode == 0, done.stderr
     report = json.loads((out / "build-report.json").read_text("utf-8"))
-    assert report["records"] == {"built": len(list((REPO / "tests" / "fixtures" / "corpus").glob("*.md"))), "rejected": 3, "merged_same_resource": 0}
+    assert report["records"] == {
+        "built": len(list((REPO / "tests" / "fixtures" / "corpus").glob("*.md"))),
+        "rejected": 3,
+        "merged_same_resource": 0,
+    }
     rejected = {(item["file"], item["field"]) for item in report["rejected_records"]}
     assert ("bad-type.md", "resourceType") in rejected
     # Of two files with one id, the first in path order is kept; the other names it.

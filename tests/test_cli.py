@@ -19,7 +19,14 @@ def site(tmp_path_factory):
 
 
 def run(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "govsearch", *args], input=stdin, capture_output=True, text=True, cwd=REPO, env={"PYTHONPATH": str(REPO / "python_pkg")})
+    return subprocess.run(
+        [sys.executable, "-m", "govsearch", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={"PYTHONPATH": str(REPO / "python_pkg")},
+    )
 
 
 def test_call_prints_the_result_json(site):
@@ -47,18 +54,29 @@ def test_schema_prints_the_input_schema():
     done = run("schema", "search_government_knowledge")
     assert done.returncode == 0 and json.loads(done.stdout) == load_schema("search_government_knowledge")
     values = run("schema", "list_filter_values")
-    assert values.returncode == 0 and json.loads(values.stdout)["properties"]["dimension"]["enum"] == ["collections", "resourceTypes", "accessStatuses", "publishers"]
+    assert values.returncode == 0 and json.loads(values.stdout)["properties"]["dimension"]["enum"] == [
+        "collections",
+        "resourceTypes",
+        "accessStatuses",
+        "publishers",
+    ]
 
 
 def test_mcp_refuses_a_missing_site_before_serving(tmp_path):
     done = run("mcp", "--site", str(tmp_path / "nowhere"))
-    assert done.returncode == 2 and done.stdout == "" and f"the site at {tmp_path / 'nowhere'} cannot be used" in done.stderr
+    assert (
+        done.returncode == 2
+        and done.stdout == ""
+        and f"the site at {tmp_path / 'nowhere'} cannot be used" in done.stderr
+    )
     assert run("mcp").returncode == 2  # --site is required
 
 
 def test_search_prints_readable_results(site):
     done = run("search", "VAT", "--site", str(site), "--type", "api")
     assert done.returncode == 0
-    assert "1 matching records" in done.stdout and "VAT (MTD) API" in done.stdout and "HM Revenue & Customs" in done.stdout
+    assert (
+        "1 matching records" in done.stdout and "VAT (MTD) API" in done.stdout and "HM Revenue & Customs" in done.stdout
+    )
     refused = run("search", "VAT", "--site", str(site), "--collection", "Land Registry")
     assert refused.returncode == 2 and "land-registry" in refused.stderr

@@ -26,7 +26,6 @@ EXCEPTIONS_FILE = REPO / "python_pkg" / "govsearch_build" / "publisher_exception
 EXCEPTIONS_DOC = REPO / "docs" / "publisher-exceptions.md"
 
 
-
 @pytest.fixture(scope="module")
 def corpus():
     return load_content(CONTENT)
@@ -193,12 +192,36 @@ def test_exceptions_are_not_govuk_organisations(exports):
 # revision. These are the only records whose facts are not checked against
 # ../shared/data; the test below keeps each record equal to what was checked.
 STORED_PAGE_EVIDENCE = {
-    "check-mot-history": ("Check the MOT history of a vehicle", "https://www.gov.uk/check-mot-history", "https://github.com/alphagov/govuk-design-guide/"),
-    "council-tax-bands": ("Check your Council Tax band", "https://www.gov.uk/council-tax-bands", "https://github.com/alphagov/publishing-api/"),
-    "bank-holidays": ("UK bank holidays", "https://www.gov.uk/bank-holidays", "https://github.com/alphagov/publishing-api/"),
-    "find-energy-certificate": ("Find an energy certificate", "https://www.gov.uk/find-energy-certificate", "https://github.com/communitiesuk/epb-frontend-smoke-tests/"),
-    "renew-driving-licence": ("Renew your driving licence", "https://www.gov.uk/renew-driving-licence", "https://github.com/alphagov/govuk-frontend/"),
-    "sign-in-universal-credit": ("Sign in to your Universal Credit account", "https://www.gov.uk/sign-in-universal-credit", "https://github.com/alphagov/govuk-design-guide/"),
+    "check-mot-history": (
+        "Check the MOT history of a vehicle",
+        "https://www.gov.uk/check-mot-history",
+        "https://github.com/alphagov/govuk-design-guide/",
+    ),
+    "council-tax-bands": (
+        "Check your Council Tax band",
+        "https://www.gov.uk/council-tax-bands",
+        "https://github.com/alphagov/publishing-api/",
+    ),
+    "bank-holidays": (
+        "UK bank holidays",
+        "https://www.gov.uk/bank-holidays",
+        "https://github.com/alphagov/publishing-api/",
+    ),
+    "find-energy-certificate": (
+        "Find an energy certificate",
+        "https://www.gov.uk/find-energy-certificate",
+        "https://github.com/communitiesuk/epb-frontend-smoke-tests/",
+    ),
+    "renew-driving-licence": (
+        "Renew your driving licence",
+        "https://www.gov.uk/renew-driving-licence",
+        "https://github.com/alphagov/govuk-frontend/",
+    ),
+    "sign-in-universal-credit": (
+        "Sign in to your Universal Credit account",
+        "https://www.gov.uk/sign-in-universal-credit",
+        "https://github.com/alphagov/govuk-design-guide/",
+    ),
 }
 
 
@@ -223,7 +246,9 @@ def test_stored_page_records_are_not_in_the_exports(records, exports):
 
 def test_urls_appear_in_exports(records, exports):
     values, markdown = exports["values"], exports["markdown"]
-    missing = [(r["id"], r["url"]) for r in _export_checked(records) if r["url"] not in values and r["url"] not in markdown]
+    missing = [
+        (r["id"], r["url"]) for r in _export_checked(records) if r["url"] not in values and r["url"] not in markdown
+    ]
     assert missing == []
 
 
@@ -242,7 +267,11 @@ def test_other_urls_appear_in_exports(records, exports):
 
 def test_titles_appear_in_exports(records, exports):
     folded, markdown = exports["folded"], exports["markdown"].casefold()
-    missing = [(r["id"], r["title"]) for r in _export_checked(records) if _norm(r["title"]) not in folded and r["title"].casefold() not in markdown]
+    missing = [
+        (r["id"], r["title"])
+        for r in _export_checked(records)
+        if _norm(r["title"]) not in folded and r["title"].casefold() not in markdown
+    ]
     assert missing == []
 
 

@@ -17,31 +17,68 @@ from govsearch_build.records import Record
 from sitefixture import SITE_TOML
 
 REVIEWED = {
-    "id": "de-weather-api", "title": "Met Office", "summary": "Reviewed: forecasts for UK places.",
-    "url": "https://api.weather.example.gov.uk/v1", "resourceType": "api", "publisher": "Met Office",
-    "accessStatus": "authentication-required", "accessNote": "Needs a key (checked).", "collection": "deep-evidence",
-    "keywords": ["forecast"], "source": {"kind": "curated"},
-    "evidence": {"observed": "2026-07-14", "accessEvidenceUrl": "https://api.weather.example.gov.uk/docs", "licenceStatus": "not-stated", "licenceTitle": "Not stated"},
+    "id": "de-weather-api",
+    "title": "Met Office",
+    "summary": "Reviewed: forecasts for UK places.",
+    "url": "https://api.weather.example.gov.uk/v1",
+    "resourceType": "api",
+    "publisher": "Met Office",
+    "accessStatus": "authentication-required",
+    "accessNote": "Needs a key (checked).",
+    "collection": "deep-evidence",
+    "keywords": ["forecast"],
+    "source": {"kind": "curated"},
+    "evidence": {
+        "observed": "2026-07-14",
+        "accessEvidenceUrl": "https://api.weather.example.gov.uk/docs",
+        "licenceStatus": "not-stated",
+        "licenceTitle": "Not stated",
+    },
 }
 IMPORTED = {
-    "id": "apic-weather", "title": "Met Office", "summary": "Weather data.", "url": "https://API.weather.example.gov.uk/v1/",
-    "resourceType": "api", "publisher": "Met Office", "accessStatus": "public", "collection": "government-apis",
-    "licence": "Open Government Licence v3.0", "keywords": ["weather", "climate"], "documentationUrl": "https://api.weather.example.gov.uk/docs",
+    "id": "apic-weather",
+    "title": "Met Office",
+    "summary": "Weather data.",
+    "url": "https://API.weather.example.gov.uk/v1/",
+    "resourceType": "api",
+    "publisher": "Met Office",
+    "accessStatus": "public",
+    "collection": "government-apis",
+    "licence": "Open Government Licence v3.0",
+    "keywords": ["weather", "climate"],
+    "documentationUrl": "https://api.weather.example.gov.uk/docs",
     "source": {"kind": "api-catalogue"},
 }
 WSDL = {
-    "id": "okf-tax-wsdl", "title": "Tax service", "summary": "A SOAP service.", "url": "https://soap.example.gov.uk/tax?wsdl=",
-    "resourceType": "api", "publisher": "HM Revenue & Customs", "accessStatus": "public", "collection": "ons", "source": {"kind": "okf-search-shards"},
+    "id": "okf-tax-wsdl",
+    "title": "Tax service",
+    "summary": "A SOAP service.",
+    "url": "https://soap.example.gov.uk/tax?wsdl=",
+    "resourceType": "api",
+    "publisher": "HM Revenue & Customs",
+    "accessStatus": "public",
+    "collection": "ons",
+    "source": {"kind": "okf-search-shards"},
 }
 WSDL_TWIN = dict(WSDL, id="okf-tax-wsdl-2", url="https://soap.example.gov.uk/tax?wsdl", collection="land-registry")
 GOVUK_PAGE = {
-    "id": "living-tax-page", "title": "Pay your tax", "summary": "How to pay.", "url": "https://www.gov.uk/pay-tax",
-    "resourceType": "govuk-content", "publisher": "HM Revenue & Customs", "accessStatus": "public", "collection": "uk-living", "source": {"kind": "okf-uk-living"},
+    "id": "living-tax-page",
+    "title": "Pay your tax",
+    "summary": "How to pay.",
+    "url": "https://www.gov.uk/pay-tax",
+    "resourceType": "govuk-content",
+    "publisher": "HM Revenue & Customs",
+    "accessStatus": "public",
+    "collection": "uk-living",
+    "source": {"kind": "okf-uk-living"},
 }
 
 
 def _records():
-    return [Record(data={**d, "keywords": list(d.get("keywords", []))}, body="", file=f"{d['id']}.md") for d in (IMPORTED, REVIEWED, WSDL, WSDL_TWIN, GOVUK_PAGE)]
+    return [
+        Record(data={**d, "keywords": list(d.get("keywords", []))}, body="", file=f"{d['id']}.md")
+        for d in (IMPORTED, REVIEWED, WSDL, WSDL_TWIN, GOVUK_PAGE)
+    ]
 
 
 def test_same_resource_becomes_one_record_and_reviewed_facts_win():
@@ -87,6 +124,7 @@ def test_filters_by_any_collection_find_it_once(tmp_path):
 def test_a_merged_records_id_still_finds_and_fetches_the_record(tmp_path, layout):
     """An id from an earlier build (an agent kept it) names the record it was merged into."""
     import fastjsonschema
+
     from govsearch import load_schema
     from govsearch_build.estate import record_former_ids
 

@@ -43,7 +43,9 @@ def test_ndcg_of_the_reversed_order():
 
 
 def test_unjudged_results_count_as_zero():
-    assert ndcg([X, A, B, C], GRADES) == pytest.approx((7 / math.log2(3) + 3 / 2 + 1 / math.log2(5)) / (7 + 3 / math.log2(3) + 1 / 2))
+    assert ndcg([X, A, B, C], GRADES) == pytest.approx(
+        (7 / math.log2(3) + 3 / 2 + 1 / math.log2(5)) / (7 + 3 / math.log2(3) + 1 / 2)
+    )
     assert ndcg([X], GRADES) == 0.0
 
 
@@ -165,6 +167,7 @@ def test_the_project_set_covers_what_the_issue_asks():
 @pytest.fixture(scope="module")
 def curated_results(tmp_path_factory):
     from estate import record_links
+
     from govsearch_build.records import load_content
     from sitefixture import build_fixture_site
 
@@ -186,7 +189,9 @@ def curated_results(tmp_path_factory):
 
 def test_curated_subset_keeps_its_ndcg(curated_results):
     committed, rows = curated_results
-    assert {row["id"] for row in rows} == set(committed["ids"]), "a query of the committed subset is gone: run `make eval`"
+    assert {row["id"] for row in rows} == set(committed["ids"]), (
+        "a query of the committed subset is gone: run `make eval`"
+    )
     scored = [row["ndcg"] for row in rows if row["ndcg"] is not None]
     figure = sum(scored) / len(scored)
     worst = sorted(rows, key=lambda row: row["ndcg"] or 0)[:5]
@@ -205,7 +210,11 @@ def test_the_full_estate_cache_is_rebuilt_when_an_input_changes(tmp_path):
     (tmp_path / "source").mkdir()
     (tmp_path / "site.toml").write_text("title = 'x'\n")
     (tmp_path / "source" / "rows.csv").write_text("a,b\n")
-    config = SimpleNamespace(file=tmp_path / "site.toml", content_dir=tmp_path / "content", sources=[SimpleNamespace(path=tmp_path / "source")])
+    config = SimpleNamespace(
+        file=tmp_path / "site.toml",
+        content_dir=tmp_path / "content",
+        sources=[SimpleNamespace(path=tmp_path / "source")],
+    )
     first = fingerprint(config)
     assert fingerprint(config) == first
     (tmp_path / "content" / "new-record.md").write_text("---\n")

@@ -21,9 +21,9 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from needs import need
 
 from govsearch_build.fetch import FetchError, fetch, load_lock, verify_folder
+from needs import need
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -163,7 +163,15 @@ def test_a_missing_file_stops_with_the_404_at_once(mirror, tmp_path):
     base, _ = mirror
     started = time.monotonic()
     with pytest.raises(FetchError) as refused:
-        fetch(small_lock(tmp_path), tmp_path / "cache", mirror=base + "/nowhere", timeout=5, attempts=4, backoff=1, progress=False)
+        fetch(
+            small_lock(tmp_path),
+            tmp_path / "cache",
+            mirror=base + "/nowhere",
+            timeout=5,
+            attempts=4,
+            backoff=1,
+            progress=False,
+        )
     assert time.monotonic() - started < 5, "a 404 is not worth retrying"
     assert "HTTP 404" in str(refused.value) and f"{base}/nowhere/api-catalogue/" in str(refused.value)
     assert not list((tmp_path / "cache").rglob("*.csv"))
@@ -174,7 +182,15 @@ def test_a_stalled_server_ends_with_a_timeout_error(mirror, tmp_path, route):
     base, _ = mirror
     started = time.monotonic()
     with pytest.raises(FetchError) as refused:
-        fetch(small_lock(tmp_path), tmp_path / "cache", mirror=f"{base}/{route}", timeout=1, attempts=2, backoff=0.1, progress=False)
+        fetch(
+            small_lock(tmp_path),
+            tmp_path / "cache",
+            mirror=f"{base}/{route}",
+            timeout=1,
+            attempts=2,
+            backoff=0.1,
+            progress=False,
+        )
     elapsed = time.monotonic() - started
     # two attempts of one second each and one back-off, with room for a loaded machine
     assert elapsed < 6, elapsed
@@ -203,7 +219,11 @@ def test_the_lock_pins_every_export_the_full_estate_reads(shared_data):
         assert len(commit) == 40 or source["commit_resolved"] is False, source["name"]
         assert all(f"/{source['repository']}/{commit}/{entry['path']}" in entry["url"] for entry in source["files"])
     locked = {item.local for item in load_lock(LOCK)}
-    shared = {str(path.relative_to(SHARED_DATA)) for path in SHARED_DATA.rglob("*") if path.is_file() and path.name != "SOURCES.md"}
+    shared = {
+        str(path.relative_to(SHARED_DATA))
+        for path in SHARED_DATA.rglob("*")
+        if path.is_file() and path.name != "SOURCES.md"
+    }
     assert locked == shared
     config = load_config(REPO / "site" / "full-estate.toml")
     for source in config.sources:

@@ -19,7 +19,12 @@ def test_both_layouts_list_the_records_own_values_and_counts(layouts):  # noqa: 
             assert to_json(sharded.call("list_filter_values", arguments)) == to_json(answer), arguments
             counted = {item["value"]: item["count"] for item in answer["values"]}
             assert all(expected[value] == count for value, count in counted.items()), arguments
-            starting = [value for value in expected if value.casefold().startswith(arguments.get("prefix", "").casefold())]
+            starting = [
+                value for value in expected if value.casefold().startswith(arguments.get("prefix", "").casefold())
+            ]
             assert answer["total"] == len(starting), arguments
         best = sorted(expected.items(), key=lambda item: (-item[1], item[0]))[:100]
-        assert [(item["value"], item["count"]) for item in single.call("list_filter_values", {"dimension": dimension, "limit": 100})["values"]] == best
+        assert [
+            (item["value"], item["count"])
+            for item in single.call("list_filter_values", {"dimension": dimension, "limit": 100})["values"]
+        ] == best

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader, to_json
+from govsearch.attribution import CATALOGUE_ATTRIBUTION, OGL_ATTRIBUTION
 from govsearch_build.assets import Assets
 from govsearch_build.cli import collect_records
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.quality import RULES, collapse_repeats, is_generic_title, normalised_url
-from govsearch_build.report import build_report
-from govsearch.attribution import CATALOGUE_ATTRIBUTION, OGL_ATTRIBUTION
 from govsearch_build.render import Renderer
+from govsearch_build.report import build_report
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -45,7 +45,9 @@ def test_every_input_is_built_or_reported(estate):
     assert len(loaded.records) > 10_000
     for report in loaded.imports:
         if "inputs" in report:
-            accounted = report["built"] + report["rejected"] + sum(report["left_out"].values()) + report["duplicates_merged"]
+            accounted = (
+                report["built"] + report["rejected"] + sum(report["left_out"].values()) + report["duplicates_merged"]
+            )
             assert accounted >= report["inputs"], report["kind"]
 
 
@@ -56,7 +58,11 @@ def test_sharded_equals_single_at_full_scale(estate):
     rng = random.Random(7)
     titles = [record.data["title"] for record in rng.sample(loaded.records, 400)]
     words = sorted({w for t in titles for w in re.findall(r"[A-Za-z]{4,}", t)})
-    queries = rng.sample(words, 120) + [" ".join(rng.sample(words, 2)) for _ in range(60)] + [w[:-1] + "x" for w in rng.sample(words, 20)]
+    queries = (
+        rng.sample(words, 120)
+        + [" ".join(rng.sample(words, 2)) for _ in range(60)]
+        + [w[:-1] + "x" for w in rng.sample(words, 20)]
+    )
     filters = [{}, {"collections": ["ons"]}, {"resourceTypes": ["dataset"], "accessStatuses": ["public"], "limit": 20}]
     compared = found = 0
     for text in queries:
@@ -80,7 +86,10 @@ def test_terms_with_digits_are_found_whole_and_as_prefixes(estate):
     assert {"ppg13", "ppg17"} <= set(digits)
     for term in ["ppg13", "ppg17"] + random.Random(3).sample(digits, 150):
         for text, prefix_last in ((term, False), (term[:3], True)):
-            answers = [to_json(c.call("search_government_knowledge", {"query": text, "limit": 20}, prefix_last=prefix_last)) for c in (single, sharded)]
+            answers = [
+                to_json(c.call("search_government_knowledge", {"query": text, "limit": 20}, prefix_last=prefix_last))
+                for c in (single, sharded)
+            ]
             assert answers[0] == answers[1], (text, prefix_last)
             result = json.loads(answers[0])
             assert result["ok"] and result["total"] > 0, (text, prefix_last, result)
@@ -100,7 +109,9 @@ def test_no_answer_lists_one_resource_twice(estate):
     loaded, sites = estate
     catalogue = Catalogue.open(DirectoryLoader(sites["sharded"]))
     queries = [{"query": q["query"], **q["filters"]} for q in _bench_queries(loaded.records)]
-    queries += [{"query": text} for text in ("bank holidays", "companies house", "get information about schools", "food alerts")]
+    queries += [
+        {"query": text} for text in ("bank holidays", "companies house", "get information about schools", "food alerts")
+    ]
     seen_multi = 0
     for arguments in queries:
         answer = catalogue.call("search_government_knowledge", {**arguments, "limit": 20})
@@ -114,7 +125,11 @@ def test_titles_name_their_resource(estate):
     loaded, _ = estate
     generic = [r.data["title"] for r in loaded.records if is_generic_title(r.data["title"])]
     repeated = [r.data["title"] for r in loaded.records if collapse_repeats(r.data["title"]) != r.data["title"]]
-    only_publisher = [r.data["title"] for r in loaded.records if r.data["resourceType"] == "api" and r.data["title"] == r.data["publisher"]]
+    only_publisher = [
+        r.data["title"]
+        for r in loaded.records
+        if r.data["resourceType"] == "api" and r.data["title"] == r.data["publisher"]
+    ]
     assert generic == [] and repeated == [] and only_publisher == []
     assert not [r.id for r in loaded.records if "API API" in r.data["summary"]]
 
@@ -138,7 +153,9 @@ def test_record_pages_state_the_licence_once_and_consistently(estate, tmp_path):
     only when that line is the OGL, otherwise the catalogue-details wording."""
     loaded, _ = estate
     config = load_config(REPO / "site" / "full-estate.toml")
-    assets = Assets.publish(static_dir=REPO / "site" / "static", out_dir=tmp_path / "static", node_modules=REPO / "node_modules")
+    assets = Assets.publish(
+        static_dir=REPO / "site" / "static", out_dir=tmp_path / "static", node_modules=REPO / "node_modules"
+    )
     renderer = Renderer(config, loaded.records, tmp_path, assets)
     catalogue_words = CATALOGUE_ATTRIBUTION.replace("'", "&#39;")
     counts = {"ogl": 0, "other": 0, "not stated": 0}
@@ -160,11 +177,15 @@ def test_data_quality_page_counts_every_rule(estate, tmp_path):
     loaded, _ = estate
     report = build_report(loaded)
     assert set(report["quality"]) == set(RULES)  # every rule does something on the real exports
-    assets = Assets.publish(static_dir=REPO / "site" / "static", out_dir=tmp_path / "static", node_modules=REPO / "node_modules")
-    renderer = Renderer(load_config(REPO / "site" / "full-estate.toml"), loaded.records[:10], tmp_path, assets, report=report)
+    assets = Assets.publish(
+        static_dir=REPO / "site" / "static", out_dir=tmp_path / "static", node_modules=REPO / "node_modules"
+    )
+    renderer = Renderer(
+        load_config(REPO / "site" / "full-estate.toml"), loaded.records[:10], tmp_path, assets, report=report
+    )
     renderer.write_data_quality()
     page = (tmp_path / "data-quality" / "index.html").read_text("utf-8")
     for name, entry in report["quality"].items():
-        section = page[page.index(f'id="rule-{name}"'):]
+        section = page[page.index(f'id="rule-{name}"') :]
         action = next(a for a in ("changed", "merged", "kept", "rejected") if a in entry)
-        assert f"<strong>{entry[action]:,}</strong> {action}" in section[:section.index("</section>")], name
+        assert f"<strong>{entry[action]:,}</strong> {action}" in section[: section.index("</section>")], name

@@ -39,12 +39,18 @@ MARKER = "hostile-marker-7f3a"  # in every hostile text, to find leaks
 
 
 def run_build(*args, timeout=300):
-    return subprocess.run([sys.executable, str(REPO / "build.py"), *args], capture_output=True, text=True, cwd=REPO, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, str(REPO / "build.py"), *args], capture_output=True, text=True, cwd=REPO, timeout=timeout
+    )
 
 
 def config_for(folder: Path, content: Path) -> Path:
     """A copy of site.toml whose content folder is `content`."""
-    text = (REPO / "site" / "site.toml").read_text("utf-8").replace('content_dir = "content"', f'content_dir = "{content}"')
+    text = (
+        (REPO / "site" / "site.toml")
+        .read_text("utf-8")
+        .replace('content_dir = "content"', f'content_dir = "{content}"')
+    )
     path = folder / "site.toml"
     path.write_text(text, "utf-8")
     return path
@@ -175,28 +181,48 @@ def hostile_corpus(root: Path) -> Path:
     vat = yaml.safe_load((FIXTURES / "vat-api.md").read_text("utf-8").split("---")[1])
     write(content / "zz-duplicate-id.md", markdown_file(dict(vat, url="https://www.gov.uk/another-vat-page")))
     write(content / "zz-duplicate-url.md", markdown_file(dict(vat, id="vat-api-again")))
-    write(content / "same-url-other-collection.md", markdown_file(dict(vat, id="same-url-other-collection", collection="uk-living")))
+    write(
+        content / "same-url-other-collection.md",
+        markdown_file(dict(vat, id="same-url-other-collection", collection="uk-living")),
+    )
 
     write(content / "urls/url-javascript.md", markdown_file(record("url-js", url="javascript:alert(document.cookie)")))
-    write(content / "urls/url-data.md", markdown_file(record("url-data", url="data:text/html,<script>alert(1)</script>")))
+    write(
+        content / "urls/url-data.md", markdown_file(record("url-data", url="data:text/html,<script>alert(1)</script>"))
+    )
     write(content / "urls/doc-javascript.md", markdown_file(record("doc-js", documentationUrl="javascript:alert(1)")))
-    write(content / "urls/doc-data.md", markdown_file(record("doc-data", documentationUrl="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==")))
+    write(
+        content / "urls/doc-data.md",
+        markdown_file(
+            record("doc-data", documentationUrl="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==")
+        ),
+    )
     write(content / "urls/url-credentials.md", markdown_file(record("url-cred", url="https://user:pw@www.gov.uk/")))
-    write(content / "urls/doc-credentials.md", markdown_file(record("doc-cred", documentationUrl="https://user:pw@www.gov.uk/docs")))
+    write(
+        content / "urls/doc-credentials.md",
+        markdown_file(record("doc-cred", documentationUrl="https://user:pw@www.gov.uk/docs")),
+    )
     write(content / "urls/url-unclosed-ipv6.md", markdown_file(record("url-ipv6", url="https://[www.gov.uk/")))
-    write(content / "urls/url-trailing-newline.md", markdown_file(record("url-newline", url="https://www.gov.uk/page\n")))
+    write(
+        content / "urls/url-trailing-newline.md", markdown_file(record("url-newline", url="https://www.gov.uk/page\n"))
+    )
 
     write(content / "nul-in-title.md", markdown_file(record("nul-title", title="before\x00after")))
     write(content / "summary-1mb.md", markdown_file(record("summary-1mb", summary="x" * 1024 * 1024)))
     write(content / "summary-10kb.md", markdown_file(record("summary-10kb", summary="word " * 2000)))
     write(content / "file-over-256kb.md", markdown_file(record("big-file"), "Body text. " * 30_000))
-    write(content / "non-utf8.md", markdown_file(record("non-utf8")).encode("utf-8").replace(b"A record", b"A \xff\xfe record"))
+    write(
+        content / "non-utf8.md",
+        markdown_file(record("non-utf8")).encode("utf-8").replace(b"A record", b"A \xff\xfe record"),
+    )
     write(content / "bom.md", "\ufeff" + markdown_file(record("bom-record")))
     write(content / "crlf.md", markdown_file(record("crlf-record"), "Body line.\n").replace("\n", "\r\n"))
 
     (content / "symlink-outside.md").symlink_to(elsewhere / "outside.md")
     (content / "symlink-dangling.md").symlink_to(content / "missing-target.md")
-    write(content / "notes" / "inside.txt", markdown_file(record("symlink-inside-target")))  # not *.md: only read through the link
+    write(
+        content / "notes" / "inside.txt", markdown_file(record("symlink-inside-target"))
+    )  # not *.md: only read through the link
     (content / "symlink-inside.md").symlink_to(Path("notes") / "inside.txt")
     (content / "zz-symlink-alias.md").symlink_to("vat-guide.md")
 
@@ -209,7 +235,9 @@ def hostile_corpus(root: Path) -> Path:
     for number, name in enumerate("bcdefghi"):
         previous = "abcdefghi"[number]
         levels.append(f"{name}: &{name} [{', '.join([f'*{previous}'] * 10)}]")
-    write(content / "alias-bomb.md", "---\n" + "\n".join(levels[:4]) + "\nid: alias-bomb\n---\n")  # 10**4 values when expanded
+    write(
+        content / "alias-bomb.md", "---\n" + "\n".join(levels[:4]) + "\nid: alias-bomb\n---\n"
+    )  # 10**4 values when expanded
     write(content / "deep-nesting.md", "---\nid: " + "[" * 5000 + "]" * 5000 + "\n---\n")
     (content / "folder.md").mkdir()
     if hasattr(os, "mkfifo"):
@@ -247,8 +275,19 @@ def hostile(tmp_path_factory):
     out_after_strict = out.exists()
     built = run_build("--config", str(config), "--out", str(out), "--keep-going")
     after = snapshot(root, skip=(out,))
-    return {"root": root, "content": content, "out": out, "inputs": inputs, "strict": strict, "built": built,
-            "before": before, "after_strict": after_strict, "out_after_strict": out_after_strict, "after": after, "started": started}
+    return {
+        "root": root,
+        "content": content,
+        "out": out,
+        "inputs": inputs,
+        "strict": strict,
+        "built": built,
+        "before": before,
+        "after_strict": after_strict,
+        "out_after_strict": out_after_strict,
+        "after": after,
+        "started": started,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -262,7 +301,9 @@ def stored_records(hostile, report):
     data = hostile["out"] / "data"
     manifest = json.loads((data / "manifest.json").read_text("utf-8"))
     records = []
-    for path in sorted(data.rglob("records*.json")) + sorted((data / "records").glob("*.json") if (data / "records").is_dir() else []):
+    for path in sorted(data.rglob("records*.json")) + sorted(
+        (data / "records").glob("*.json") if (data / "records").is_dir() else []
+    ):
         records.extend(json.loads(path.read_text("utf-8"))["records"])
     assert records, manifest
     return {r["id"]: r for r in records}
@@ -289,8 +330,12 @@ def test_every_input_is_accounted_for_exactly_once(hostile, report, stored_recor
     assert rejected_files <= inputs
     assert report["records"]["rejected"] == len(rejected_files)
     assert report["records"]["merged_same_resource"] == len(MERGED)
-    assert report["records"]["built"] + report["records"]["rejected"] + report["records"]["merged_same_resource"] == len(inputs)
-    fixture_ids = {re.search(r"^id: *(\S+)", p.read_text("utf-8"), re.MULTILINE).group(1) for p in FIXTURES.glob("*.md")}
+    assert report["records"]["built"] + report["records"]["rejected"] + report["records"][
+        "merged_same_resource"
+    ] == len(inputs)
+    fixture_ids = {
+        re.search(r"^id: *(\S+)", p.read_text("utf-8"), re.MULTILINE).group(1) for p in FIXTURES.glob("*.md")
+    }
     assert set(stored_records) == (fixture_ids | BUILT_IDS) - set(MERGED)
     assert len(stored_records) == report["records"]["built"]
     for merged, into in MERGED.items():
@@ -370,16 +415,25 @@ def test_no_script_handler_or_javascript_url_anywhere_in_the_output(hostile, rep
     for page in pages:
         text = page.read_text("utf-8")
         for match in re.finditer(r"<script\b[^>]*>", text, re.IGNORECASE):
-            assert re.fullmatch(r'<script type="module" src="/static/[^"<>]+"></script>', text[match.start() : match.end() + 9]), (page, match.group())
+            assert re.fullmatch(
+                r'<script type="module" src="/static/[^"<>]+"></script>', text[match.start() : match.end() + 9]
+            ), (page, match.group())
         parser = Tags()
         parser.feed(text)
         for tag, attrs in parser.tags:
             # the only forms: the search page's and every page's header search box, both to the search page
-            assert tag not in ("iframe", "object", "embed", "style", "img", "base", "form") or (tag == "form" and dict(attrs).get("action") == "/"), (page, tag)
+            assert tag not in ("iframe", "object", "embed", "style", "img", "base", "form") or (
+                tag == "form" and dict(attrs).get("action") == "/"
+            ), (page, tag)
             for name, value in attrs:
                 assert not name.startswith("on"), (page, tag, name, value)
                 if value and name in ("href", "src", "action", "formaction", "xlink:href", "data", "srcset", "content"):
-                    assert not re.match(r"\s*(javascript|data|vbscript):", value, re.IGNORECASE), (page, tag, name, value)
+                    assert not re.match(r"\s*(javascript|data|vbscript):", value, re.IGNORECASE), (
+                        page,
+                        tag,
+                        name,
+                        value,
+                    )
 
 
 def test_text_fields_appear_only_escaped_on_the_record_page(hostile, report):
@@ -413,7 +467,11 @@ def test_body_raw_html_is_removed(hostile, report):
 
 def test_browse_and_home_pages_show_markup_only_escaped(hostile, report):
     out = hostile["out"]
-    listing_pages = [out / "collections" / "uk-living" / "index.html", out / "types" / "guidance" / "index.html", out / "access" / "public" / "index.html"]
+    listing_pages = [
+        out / "collections" / "uk-living" / "index.html",
+        out / "types" / "guidance" / "index.html",
+        out / "access" / "public" / "index.html",
+    ]
     publisher_pages = [p for p in (out / "publishers").glob("*/index.html") if MARKER in p.read_text("utf-8")]
     assert len(publisher_pages) == 1
     for page in listing_pages + publisher_pages:
@@ -427,7 +485,10 @@ def test_browse_and_home_pages_show_markup_only_escaped(hostile, report):
     assert "<b onmouseover" not in home and "<script>alert" not in home
     for page in html_pages(out):
         text = page.read_text("utf-8")
-        for value in (*(MARKUP[n] for n in ("title", "summary", "publisher", "accessNote", "licence")), *MARKUP["keywords"]):
+        for value in (
+            *(MARKUP[n] for n in ("title", "summary", "publisher", "accessNote", "licence")),
+            *MARKUP["keywords"],
+        ):
             assert value not in text, (page, value)
 
 
@@ -475,7 +536,13 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 
 
 def guarded_build(*args):
-    return subprocess.run([sys.executable, "-c", NO_RMTREE, str(REPO / "build.py"), *args], capture_output=True, text=True, cwd=REPO, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", NO_RMTREE, str(REPO / "build.py"), *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
 
 
 def small_site(tmp_path: Path) -> tuple[Path, Path]:
@@ -490,7 +557,12 @@ def test_out_at_or_around_the_content_folder_is_refused_without_deleting(tmp_pat
     if where == "content-with-old-report":
         # A stray build report would satisfy the "previous build" check alone.
         (content / "build-report.json").write_text("{}", "utf-8")
-    out = {"content": content, "content-with-old-report": content, "inside-content": content / "_site", "parent-of-content": tmp_path}[where]
+    out = {
+        "content": content,
+        "content-with-old-report": content,
+        "inside-content": content / "_site",
+        "parent-of-content": tmp_path,
+    }[where]
     before = snapshot(tmp_path)
     done = guarded_build("--config", str(config), "--out", str(out))
     assert done.returncode == 1, done.stderr
@@ -520,7 +592,11 @@ def test_deeply_nested_list_body_does_not_abort_the_build(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads((tmp_path / "site" / "build-report.json").read_text("utf-8"))
     assert report["records"]["built"] + report["records"]["rejected"] == len(list(FIXTURES.glob("*.md"))) + 1
-    assert {"file": "nested-list.md", "field": "body", "reason": "lists or quotes nested more than 20 levels deep"} in report["rejected_records"]
+    assert {
+        "file": "nested-list.md",
+        "field": "body",
+        "reason": "lists or quotes nested more than 20 levels deep",
+    } in report["rejected_records"]
 
 
 RENDER_BRACKETS = """
@@ -534,6 +610,12 @@ render_markdown("[" * 30000)
 def test_bracket_heavy_body_renders_quickly():
     """Python-Markdown is quadratic in nested '[' (8 KB took ~20 s): render_markdown must not stall."""
     try:
-        subprocess.run([sys.executable, "-c", RENDER_BRACKETS, str(REPO / "python_pkg")], cwd=REPO, timeout=10, check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-c", RENDER_BRACKETS, str(REPO / "python_pkg")],
+            cwd=REPO,
+            timeout=10,
+            check=True,
+            capture_output=True,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("rendering 30 000 '[' took more than 10 s")

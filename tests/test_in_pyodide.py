@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 from needs import need
-
 from sitefixture import REPO, build_fixture_site
 
 RUNNER = REPO / "tests" / "pyodide" / "run_pytest.mjs"
@@ -50,11 +49,29 @@ def pyodide_wheels(directory: Path = WHEEL_DIR) -> Path:
     if missing:
         directory.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
-             "--no-deps", "--only-binary=:all:", "--python-version", PYODIDE_PYTHON,
-             "--implementation", "py", "--abi", "none", "--platform", "any",
-             "-d", str(directory), *missing],
-            check=True, timeout=300,
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--python-version",
+                PYODIDE_PYTHON,
+                "--implementation",
+                "py",
+                "--abi",
+                "none",
+                "--platform",
+                "any",
+                "-d",
+                str(directory),
+                *missing,
+            ],
+            check=True,
+            timeout=300,
         )
     missing = [req for req in PYODIDE_WHEELS if _wheel_file(directory, req) is None]
     assert not missing, f"wheels not downloaded: {missing}"
@@ -73,7 +90,11 @@ def _cpython_collected(site: Path) -> int:
     env.pop("GOVSEARCH_EXPECT_PLATFORM", None)
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", RUNTIME_TESTS],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     ids = [line for line in done.stdout.splitlines() if "::" in line]
@@ -97,9 +118,11 @@ def test_runtime_tests_pass_in_pyodide(tmp_path):
     assert expected > 0
 
     done = subprocess.run(
-        [NODE, str(RUNNER), "--project", str(REPO), "--site", str(site), "--wheels", str(wheels),
-         "--", RUNTIME_TESTS],
-        cwd=REPO, capture_output=True, text=True, timeout=900,
+        [NODE, str(RUNNER), "--project", str(REPO), "--site", str(site), "--wheels", str(wheels), "--", RUNTIME_TESTS],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     output = done.stdout + done.stderr
     print(output)  # shown by pytest on failure
@@ -108,4 +131,6 @@ def test_runtime_tests_pass_in_pyodide(tmp_path):
     bad = {kind: n for kind, n in counts.items() if kind not in ("passed", "warnings", "warning")}
     assert not bad, f"not everything passed in Pyodide: {counts}\n{output}"
     assert "platform emscripten" in done.stdout, output
-    assert counts.get("passed") == expected, f"{counts.get('passed')} passed in Pyodide; CPython collects {expected}\n{output}"
+    assert counts.get("passed") == expected, (
+        f"{counts.get('passed')} passed in Pyodide; CPython collects {expected}\n{output}"
+    )

@@ -17,12 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from needs import need
-
 from govsearch import Catalogue, DirectoryLoader
 from govsearch.engine import SCORE_PLACES
 from govsearch.terms import MATCH_MODES, Clause, clauses_for, query_terms, to_lunr_query
 from govsearch_build.records import load_content
+from needs import need
 from sitefixture import FIXTURE_CORPUS, REPO, build_fixture_site
 
 QUERY_SCRIPT = REPO / "tests" / "parity" / "lunr_query.mjs"
@@ -32,25 +31,95 @@ NODE = shutil.which("node") or "/usr/bin/node"
 
 QUERIES = [
     # plain words
-    "house", "prices", "population", "pensions", "passport", "tariff", "companies", "weather",
-    "water", "schools", "postcode", "census", "benefits", "vehicle", "api",
+    "house",
+    "prices",
+    "population",
+    "pensions",
+    "passport",
+    "tariff",
+    "companies",
+    "weather",
+    "water",
+    "schools",
+    "postcode",
+    "census",
+    "benefits",
+    "vehicle",
+    "api",
     # several terms
-    "house prices", "uk house price index", "national insurance record", "companies house",
-    "bank holidays", "water quality", "land registry search", "ordnance survey maps",
-    "free school meals", "driver licence check", "trade tariff commodities", "official search of whole",
-    "population projections older people", "apply for a blue badge", "ons beta api filter a dataset",
+    "house prices",
+    "uk house price index",
+    "national insurance record",
+    "companies house",
+    "bank holidays",
+    "water quality",
+    "land registry search",
+    "ordnance survey maps",
+    "free school meals",
+    "driver licence check",
+    "trade tariff commodities",
+    "official search of whole",
+    "population projections older people",
+    "apply for a blue badge",
+    "ons beta api filter a dataset",
     # stemming variants
-    "housing", "houses", "housed", "registering", "registration", "registers", "searches", "searching",
-    "statistics", "statistical", "applying", "applications", "tides", "tidal",
+    "housing",
+    "houses",
+    "housed",
+    "registering",
+    "registration",
+    "registers",
+    "searches",
+    "searching",
+    "statistics",
+    "statistical",
+    "applying",
+    "applications",
+    "tides",
+    "tidal",
     # lunr query syntax is plain text here
-    "api:key", "title:house", "+vat", "-vat", "house~1", "price^2", "hous*", "\"house prices\"",
-    "'land registry'", "+house -price", "publisher:ons prices", "a:b:c", "~", "^10", "*",
+    "api:key",
+    "title:house",
+    "+vat",
+    "-vat",
+    "house~1",
+    "price^2",
+    "hous*",
+    '"house prices"',
+    "'land registry'",
+    "+house -price",
+    "publisher:ons prices",
+    "a:b:c",
+    "~",
+    "^10",
+    "*",
     # typos (found only by the fuzzy mode)
-    "pensoins", "passprot", "populaton", "compnaies", "tarrif", "statistcs", "registy", "bathng water",
+    "pensoins",
+    "passprot",
+    "populaton",
+    "compnaies",
+    "tarrif",
+    "statistcs",
+    "registy",
+    "bathng water",
     # stop words only, punctuation, unicode, numbers
-    "the and of", "???", "café", "2021", "april 2025", "NaPTAN", "e-document", "GOV.UK",
+    "the and of",
+    "???",
+    "café",
+    "2021",
+    "april 2025",
+    "NaPTAN",
+    "e-document",
+    "GOV.UK",
     # partial words, as typed in the search box (prefix_last)
-    "hous", "house pri", "popul", "nation", "land reg", "comp", "ta", "o",
+    "hous",
+    "house pri",
+    "popul",
+    "nation",
+    "land reg",
+    "comp",
+    "ta",
+    "o",
 ]
 
 
@@ -101,8 +170,13 @@ def test_lunr_py_and_lunr_js_agree(site):
 
     done = subprocess.run(
         [NODE, str(QUERY_SCRIPT)],
-        input=json.dumps({"indexPath": str(index_path), "queries": [[c.as_dict() for c in clauses] for *_, clauses in cases]}),
-        capture_output=True, text=True, timeout=120, cwd=REPO,
+        input=json.dumps(
+            {"indexPath": str(index_path), "queries": [[c.as_dict() for c in clauses] for *_, clauses in cases]}
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
     )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
@@ -120,11 +194,15 @@ def test_lunr_py_and_lunr_js_agree(site):
             queries_with_hits.add(text)
         label = f"{text!r} mode={mode} prefix_last={prefix_last} clauses={[c.as_dict() for c in clauses]}"
         if {ref for ref, _ in py_hits} != {ref for ref, _ in js_hits}:
-            differences.append(f"{label}: refs differ; only lunr.py {sorted({r for r, _ in py_hits} - {r for r, _ in js_hits})}, only lunr.js {sorted({r for r, _ in js_hits} - {r for r, _ in py_hits})}")
+            differences.append(
+                f"{label}: refs differ; only lunr.py {sorted({r for r, _ in py_hits} - {r for r, _ in js_hits})}, only lunr.js {sorted({r for r, _ in js_hits} - {r for r, _ in py_hits})}"
+            )
         elif _ordered(py_hits) != _ordered(js_hits):
             py_scores, js_scores = dict(py_hits), dict(js_hits)
             worst = max(py_scores, key=lambda ref: abs(py_scores[ref] - js_scores[ref]))
-            differences.append(f"{label}: scores differ, most at {worst!r}: lunr.py {py_scores[worst]!r} lunr.js {js_scores[worst]!r}")
+            differences.append(
+                f"{label}: scores differ, most at {worst!r}: lunr.py {py_scores[worst]!r} lunr.js {js_scores[worst]!r}"
+            )
         else:
             js_scores = dict(js_hits)
             largest_gap = max([largest_gap, *(abs(score - js_scores[ref]) for ref, score in py_hits)])
@@ -134,5 +212,6 @@ def test_lunr_py_and_lunr_js_agree(site):
         f"{with_hits} clause lists and {len(queries_with_hits)} queries found something; largest raw score gap {largest_gap:.3g}"
     )
     assert not differences, f"{len(differences)} of {len(cases)} queries differ ({content}):\n" + "\n".join(differences)
-    assert len(queries_with_hits) >= 40, f"only {len(queries_with_hits)} queries found anything in {content}: the parity check proves little"
-
+    assert len(queries_with_hits) >= 40, (
+        f"only {len(queries_with_hits)} queries found anything in {content}: the parity check proves little"
+    )

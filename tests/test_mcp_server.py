@@ -48,7 +48,7 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     (SEARCH, {"query": "the and of"}),
     (SEARCH, {"query": "vat", "publishers": ["hm revenue & customs"]}),
     (SEARCH, {"query": "<script>alert(1)</script> ~ ^ : + -"}),
-    (SEARCH, {"query": "Llywodraeth Cymru – café \U0001F600"}),
+    (SEARCH, {"query": "Llywodraeth Cymru – café \U0001f600"}),
     (SEARCH, {"query": "vat", "collections": []}),
     (SEARCH, {"query": ""}),
     (SEARCH, {"query": "vat", "limit": 50}),
@@ -96,7 +96,9 @@ def cli(site: Path, tool: str, arguments: Any) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "govsearch", "call", tool, "--site", str(site)],
         input=json.dumps(arguments, ensure_ascii=False).encode("utf-8"),
-        capture_output=True, env={**os.environ, **ENV}, timeout=120,
+        capture_output=True,
+        env={**os.environ, **ENV},
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr.decode()
     return done.stdout.decode("utf-8").removesuffix("\n")
@@ -121,7 +123,14 @@ sys.__stdout__.write(json.dumps(printed))
 
 def cli_answers(site: Path, calls: list[tuple[str, Any]]) -> list[str]:
     stdins = [[tool, json.dumps(arguments, ensure_ascii=False)] for tool, arguments in calls]
-    done = subprocess.run([sys.executable, "-c", CLI_MAIN, str(site)], input=json.dumps(stdins), capture_output=True, text=True, env={**os.environ, **ENV}, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", CLI_MAIN, str(site)],
+        input=json.dumps(stdins),
+        capture_output=True,
+        text=True,
+        env={**os.environ, **ENV},
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     printed = json.loads(done.stdout)
     assert all(text.endswith("\n") for text in printed)
@@ -160,8 +169,10 @@ runpy.run_module("govsearch", run_name="__main__", alter_sys=True)
 
 def server(site: Path, audit_log: Path) -> StdioServerParameters:
     return StdioServerParameters(
-        command=sys.executable, args=["-B", "-c", AUDITED_SERVER, "mcp", "--site", str(site)],
-        env={**ENV, "AUDIT_LOG": str(audit_log)}, cwd=str(REPO),
+        command=sys.executable,
+        args=["-B", "-c", AUDITED_SERVER, "mcp", "--site", str(site)],
+        env={**ENV, "AUDIT_LOG": str(audit_log)},
+        cwd=str(REPO),
     )
 
 
@@ -210,7 +221,9 @@ def test_a_client_session_lists_the_page_tools_and_gets_the_cli_bytes(site):
         assert tool.description == page[name]["description"]
         assert tool.output_schema == load_schema(name, "output")
         assert tool.annotations.read_only_hint is True and tool.annotations.open_world_hint is False
-    assert listed[SEARCH].description.startswith(load_schema(SEARCH)["description"] + " ")  # the seed's own words, then how to read scores
+    assert listed[SEARCH].description.startswith(
+        load_schema(SEARCH)["description"] + " "
+    )  # the seed's own words, then how to read scores
     assert "before filtering by publisher" in listed[FILTER].description
     outcomes = {json.loads(result.content[0].text)["ok"] for result in results}
     assert outcomes == {True, False}
@@ -227,7 +240,11 @@ def test_a_sharded_site_answers_like_the_cli_from_the_first_call(sharded_site):
 def refused(site: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "govsearch", "mcp", "--site", str(site)],
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, env={**os.environ, **ENV}, timeout=120,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **ENV},
+        timeout=120,
     )
 
 
@@ -238,7 +255,11 @@ def test_a_tampered_site_is_refused_at_start(site, tmp_path):
     records.write_text(records.read_text("utf-8").replace("Office", "Offize"), "utf-8")
     done = refused(copy)
     assert done.returncode == 2 and done.stdout == ""
-    assert f"the site at {copy} cannot be used" in done.stderr and "integrity check" in done.stderr and records.name in done.stderr
+    assert (
+        f"the site at {copy} cannot be used" in done.stderr
+        and "integrity check" in done.stderr
+        and records.name in done.stderr
+    )
     # The SDK client sees the server go away instead of a session.
     with pytest.raises(BaseExceptionGroup) as failed:
         session(copy, [])
@@ -263,6 +284,8 @@ def test_the_runtime_imports_and_the_cli_explains_without_the_extra(site):
         "assert not any(name == 'mcp' or name.startswith('mcp.') for name in sys.modules if sys.modules[name])\n"
         f"sys.exit(govsearch.cli.main(['mcp', '--site', {str(site)!r}]))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env={**os.environ, **ENV}, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env={**os.environ, **ENV}, timeout=120
+    )
     assert done.returncode == 2, done.stderr
     assert "pip install 'govsearch[mcp]'" in done.stderr

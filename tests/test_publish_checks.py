@@ -15,9 +15,22 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def test_a_full_estate_build_without_its_sources_stops_before_reading(tmp_path):
-    done = subprocess.run([sys.executable, str(REPO / "build.py"), "--config", str(REPO / "site" / "full-estate.toml"),
-                           "--sources", str(tmp_path / "empty"), "--out", str(tmp_path / "out"), "--keep-going"],
-                          capture_output=True, text=True, cwd=REPO)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "build.py"),
+            "--config",
+            str(REPO / "site" / "full-estate.toml"),
+            "--sources",
+            str(tmp_path / "empty"),
+            "--out",
+            str(tmp_path / "out"),
+            "--keep-going",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert done.returncode == 1
     assert f"{tmp_path / 'empty' / 'api-catalogue'} does not exist" in done.stderr and "make fetch" in done.stderr
     assert not (tmp_path / "out").exists()
@@ -38,11 +51,14 @@ def test_a_site_within_the_limits_is_measured(tree):
     assert size.archive == 2 * 512 + (512 + 512) + (512 + 1024) + 1024
 
 
-@pytest.mark.parametrize("limit, value, words", [
-    ("SITE_BYTES", 4095, "the site is 0 MB as the archive"),
-    ("FILE_BYTES", 600, "data/big.json is"),
-    ("FILE_COUNT", 1, "the site has 2 files"),
-])
+@pytest.mark.parametrize(
+    "limit, value, words",
+    [
+        ("SITE_BYTES", 4095, "the site is 0 MB as the archive"),
+        ("FILE_BYTES", 600, "data/big.json is"),
+        ("FILE_COUNT", 1, "the site has 2 files"),
+    ],
+)
 def test_each_limit_fails_with_what_crossed_it(tree, monkeypatch, limit, value, words):
     monkeypatch.setattr(pages_limits, limit, value)
     with pytest.raises(LimitExceeded, match="cannot be published on GitHub Pages") as crossed:

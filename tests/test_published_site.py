@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader
-
 from govsearch_build.pages_limits import check_pages_limits
 
 REPO = Path(__file__).resolve().parents[1]
@@ -29,11 +28,18 @@ def site(tmp_path_factory) -> Path:
     if os.environ.get("GOVSEARCH_SITE"):
         return Path(os.environ["GOVSEARCH_SITE"])
     tmp = tmp_path_factory.mktemp("published")
-    config = (REPO / "site" / "site.toml").read_text("utf-8").replace(
-        'content_dir = "content"', f'content_dir = "{REPO / "tests" / "fixtures" / "corpus"}"')
+    config = (
+        (REPO / "site" / "site.toml")
+        .read_text("utf-8")
+        .replace('content_dir = "content"', f'content_dir = "{REPO / "tests" / "fixtures" / "corpus"}"')
+    )
     (tmp / "site.toml").write_text(config, "utf-8")
-    done = subprocess.run([sys.executable, str(REPO / "build.py"), "--config", str(tmp / "site.toml"), "--out", str(tmp / "site")],
-                          capture_output=True, text=True, cwd=REPO)
+    done = subprocess.run(
+        [sys.executable, str(REPO / "build.py"), "--config", str(tmp / "site.toml"), "--out", str(tmp / "site")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stderr
     return tmp / "site"
 
@@ -54,15 +60,21 @@ def test_each_collection_answers_a_search_and_its_records_open(site, catalogue):
     collections = _collections(catalogue)
     assert collections
     for collection in collections:
-        listed = catalogue.call("search_government_knowledge", {"query": "data", "collections": [collection], "limit": 3})
+        listed = catalogue.call(
+            "search_government_knowledge", {"query": "data", "collections": [collection], "limit": 3}
+        )
         if not listed["ok"] or not listed["results"]:
-            listed = catalogue.call("search_government_knowledge", {"query": "service", "collections": [collection], "limit": 3})
+            listed = catalogue.call(
+                "search_government_knowledge", {"query": "service", "collections": [collection], "limit": 3}
+            )
         if not listed["results"]:
             continue
         first = listed["results"][0]
         words = re.findall(r"[A-Za-z]{5,}", first["title"])
         if words:  # a word of its own title finds the record again
-            again = catalogue.call("search_government_knowledge", {"query": words[0], "collections": [collection], "limit": 20})
+            again = catalogue.call(
+                "search_government_knowledge", {"query": words[0], "collections": [collection], "limit": 20}
+            )
             assert again["ok"] and again["total"] > 0, (collection, words[0])
         record = catalogue.call("get_resource_record", {"recordId": first["id"]})
         assert record["ok"] and record["record"]["title"] == first["title"], record
@@ -88,10 +100,10 @@ def _collections(catalogue: Catalogue) -> list[str]:
 def test_repeat_visits_have_a_memory_snapshot_of_the_modules_the_worker_imports(site):
     """The snapshot (docs/startup.md) is what makes a repeat visit fast; a build that
     could not make it still works, so only this check notices it went missing."""
-    from govsearch_build.runtime import SNAPSHOT_MODULES
-
-    import importlib.util
     import hashlib
+    import importlib.util
+
+    from govsearch_build.runtime import SNAPSHOT_MODULES
 
     missing = [name for name in SNAPSHOT_MODULES if importlib.util.find_spec(name) is None]
     assert not missing, f"SNAPSHOT_MODULES names modules that do not exist: {missing}"

@@ -39,9 +39,15 @@ def test_a_bad_search_table_is_refused_by_name(tmp_path, table, words):
 
 def record(**fields):
     data = {
-        "id": "x", "title": "Flood risk zones", "summary": "Zones.", "url": "https://www.data.gov.uk/dataset/x",
-        "resourceType": "dataset", "publisher": "Environment Agency", "accessStatus": "public",
-        "collection": "government-apis", "source": {"kind": "okf-search-shards"},
+        "id": "x",
+        "title": "Flood risk zones",
+        "summary": "Zones.",
+        "url": "https://www.data.gov.uk/dataset/x",
+        "resourceType": "dataset",
+        "publisher": "Environment Agency",
+        "accessStatus": "public",
+        "collection": "government-apis",
+        "source": {"kind": "okf-search-shards"},
     }
     data.update(fields)
     return Record(file="x.md", data=data, body="")
@@ -69,6 +75,8 @@ def test_record_flags(fields, flags):
 
 def test_a_synonym_phrase_adds_the_group_word_in_its_own_field():
     terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
-    document = index_document(record(publisher="HM Revenue & Customs", summary="Data from the Office for National Statistics."), terms)
+    document = index_document(
+        record(publisher="HM Revenue & Customs", summary="Data from the Office for National Statistics."), terms
+    )
     assert document["publisher"] == "HM Revenue & Customs hmrc_"
     assert document["summary"].endswith(" ons_") and document["title"] == "Flood risk zones"

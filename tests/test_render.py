@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from govsearch.attribution import CATALOGUE_ATTRIBUTION, needs_attribution
 from govsearch_build.assets import Assets, hashed_name
 from govsearch_build.config import load_config
 from govsearch_build.records import Record, load_content
-from govsearch.attribution import CATALOGUE_ATTRIBUTION, needs_attribution
 from govsearch_build.render import CSP, publisher_slugs, render_markdown, render_site
 
 REPO = Path(__file__).resolve().parents[1]
@@ -69,7 +69,12 @@ def built(tmp_path_factory) -> tuple[Path, Assets, list[Path]]:
     out = tmp_path_factory.mktemp("render")
     config = load_config(REPO / "site" / "site.toml")
     config = dataclasses.replace(config, base_path="/govsearch/")
-    assets = Assets.publish(static_dir=REPO / "site" / "static", out_dir=out / "static", node_modules=REPO / "node_modules", base_path=config.base_path)
+    assets = Assets.publish(
+        static_dir=REPO / "site" / "static",
+        out_dir=out / "static",
+        node_modules=REPO / "node_modules",
+        base_path=config.base_path,
+    )
     records = _records()
     hostile = Record(
         data={
@@ -107,14 +112,27 @@ def test_every_page_has_the_csp_and_no_inline_code(built):
 
 
 def test_csp_is_exactly_the_agreed_policy():
-    assert CSP == "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'"
+    assert (
+        CSP
+        == "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'"
+    )
 
 
 def test_pages_exist(built):
     out, assets, written = built
-    for path in ("index.html", "404.html", "about/index.html", "privacy/index.html", "accessibility/index.html", "browse/index.html",
-                 "collections/ons/index.html", "types/api/index.html", "access/public/index.html", "publishers/companies-house/index.html",
-                 "records/companies-house-api/index.html"):
+    for path in (
+        "index.html",
+        "404.html",
+        "about/index.html",
+        "privacy/index.html",
+        "accessibility/index.html",
+        "browse/index.html",
+        "collections/ons/index.html",
+        "types/api/index.html",
+        "access/public/index.html",
+        "publishers/companies-house/index.html",
+        "records/companies-house-api/index.html",
+    ):
         assert (out / path).is_file(), path
     home = (out / "index.html").read_text("utf-8")
     assert "independent catalogue, not GOV.UK" in home
@@ -124,7 +142,7 @@ def test_pages_exist(built):
 def test_untrusted_fields_are_escaped_and_the_body_sanitised(built):
     out, assets, written = built
     html = (out / "records" / "hostile" / "index.html").read_text("utf-8")
-    main = html[html.index("<main"):html.index("</main>")]
+    main = html[html.index("<main") : html.index("</main>")]
     assert "<script" not in main and "<img" not in main and "javascript:" not in main
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in main
     assert "&lt;img src=x onerror=" in main
@@ -133,7 +151,11 @@ def test_untrusted_fields_are_escaped_and_the_body_sanitised(built):
 
 
 def test_render_markdown_removes_raw_html_and_bad_urls():
-    html = str(render_markdown('# T\n\n<div onclick="x()">a</div> <iframe src="https://e.x"></iframe> [l](javascript:alert(1)) [m](https://ok.example/) ![i](https://e.x/i.png)'))
+    html = str(
+        render_markdown(
+            '# T\n\n<div onclick="x()">a</div> <iframe src="https://e.x"></iframe> [l](javascript:alert(1)) [m](https://ok.example/) ![i](https://e.x/i.png)'
+        )
+    )
     assert "onclick" not in html and "<iframe" not in html and "javascript:" not in html and "<img" not in html
     assert 'href="https://ok.example/"' in html
 

@@ -28,15 +28,23 @@ def test_counts_have_thousands_separators():
 
 
 def test_provenance_rows_are_plain():
-    rows = provenance_rows({
-        "kind": "okf-search-shards",
-        "file": "okf/results-0.json.gz#234",
-        "revision": "0123456789abcdef0123456789abcdef01234567",
-        "observed": "2026-07-14",
-        "url": "https://example.gov.uk/source",
-        "nativeId": "abc-1",
-    })
-    assert [label for label, _, _ in rows] == ["Date of the copy we used", "Identifier at the source", "Source page", "Place in the export", "Export version"]
+    rows = provenance_rows(
+        {
+            "kind": "okf-search-shards",
+            "file": "okf/results-0.json.gz#234",
+            "revision": "0123456789abcdef0123456789abcdef01234567",
+            "observed": "2026-07-14",
+            "url": "https://example.gov.uk/source",
+            "nativeId": "abc-1",
+        }
+    )
+    assert [label for label, _, _ in rows] == [
+        "Date of the copy we used",
+        "Identifier at the source",
+        "Source page",
+        "Place in the export",
+        "Export version",
+    ]
     values = {label: (text, link) for label, text, link in rows}
     assert values["Date of the copy we used"] == ("14 July 2026", None)
     assert values["Export version"] == ("0123456789ab", None)
@@ -50,7 +58,19 @@ def _facet(label: str) -> Facet:
 
 
 def test_publishers_a_to_z_group_by_first_letter_with_others_last():
-    groups = by_letter([_facet(name) for name in ["Zeta Council", "alpha Agency", "Ördnance Office", "3D Council", "Aardvark Trust", "(Bracketed) Board"]])
+    groups = by_letter(
+        [
+            _facet(name)
+            for name in [
+                "Zeta Council",
+                "alpha Agency",
+                "Ördnance Office",
+                "3D Council",
+                "Aardvark Trust",
+                "(Bracketed) Board",
+            ]
+        ]
+    )
     assert [(letter, slug) for letter, slug, _ in groups] == [("A", "a"), ("O", "o"), ("Z", "z"), ("0-9", "other")]
     assert [facet.label for facet in groups[0][2]] == ["alpha Agency", "Aardvark Trust"]
     assert [facet.label for facet in groups[-1][2]] == ["3D Council", "(Bracketed) Board"]

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader, FetchingLoader, to_json
+from govsearch import sharded as sharded_module
 from govsearch.loaders import MissingFiles
 from govsearch.session import Session
-from govsearch import sharded as sharded_module
 from govsearch.terms import MATCH_MODES, clauses_for, query_terms
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
@@ -56,8 +56,8 @@ def queries(records, count=220):
         at = rng.randrange(1, len(word) - 1)
         typos.append(word[:at] + word[at + 1 :])
     prefixes = [w[:4] for w in rng.sample(words, 30)]
-    extra = ["the of", "api:key +vat -land", "house~1 price^2", "\"land registry\""]
-    return (picked + pairs + typos + prefixes + extra)[:count + len(extra)]
+    extra = ["the of", "api:key +vat -land", "house~1 price^2", '"land registry"']
+    return (picked + pairs + typos + prefixes + extra)[: count + len(extra)]
 
 
 def test_sharded_answers_equal_single(layouts):
@@ -71,7 +71,9 @@ def test_sharded_answers_equal_single(layouts):
             for prefix_last in (False, True):
                 arguments = {"query": text, **filters}
                 expected = to_json(single.call("search_government_knowledge", arguments, prefix_last=prefix_last))
-                assert to_json(sharded.call("search_government_knowledge", arguments, prefix_last=prefix_last)) == expected, (arguments, prefix_last)
+                assert (
+                    to_json(sharded.call("search_government_knowledge", arguments, prefix_last=prefix_last)) == expected
+                ), (arguments, prefix_last)
                 result = json.loads(expected)
                 compared += 1
                 found += result["total"] > 0
@@ -159,7 +161,9 @@ def test_a_small_shard_cache_keeps_its_budget_and_the_answers(layouts):
     for text in queries(records)[:80]:
         arguments = {"query": text, "limit": 20}
         before = len(shards._cache)
-        assert to_json(sharded.call("search_government_knowledge", arguments)) == to_json(single.call("search_government_knowledge", arguments))
+        assert to_json(sharded.call("search_government_knowledge", arguments)) == to_json(
+            single.call("search_government_knowledge", arguments)
+        )
         assert shards.cached_bytes <= shards.cache_bytes or len(shards._cache) == 1
         evicted += before >= len(shards._cache)
     assert evicted > 10
@@ -247,7 +251,9 @@ def test_warming_prepares_expansion_without_changing_answers(layouts):
     assert loader.read_bytes > before  # the vocabulary was read now, not at the first keystroke
     cold = Catalogue.open(DirectoryLoader(sites["sharded"]))
     arguments = {"query": "hous"}
-    assert catalogue.call("search_government_knowledge", arguments, prefix_last=True) == cold.call("search_government_knowledge", arguments, prefix_last=True)
+    assert catalogue.call("search_government_knowledge", arguments, prefix_last=True) == cold.call(
+        "search_government_knowledge", arguments, prefix_last=True
+    )
 
 
 @pytest.mark.parametrize(
@@ -299,7 +305,12 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
     site = tmp_path / "sharded"
     shutil.copytree(sites["sharded"], site)
     directory = Catalogue.open(DirectoryLoader(site)).store.shards
-    carrying = [term for entry in directory.postings for term, posting in directory.read(entry, "postings")["terms"].items() if "r" in posting]
+    carrying = [
+        term
+        for entry in directory.postings
+        for term, posting in directory.read(entry, "postings")["terms"].items()
+        if "r" in posting
+    ]
     words = [term for term in carrying if [t.indexed for t in query_terms(term)] == [term]]
     assert len(words) >= 3
     for word in words[:5]:
@@ -308,10 +319,19 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
         assert len(rounds) == 1 and all(name.startswith("postings/") for name in rounds[0]), (word, rounds)
         result = json.loads(answer)
         assert result["returned"] == 20
-        assert answer == Session(DirectoryLoader(sites["single"])).answer_sync("search_government_knowledge", json.dumps(arguments))
+        assert answer == Session(DirectoryLoader(sites["single"])).answer_sync(
+            "search_government_knowledge", json.dumps(arguments)
+        )
     # With a filter the best rows may lie beyond the word's own 20: they come from row shards.
-    rounds, answer = browser_rounds(site, tmp_path, "search_government_knowledge", {"query": words[0], "collections": ["land-registry"], "limit": 20})
-    assert answer == Session(DirectoryLoader(sites["single"])).answer_sync("search_government_knowledge", json.dumps({"query": words[0], "collections": ["land-registry"], "limit": 20}))
+    rounds, answer = browser_rounds(
+        site,
+        tmp_path,
+        "search_government_knowledge",
+        {"query": words[0], "collections": ["land-registry"], "limit": 20},
+    )
+    assert answer == Session(DirectoryLoader(sites["single"])).answer_sync(
+        "search_government_knowledge", json.dumps({"query": words[0], "collections": ["land-registry"], "limit": 20})
+    )
 
 
 def test_a_word_missing_from_the_warmed_vocabulary_fetches_no_shard(layouts):

@@ -37,7 +37,9 @@ def model() -> simulate.Model:
 
 def test_two_hundred_simulated_records_all_validate_and_index(model, tmp_path):
     records = list(simulate.Simulator(model, seed=3).records(200))
-    assert all(simulate.to_markdown(r) == record_to_markdown(r.data, r.body) for r in records[:20])  # the fast writer writes the same files
+    assert all(
+        simulate.to_markdown(r) == record_to_markdown(r.data, r.body) for r in records[:20]
+    )  # the fast writer writes the same files
     assert simulate.write_markdown(records, tmp_path / "content") == 200
     config = load_config(simulate.site_config(tmp_path / "content", tmp_path / "site.toml"))
     loaded = load_content(config.content_dir, http_allowed_hosts=config.http_allowed_hosts)

@@ -31,7 +31,9 @@ def test_search_tool_always_answers_within_its_output_schema(catalogue, data):
 
 
 @settings(max_examples=2_000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.one_of(st.fixed_dictionaries({"recordId": st.sampled_from(["vat-api", "hostile", "nope", "x" * 121, ""])}), junk))
+@given(
+    st.one_of(st.fixed_dictionaries({"recordId": st.sampled_from(["vat-api", "hostile", "nope", "x" * 121, ""])}), junk)
+)
 def test_record_tool_always_answers_within_its_output_schema(catalogue, arguments):
     OUTPUT["get_resource_record"].validate(catalogue.call("get_resource_record", arguments))
 

@@ -20,7 +20,19 @@ SEARCH = "search_government_knowledge"
 RECORD = "get_resource_record"
 SCHEMA = load_schema(SEARCH)
 TOKENS = {name: SCHEMA["$defs"][name]["enum"] for name in SCHEMA["$defs"]}
-LABELS = ["GOV.UK content", "Dataset", "API documentation", "Public", "ONS", "Land Registry", "DATASET", "Api", "govuk_content", " dataset", "dataset "]
+LABELS = [
+    "GOV.UK content",
+    "Dataset",
+    "API documentation",
+    "Public",
+    "ONS",
+    "Land Registry",
+    "DATASET",
+    "Api",
+    "govuk_content",
+    " dataset",
+    "dataset ",
+]
 
 
 def test_shipped_schema_is_the_seed():
@@ -41,16 +53,35 @@ scalars = st.one_of(
 )
 edge_text = st.one_of(
     st.just(""),
-    st.sampled_from(["a", "x" * 160, "x" * 161, "\U0001F600" * 160, "\U0001F600" * 161, "é" * 160, "e\u0301" * 80, "e\u0301" * 81, " ", "\x00"]),
+    st.sampled_from(
+        [
+            "a",
+            "x" * 160,
+            "x" * 161,
+            "\U0001f600" * 160,
+            "\U0001f600" * 161,
+            "é" * 160,
+            "e\u0301" * 80,
+            "e\u0301" * 81,
+            " ",
+            "\x00",
+        ]
+    ),
     st.text(min_size=0, max_size=170),
     st.text(alphabet=st.characters(min_codepoint=0x10000, max_codepoint=0x1FFFF), min_size=155, max_size=165),
     st.text(min_size=95, max_size=105),
 )
-junk = st.recursive(scalars | edge_text, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=6)
+junk = st.recursive(
+    scalars | edge_text,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
 
 
 def token_lists(tokens):
-    item = st.one_of(st.sampled_from(tokens), st.sampled_from(LABELS), st.sampled_from([t.upper() for t in tokens]), junk)
+    item = st.one_of(
+        st.sampled_from(tokens), st.sampled_from(LABELS), st.sampled_from([t.upper() for t in tokens]), junk
+    )
     return st.one_of(
         st.lists(st.sampled_from(tokens), max_size=len(tokens) + 2),
         st.lists(st.sampled_from(tokens), unique=True, max_size=len(tokens)),
@@ -61,12 +92,35 @@ def token_lists(tokens):
 
 publisher_lists = st.one_of(
     st.lists(edge_text, max_size=10),
-    st.lists(st.sampled_from(["HM Land Registry", "Office for National Statistics", "", " ", "x" * 100, "x" * 101]), max_size=9),
+    st.lists(
+        st.sampled_from(["HM Land Registry", "Office for National Statistics", "", " ", "x" * 100, "x" * 101]),
+        max_size=9,
+    ),
     st.lists(st.sampled_from(["A", "B", "C", "D", "E", "F", "G", "H", "I"]), unique=True, max_size=9),
     junk,
 )
-limits = st.one_of(st.integers(min_value=-3, max_value=25), st.sampled_from([8.0, 1.0, 20.0, 20.000001, 0.999, True, False, "8", None, [8]]), scalars)
-odd_keys = st.sampled_from(["__proto__", "constructor", "prototype", "Query", "QUERY", "query ", "limit\u200b", "collection", "resourcetypes", "", "$ref", "a/b", "~"])
+limits = st.one_of(
+    st.integers(min_value=-3, max_value=25),
+    st.sampled_from([8.0, 1.0, 20.0, 20.000001, 0.999, True, False, "8", None, [8]]),
+    scalars,
+)
+odd_keys = st.sampled_from(
+    [
+        "__proto__",
+        "constructor",
+        "prototype",
+        "Query",
+        "QUERY",
+        "query ",
+        "limit\u200b",
+        "collection",
+        "resourcetypes",
+        "",
+        "$ref",
+        "a/b",
+        "~",
+    ]
+)
 
 search_arguments = st.fixed_dictionaries(
     {},
@@ -109,16 +163,29 @@ DIMENSION_NAMES = load_schema(FILTER)["properties"]["dimension"]["enum"]
 filter_arguments = st.fixed_dictionaries(
     {},
     optional={
-        "dimension": st.one_of(st.sampled_from(DIMENSION_NAMES), st.sampled_from(["Publishers", "publisher", "collection", "", " publishers", "resourcetypes"]), junk),
+        "dimension": st.one_of(
+            st.sampled_from(DIMENSION_NAMES),
+            st.sampled_from(["Publishers", "publisher", "collection", "", " publishers", "resourcetypes"]),
+            junk,
+        ),
         "prefix": st.one_of(edge_text, junk),
-        "limit": st.one_of(st.integers(min_value=-3, max_value=105), st.sampled_from([1.0, 100.0, 100.5, 0.999, True, "20", None, [20]]), scalars),
+        "limit": st.one_of(
+            st.integers(min_value=-3, max_value=105),
+            st.sampled_from([1.0, 100.0, 100.5, 0.999, True, "20", None, [20]]),
+            scalars,
+        ),
     },
 )
 valid_filter_arguments = st.fixed_dictionaries(
     {"dimension": st.sampled_from(DIMENSION_NAMES)},
-    optional={"prefix": st.text(min_size=1, max_size=100), "limit": st.one_of(st.integers(min_value=1, max_value=100), st.sampled_from([1.0, 100.0]))},
+    optional={
+        "prefix": st.text(min_size=1, max_size=100),
+        "limit": st.one_of(st.integers(min_value=1, max_value=100), st.sampled_from([1.0, 100.0])),
+    },
 )
-filter_inputs = st.one_of(valid_filter_arguments, with_odd_keys(valid_filter_arguments), with_odd_keys(filter_arguments), junk)
+filter_inputs = st.one_of(
+    valid_filter_arguments, with_odd_keys(valid_filter_arguments), with_odd_keys(filter_arguments), junk
+)
 
 
 def agree(tool, arguments):
@@ -138,7 +205,17 @@ def test_search_validation_matches_jsonschema(arguments):
 
 
 @settings(max_examples=2_000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.one_of(st.fixed_dictionaries({}, optional={"recordId": st.one_of(edge_text, st.from_regex(r"[a-z0-9][a-z0-9-]{0,130}", fullmatch=True), junk)}), junk))
+@given(
+    st.one_of(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "recordId": st.one_of(edge_text, st.from_regex(r"[a-z0-9][a-z0-9-]{0,130}", fullmatch=True), junk)
+            },
+        ),
+        junk,
+    )
+)
 def test_record_validation_matches_jsonschema(arguments):
     agree(RECORD, arguments)
 

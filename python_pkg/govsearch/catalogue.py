@@ -40,7 +40,9 @@ class RecordStore(Protocol):
 class Catalogue:
     """The records and search engine of one built site."""
 
-    def __init__(self, manifest: dict[str, Any], store: RecordStore, engine: SearchEngine, ranking: RankingData | None = None):
+    def __init__(
+        self, manifest: dict[str, Any], store: RecordStore, engine: SearchEngine, ranking: RankingData | None = None
+    ):
         self.manifest = manifest
         self.store = store
         self.engine = engine

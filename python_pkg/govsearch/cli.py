@@ -18,8 +18,8 @@ from typing import Any
 
 from .catalogue import Catalogue, SiteUnavailable
 from .loaders import DirectoryLoader
-from .tool_schemas import TOOL_NAMES, schema_text
 from .session import MAX_ARGUMENT_BYTES, answer_json_text
+from .tool_schemas import TOOL_NAMES, schema_text
 
 USAGE_ERROR = 2
 
@@ -123,7 +123,10 @@ def _mcp(options: argparse.Namespace) -> int:
     try:
         from . import mcp_server
     except ImportError as error:  # the optional extra is not installed
-        print(f"govsearch: the MCP server needs the MCP Python SDK ({error}); install it with: pip install 'govsearch[mcp]'", file=sys.stderr)
+        print(
+            f"govsearch: the MCP server needs the MCP Python SDK ({error}); install it with: pip install 'govsearch[mcp]'",
+            file=sys.stderr,
+        )
         return USAGE_ERROR
     try:
         mcp_server.check_every_file(catalogue)

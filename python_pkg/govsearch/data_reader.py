@@ -19,7 +19,6 @@ class SiteUnavailable(Exception):
     """The site's data is missing, broken or fails its integrity check."""
 
 
-
 def read_verified(loader: Loader, entry: Any, role: str) -> Any:
     """Parse the JSON file an entry ({path, sha256, size}) describes, after checking it."""
     return parse(read_verified_bytes(loader, entry, role), entry["path"])

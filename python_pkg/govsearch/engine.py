@@ -11,9 +11,10 @@ title, then id" is simply "score, then record number", in every layout.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import compress
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import Any, Protocol
 
 # CODE_ALPHABET is re-exported: the ranking flags use the same alphabet.
 from .data_format import CODE_ALPHABET as CODE_ALPHABET
@@ -67,14 +68,17 @@ class FacetTable:
 
     def __init__(self, columns: Mapping[str, Mapping[str, Any]]):
         # every value as a tuple of the values it stands for (one, or a record's several)
-        self.names = {field: [tuple(value) if isinstance(value, list) else (value,) for value in column["values"]] for field, column in columns.items()}
+        self.names = {
+            field: [tuple(value) if isinstance(value, list) else (value,) for value in column["values"]]
+            for field, column in columns.items()
+        }
         self.encoded = {field: column["codes"] for field, column in columns.items()}
         self.widths = {field: column["width"] for field, column in columns.items()}
         self._profiles: tuple[list[int], list[tuple[tuple[str, ...], ...]]] | None = None
         self._values: dict[str, list[str]] = {}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "FacetTable":
+    def from_json(cls, data: Mapping[str, Any]) -> FacetTable:
         missing = set(DIMENSIONS.values()) - set(data.get("columns", {}))
         if missing:
             raise ValueError(f"the facet table lacks {', '.join(sorted(missing))}")
@@ -177,7 +181,7 @@ class SearchEngine:
             self._recent.popitem(last=False)
         return matches
 
-    def within_budget(self, clauses: list[Clause], budget: "Budget") -> list[Clause]:
+    def within_budget(self, clauses: list[Clause], budget: Budget) -> list[Clause]:
         """The clauses to match within the call's budget (which they use up);
         those left out are added to `budget.dropped`.
 
@@ -256,12 +260,18 @@ class SearchEngine:
                 if not failing or failing == [name]:
                     for value in self.facets.profiles[1][profile][position]:
                         counts[name][value] += count
-        return {name: dict(sorted(tally.items(), key=lambda item: (-item[1], item[0]))) for name, tally in counts.items()}
+        return {
+            name: dict(sorted(tally.items(), key=lambda item: (-item[1], item[0]))) for name, tally in counts.items()
+        }
 
     def _failing(self, profile: int, filters: Mapping[str, frozenset[str]]) -> list[str]:
         """The filters a profile does not pass."""
         values = self.facets.profiles[1][profile]
-        return [name for position, name in enumerate(DIMENSIONS) if name in filters and filters[name].isdisjoint(values[position])]
+        return [
+            name
+            for position, name in enumerate(DIMENSIONS)
+            if name in filters and filters[name].isdisjoint(values[position])
+        ]
 
     def values(self, field: str) -> set[str]:
         return self.facets.values(field)

@@ -34,7 +34,7 @@ def catalogue_counts(engine: SearchEngine) -> dict[str, dict[str, int]]:
     return _counts[engine]
 
 
-def list_filter_values(catalogue: "Catalogue", arguments: dict[str, Any]) -> dict[str, Any]:
+def list_filter_values(catalogue: Catalogue, arguments: dict[str, Any]) -> dict[str, Any]:
     """Answer an already validated call."""
     dimension = arguments["dimension"]
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
@@ -68,7 +68,11 @@ def _no_match(dimension: str, prefix: str, folded: str, counts: dict[str, int]) 
     """No value starts with the prefix: offer values that contain it anywhere."""
     text = folded.strip()
     inside = [value for value in counts if text and text in _fold(value)][:SUGGESTIONS]
-    hint = f" Values that contain it: {'; '.join(inside)}." if inside else " Try a shorter prefix, or omit it to see the most common values."
+    hint = (
+        f" Values that contain it: {'; '.join(inside)}."
+        if inside
+        else " Try a shorter prefix, or omit it to see the most common values."
+    )
     return {
         "code": "no_prefix_match",
         "message": f"No {dimension} value starts with {echo(prefix)} (ignoring case).{hint}",

@@ -47,7 +47,9 @@ def mcp_tools() -> list[types.Tool]:
             input_schema=definition["inputSchema"],
             output_schema=load_schema(definition["name"], "output"),
             # The tools read a local folder and nothing else: read-only, and a closed world.
-            annotations=types.ToolAnnotations(read_only_hint=definition["annotations"]["readOnlyHint"], open_world_hint=False),
+            annotations=types.ToolAnnotations(
+                read_only_hint=definition["annotations"]["readOnlyHint"], open_world_hint=False
+            ),
         )
         for definition in tool_definitions()
     ]
@@ -57,7 +59,9 @@ def call_result(catalogue: Catalogue, name: str, arguments: dict[str, Any] | Non
     """Answer one tools/call as `python -m govsearch call NAME` answers the same arguments on stdin."""
     text = answer_json_text(catalogue, name, _arguments_bytes({} if arguments is None else arguments))
     result = json.loads(text)
-    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=result, is_error=not result["ok"])
+    return types.CallToolResult(
+        content=[types.TextContent(text=text)], structured_content=result, is_error=not result["ok"]
+    )
 
 
 def _arguments_bytes(arguments: dict[str, Any]) -> bytes:
@@ -81,7 +85,9 @@ def build_server(catalogue: Catalogue) -> Server[Any]:
     async def call_tool(context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         return call_result(catalogue, params.name, params.arguments)
 
-    return Server("govsearch", version=_version(), instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(
+        "govsearch", version=_version(), instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
+    )
 
 
 def check_every_file(catalogue: Catalogue) -> None:
@@ -97,7 +103,11 @@ def check_every_file(catalogue: Catalogue) -> None:
     try:
         listed = shards.directory
         entries = [listed["vocabulary"], *listed["postings"], *listed["ids"]]
-        entries += [shards.listed_entry(kind, index) for kind in ("rows", "records") for index in range(len(listed[kind]["sha256"]))]
+        entries += [
+            shards.listed_entry(kind, index)
+            for kind in ("rows", "records")
+            for index in range(len(listed[kind]["sha256"]))
+        ]
     except (KeyError, TypeError) as error:
         raise SiteUnavailable(f"the shard directory is malformed ({error})") from None
     for entry in entries:

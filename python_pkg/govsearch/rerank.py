@@ -20,10 +20,11 @@ from __future__ import annotations
 import bisect
 import heapq
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import mul
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine
 from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, NO_SEARCH_TERMS, Clause, SearchTerms, Term, analysed, clauses_for
@@ -69,7 +70,12 @@ def identifier_keys(record: Mapping[str, Any]) -> set[str]:
     it (`formerIds`), its source's native id, and the last part of its URL's
     path (an ONS dataset id such as cpih01, a data.gov.uk dataset slug)."""
     url_path = str(record.get("url", "")).split("?", 1)[0].split("#", 1)[0].rstrip("/")
-    candidates = [record["id"], *record.get("formerIds", ()), str(record.get("source", {}).get("nativeId", "")), url_path.rsplit("/", 1)[-1]]
+    candidates = [
+        record["id"],
+        *record.get("formerIds", ()),
+        str(record.get("source", {}).get("nativeId", "")),
+        url_path.rsplit("/", 1)[-1],
+    ]
     return {key for key in map(identifier_key, candidates) if key}
 
 
@@ -169,12 +175,24 @@ def answer(
     mode = ranked[0].mode if ranked else "all_terms"
     ranked = ranked[start:]
     if ranked and (len(_phrase_words(terms)) > 1 or _exact_words(terms)):
-        misspelt = frozenset(clause.term for tier in tiers if tier.mode == "fuzzy" for clause in tier.clauses if clause.edit_distance)
+        misspelt = frozenset(
+            clause.term for tier in tiers if tier.mode == "fuzzy" for clause in tier.clauses if clause.edit_distance
+        )
         _row_evidence(terms, ranked, rows([item.number for item in ranked]), ranking.search_terms, misspelt)
     union = _union([tier.matches for tier in tiers])
     total = sum(len(tier.numbers) for tier in tiers)
     limited = tuple(dict.fromkeys(term for tier in tiers for term in tier.matches.limited))
-    return Answer(total, mode, ranked, [(tier.mode, tier.terms, tier.clauses) for tier in tiers], union, None, budget.skipped, budget.dropped, limited)
+    return Answer(
+        total,
+        mode,
+        ranked,
+        [(tier.mode, tier.terms, tier.clauses) for tier in tiers],
+        union,
+        None,
+        budget.skipped,
+        budget.dropped,
+        limited,
+    )
 
 
 class _Budget:
@@ -213,7 +231,14 @@ class _Budget:
         return [term for term, _ in pairs], [clause for _, clause in pairs]
 
 
-def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozenset[str]], identified: list[int], budget: "_Budget", strict_only: bool) -> list[_Tier]:
+def _tiers(
+    engine: SearchEngine,
+    terms: list[Term],
+    filters: Mapping[str, frozenset[str]],
+    identified: list[int],
+    budget: _Budget,
+    strict_only: bool,
+) -> list[_Tier]:
     """The modes the answer uses: stricter first, looser ones while it holds
     fewer than TIER_TARGET records and the work budget lasts."""
     tiers: list[_Tier] = []
@@ -232,7 +257,12 @@ def _tiers(engine: SearchEngine, terms: list[Term], filters: Mapping[str, frozen
         if mode == "fuzzy":
             tier_terms, misspelt, wider = _typo_terms(engine, terms)
             clauses = clauses_for(tier_terms, mode, misspelt) if misspelt or tier_terms != terms else []
-            clauses = [Clause(clause.term, clause.presence, 2, clause.wildcard) if clause.edit_distance and clause.term in wider else clause for clause in clauses]
+            clauses = [
+                Clause(clause.term, clause.presence, 2, clause.wildcard)
+                if clause.edit_distance and clause.term in wider
+                else clause
+                for clause in clauses
+            ]
         else:
             clauses = clauses_for(terms, mode) if mode == "all_terms" or len(terms) > 1 else []
         if not clauses or tuple(clauses) in tried:
@@ -268,7 +298,11 @@ def _typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], fr
                 misspelt.add(term.indexed)
             else:
                 prefix = _known_prefix(engine, term.typed)
-                if prefix is None and TWO_EDITS_FROM <= len(term.indexed) <= TWO_EDITS_TO and engine.matcher.expand(Clause(term.indexed, "required", edit_distance=2)):
+                if (
+                    prefix is None
+                    and TWO_EDITS_FROM <= len(term.indexed) <= TWO_EDITS_TO
+                    and engine.matcher.expand(Clause(term.indexed, "required", edit_distance=2))
+                ):
                     misspelt.add(term.indexed)
                     wider.add(term.indexed)
                 term = Term(term.typed, prefix or term.indexed, intent=term.intent)
@@ -317,7 +351,15 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
     if len(numbers) > room:
         numbers, boosted = _near_top(numbers, boosted, room, 1)
     best = sorted(zip((-round(score, SCORE_PLACES) for score in boosted), numbers, boosted))[:room]
-    return [Ranked(number, score, tier.mode, _reasons(ranking, tier.mode, number, number in in_title, bool(wanted) and profile_of[number] in wanted)) for _, number, score in best]
+    return [
+        Ranked(
+            number,
+            score,
+            tier.mode,
+            _reasons(ranking, tier.mode, number, number in in_title, bool(wanted) and profile_of[number] in wanted),
+        )
+        for _, number, score in best
+    ]
 
 
 def _near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:
@@ -371,7 +413,13 @@ def _intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
     return {profile for profile, values in enumerate(engine.facets.profiles[1]) if not types.isdisjoint(values[0])}
 
 
-def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, Any]], search_terms: SearchTerms, misspelt: frozenset[str] = frozenset()) -> None:
+def _row_evidence(
+    terms: list[Term],
+    ranked: list[Ranked],
+    rows: list[dict[str, Any]],
+    search_terms: SearchTerms,
+    misspelt: frozenset[str] = frozenset(),
+) -> None:
     """Boost records whose title is the query (its words, no others) or whose
     title or summary has the query's words adjacent as typed; then reorder
     within each mode (a boost never crosses modes). A `fuzzy` record is
@@ -384,15 +432,28 @@ def _row_evidence(terms: list[Term], ranked: list[Ranked], rows: list[dict[str, 
         if item.mode not in ("all_terms", "fuzzy", "any_term"):
             continue  # an identifier needs no evidence
         texts = (row.get("title", ""), row.get("summary", ""))
-        words = _corrected(terms, misspelt, texts) if item.mode == "fuzzy" else [(term.typed, term.indexed) for term in terms]
-        plain = [indexed for (_, indexed), term in zip(words, terms) if not term.intent and not term.prefix and not term.synonym]
+        words = (
+            _corrected(terms, misspelt, texts)
+            if item.mode == "fuzzy"
+            else [(term.typed, term.indexed) for term in terms]
+        )
+        plain = [
+            indexed
+            for (_, indexed), term in zip(words, terms)
+            if not term.intent and not term.prefix and not term.synonym
+        ]
         pairs = set(zip(plain, plain[1:]))
         query = _exact_words(terms, search_terms, words)
         typed_as_intended = not has_intent or "type_matches_intent" in item.reasons
         if query and item.mode != "any_term" and typed_as_intended and search_terms.collapsed(texts[0]) == query:
             item.score *= EXACT_TITLE_BOOST
             item.reasons.append("title_is_query")
-        elif query and typed_as_intended and "all_words_in_title" not in item.reasons and search_terms.collapsed(_slug_text(row.get("url", ""))) == query:
+        elif (
+            query
+            and typed_as_intended
+            and "all_words_in_title" not in item.reasons
+            and search_terms.collapsed(_slug_text(row.get("url", ""))) == query
+        ):
             # The page's short name stands in for a title that does not name it ("Routes a user to ..." at /register-a-death).
             item.score *= EXACT_TITLE_BOOST
             item.reasons.append("url_is_query")
@@ -420,7 +481,11 @@ def _corrected(terms: list[Term], misspelt: frozenset[str], texts: Sequence[str]
     held = [pair for text in texts for pair in analysed(text)]
     words = []
     for term in terms:
-        near = [pair for pair in held if pair[1] != term.indexed and _one_edit(term.indexed, pair[1])] if term.indexed in misspelt else []
+        near = (
+            [pair for pair in held if pair[1] != term.indexed and _one_edit(term.indexed, pair[1])]
+            if term.indexed in misspelt
+            else []
+        )
         words.append(near[0] if near else (term.typed, term.indexed))
     return words
 
@@ -437,7 +502,9 @@ def _one_edit(first: str, second: str) -> bool:
     return a[1:] == b[1:] or a[1:] == b or a == b[1:] or (len(a) > 1 and a[1] + a[0] + a[2:] == b)
 
 
-def _exact_words(terms: list[Term], search_terms: SearchTerms = NO_SEARCH_TERMS, words: Sequence[tuple[str, str]] = ()) -> frozenset[str]:
+def _exact_words(
+    terms: list[Term], search_terms: SearchTerms = NO_SEARCH_TERMS, words: Sequence[tuple[str, str]] = ()
+) -> frozenset[str]:
     """The query's words (index terms and group tokens) a title must be
     exactly, if it can be; `words`: the query's (typed, indexed) words as
     corrected, whose phrases of a synonym group become its token again."""
@@ -462,7 +529,9 @@ def _union(all_matches: list[Matches]) -> Matches:
     return Matches(scores)
 
 
-def matched_fields(engine: SearchEngine, terms: list[Term], clauses: list[Clause], number: int) -> tuple[dict[str, list[str]], dict[str, str]]:
+def matched_fields(
+    engine: SearchEngine, terms: list[Term], clauses: list[Clause], number: int
+) -> tuple[dict[str, list[str]], dict[str, str]]:
     """Which fields hold which query words in one record, and the index term
     each corrected word matched instead of its own, by the word as typed."""
     matched: dict[str, list[str]] = {}
@@ -478,7 +547,9 @@ def matched_fields(engine: SearchEngine, terms: list[Term], clauses: list[Clause
                 # The correction the record shows most plainly: in its title before its body.
                 found = (FIELDS.index(holding[0]), indexed)
                 corrected[term.typed] = min(corrected.get(term.typed, found), found)
-    return {name: matched[name] for name in FIELDS if name in matched}, {typed: indexed for typed, (_, indexed) in corrected.items()}
+    return {name: matched[name] for name in FIELDS if name in matched}, {
+        typed: indexed for typed, (_, indexed) in corrected.items()
+    }
 
 
 def _holds(numbers: Sequence[int], number: int) -> bool:
@@ -502,4 +573,3 @@ def suggestion(query: str, corrected: dict[str, str], row: Mapping[str, Any]) ->
         else:
             words.append(word)
     return " ".join(words)
-

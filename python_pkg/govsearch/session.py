@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import gc
 import json
+from collections.abc import Callable
 from functools import partial
-from typing import Callable
 
 from .catalogue import Catalogue
 from .data_reader import SiteUnavailable
@@ -60,7 +60,9 @@ class Session:
             self._preparations.pop(0)()
         return bool(self._preparations)
 
-    def attempt(self, tool: str, arguments_text: str | bytes, prefix_last: bool = False, offset: int = 0) -> str | list[str]:
+    def attempt(
+        self, tool: str, arguments_text: str | bytes, prefix_last: bool = False, offset: int = 0
+    ) -> str | list[str]:
         """The answer, or the data files to download first (then ask again).
 
         Lets the browser fetch all the shards a call needs in parallel rather
@@ -84,7 +86,9 @@ class Session:
         return answer_json_text(self.catalogue, tool, arguments_text, prefix_last=prefix_last, offset=offset)
 
 
-def answer_json_text(catalogue: Catalogue, tool: str, arguments_text: str | bytes, *, prefix_last: bool = False, offset: int = 0) -> str:
+def answer_json_text(
+    catalogue: Catalogue, tool: str, arguments_text: str | bytes, *, prefix_last: bool = False, offset: int = 0
+) -> str:
     """Answer a call whose arguments are still JSON text; never raises on bad input.
 
     `offset`: where in the ranking the search page's "show more" starts (a
@@ -93,13 +97,27 @@ def answer_json_text(catalogue: Catalogue, tool: str, arguments_text: str | byte
     """
     if len(arguments_text) > MAX_ARGUMENT_BYTES:
         # Refused before parsing: nothing heavy runs on an oversized call.
-        return to_json(error_result("invalid_arguments", f"The arguments are larger than {MAX_ARGUMENT_BYTES} bytes. Send one small JSON object."))
+        return to_json(
+            error_result(
+                "invalid_arguments",
+                f"The arguments are larger than {MAX_ARGUMENT_BYTES} bytes. Send one small JSON object.",
+            )
+        )
     if nesting_depth(arguments_text) > MAX_DEPTH:
-        return to_json(error_result("invalid_arguments", f"The arguments are nested more than {MAX_DEPTH} levels deep. Send one flat JSON object."))
+        return to_json(
+            error_result(
+                "invalid_arguments",
+                f"The arguments are nested more than {MAX_DEPTH} levels deep. Send one flat JSON object.",
+            )
+        )
     try:
         arguments = json.loads(arguments_text)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        return to_json(error_result("invalid_arguments", f"The arguments are not valid JSON: {str(error)[:120]} Send one JSON object."))
+        return to_json(
+            error_result(
+                "invalid_arguments", f"The arguments are not valid JSON: {str(error)[:120]} Send one JSON object."
+            )
+        )
     start = offset if isinstance(offset, int) and not isinstance(offset, bool) and offset > 0 else 0
     return to_json(catalogue.call(tool, arguments, prefix_last=prefix_last, offset=start))
 

@@ -179,7 +179,12 @@ class ShardedMatcher:
         if clause not in self._expanded:
             if len(self._expanded) >= 256:
                 self._expanded.clear()
-            self._expanded[clause] = expand(clause, lambda term: self._known(term) and self.shards.posting(term) is not None, lambda: self.vocabulary, lambda: self.token_set)
+            self._expanded[clause] = expand(
+                clause,
+                lambda term: self._known(term) and self.shards.posting(term) is not None,
+                lambda: self.vocabulary,
+                lambda: self.token_set,
+            )
         return self._expanded[clause]
 
     def _known(self, term: str) -> bool:
@@ -197,11 +202,15 @@ class ShardedMatcher:
 
         Everything is asked for in two batches (exact terms, then
         expansions), so a deferring loader can fetch each in parallel."""
-        self._require_postings([c.term for c in clauses if not c.edit_distance and not c.wildcard and "*" not in c.term])
+        self._require_postings(
+            [c.term for c in clauses if not c.edit_distance and not c.wildcard and "*" not in c.term]
+        )
         reached = [self.expand(clause) for clause in clauses]
         expansions = [budgeted(terms, clause) for terms, clause in zip(reached, clauses)]
         self._require_postings([term for terms in expansions for term in terms])
-        return expansions, tuple(clause.term for clause, terms, kept in zip(clauses, reached, expansions) if len(kept) < len(terms))
+        return expansions, tuple(
+            clause.term for clause, terms, kept in zip(clauses, reached, expansions) if len(kept) < len(terms)
+        )
 
     def postings(self, clauses: list[Clause], byte_budget: int = MAX_SHARD_BYTES) -> tuple[list[int], int]:
         """Postings each clause reaches, and the shard bytes read to learn it.
@@ -223,7 +232,11 @@ class ShardedMatcher:
         counts = []
         for position, terms in enumerate(reached):
             found = (self.shards.posting(term) for term in terms if self._known(term)) if position in fits else ()
-            counts.append(sum(len(column[0]) for posting in found if posting for column in posting[POSTING_FIELDS].values()) if position in fits else UNREAD + needs[position])
+            counts.append(
+                sum(len(column[0]) for posting in found if posting for column in posting[POSTING_FIELDS].values())
+                if position in fits
+                else UNREAD + needs[position]
+            )
         return counts, spent
 
     @staticmethod
@@ -231,13 +244,19 @@ class ShardedMatcher:
         return not clause.edit_distance and not clause.wildcard and "*" not in clause.term
 
     def _shard_bytes(self, terms: list[str]) -> int:
-        entries = {entry["path"]: entry.get("size", 0) for entry in map(self.shards.posting_entry, terms) if entry is not None}
+        entries = {
+            entry["path"]: entry.get("size", 0) for entry in map(self.shards.posting_entry, terms) if entry is not None
+        }
         return sum(entries.values())
 
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         expansions, self.limited = self._expansions(clauses)
         gathered = self._gather(clauses, expansions)
-        per_field = [(field, _field_scores(gathered.query[field], postings)) for field, postings in gathered.postings.items() if postings]
+        per_field = [
+            (field, _field_scores(gathered.query[field], postings))
+            for field, postings in gathered.postings.items()
+            if postings
+        ]
         scores = _sum_fields(per_field)
         if gathered.terms > 1:
             _resum_out_of_order(scores, per_field, gathered.postings)
@@ -276,7 +295,9 @@ class ShardedMatcher:
             # required clause already holds every record it scores).
             allowed = set.intersection(*sorted((set(chain.from_iterable(lists)) for lists in required), key=len))
             for field, postings in gathered.postings.items():
-                gathered.postings[field] = [kept for kept in (posting.restricted(allowed) for posting in postings) if kept.numbers]
+                gathered.postings[field] = [
+                    kept for kept in (posting.restricted(allowed) for posting in postings) if kept.numbers
+                ]
         return gathered
 
 
@@ -292,7 +313,9 @@ class _Posting:
     def restricted(self, allowed: set[int]) -> _Posting:
         """The same posting with only the records in `allowed`."""
         keep = list(map(allowed.__contains__, self.numbers))
-        return _Posting(self.rank, self.term_index, list(compress(self.numbers, keep)), list(compress(self.weights, keep)))
+        return _Posting(
+            self.rank, self.term_index, list(compress(self.numbers, keep)), list(compress(self.weights, keep))
+        )
 
     def __contains__(self, number: int) -> bool:
         if self._members is None:
@@ -346,7 +369,9 @@ def _sum_fields(per_field: list[tuple[str, dict[int, float]]]) -> dict[int, floa
     return scores
 
 
-def _resum_out_of_order(scores: dict[int, float], per_field: list[tuple[str, dict[int, float]]], postings: dict[str, list[_Posting]]) -> None:
+def _resum_out_of_order(
+    scores: dict[int, float], per_field: list[tuple[str, dict[int, float]]], postings: dict[str, list[_Posting]]
+) -> None:
     """Re-add, in lunr's order, the scores of records it meets field by field in another order.
 
     lunr adds a record's field scores in the order it first meets each
@@ -401,4 +426,3 @@ class ShardedStore:
             return None
         index, offset = divmod(number, self.per_record_shard)
         return self.shards.read(self.shards.listed_entry("records", index), "records")["records"][offset]
-

@@ -35,7 +35,9 @@ class LunrMatcher:
 
     def expand(self, clause: Clause) -> list[str]:
         """The index terms a clause reaches, as lunr expands them (over a correct automaton)."""
-        return expand(clause, self.index.inverted_index.__contains__, self._vocabulary, lambda: self.index.token_set.vocabulary)
+        return expand(
+            clause, self.index.inverted_index.__contains__, self._vocabulary, lambda: self.index.token_set.vocabulary
+        )
 
     def _vocabulary(self) -> list[str]:
         if self._sorted_terms is None:
@@ -47,7 +49,9 @@ class LunrMatcher:
         found: dict[str, dict[str, list[int]]] = {}
         for term in budgeted(self.expand(clause), clause):
             entry = self.index.inverted_index[term]
-            found[term] = {field: sorted(map(self.numbers.__getitem__, entry[field])) for field in fields if entry.get(field)}
+            found[term] = {
+                field: sorted(map(self.numbers.__getitem__, entry[field])) for field in fields if entry.get(field)
+            }
         return found
 
     def postings(self, clauses: list[Clause], byte_budget: int = 0) -> tuple[list[int], int]:
@@ -55,9 +59,13 @@ class LunrMatcher:
         counts = []
         for clause in clauses:
             term = clause.term + "*" if clause.wildcard else clause.term
-            reached = self.index.token_set.vocabulary.intersect(TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))).to_list()
+            reached = self.index.token_set.vocabulary.intersect(
+                TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))
+            ).to_list()
             fields = (self.index.inverted_index[term] for term in budgeted(reached, clause))
-            counts.append(sum(len(postings) for field in fields for name, postings in field.items() if name != "_index"))
+            counts.append(
+                sum(len(postings) for field in fields for name, postings in field.items() if name != "_index")
+            )
         return counts, 0
 
     def match(self, clauses: list[Clause]) -> dict[int, float]:

@@ -20,9 +20,9 @@ from __future__ import annotations
 import bisect
 import os
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Sequence
 
 from lunr.pipeline import Pipeline
 from lunr.query import Clause as LunrClause
@@ -104,7 +104,7 @@ class SearchTerms:
     intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
 
     @classmethod
-    def from_lists(cls, synonyms: list[list[str]], intents: dict[str, list[str]]) -> "SearchTerms":
+    def from_lists(cls, synonyms: list[list[str]], intents: dict[str, list[str]]) -> SearchTerms:
         phrases: dict[tuple[str, ...], str] = {}
         for group in synonyms:
             for phrase in group:
@@ -235,7 +235,9 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
 def _plain_terms(text: str, prefix_last: bool) -> list[Term]:
     """Each word as the index holds it (stop words and punctuation left out)."""
     # "*" separates words: plain text never asks for a wildcard.
-    tokens = [Token(piece, dict(token.metadata)) for token in Tokenizer(text) for piece in token.string.split("*") if piece]
+    tokens = [
+        Token(piece, dict(token.metadata)) for token in Tokenizer(text) for piece in token.string.split("*") if piece
+    ]
     terms: list[Term] = []
     for position, token in enumerate(tokens):
         is_last = position == len(tokens) - 1
@@ -332,7 +334,12 @@ def vocabulary_token_set(terms: list[str]) -> TokenSet:
     return root
 
 
-def expand(clause: Clause, holds: Callable[[str], bool], sorted_terms: Callable[[], list[str]], token_set: Callable[[], TokenSet]) -> list[str]:
+def expand(
+    clause: Clause,
+    holds: Callable[[str], bool],
+    sorted_terms: Callable[[], list[str]],
+    token_set: Callable[[], TokenSet],
+) -> list[str]:
     """The index terms a clause reaches, as lunr expands them (over a correct
     automaton), asking for the vocabulary only when the clause needs it."""
     term = clause.term + "*" if clause.wildcard and not clause.term.endswith("*") else clause.term
@@ -340,7 +347,9 @@ def expand(clause: Clause, holds: Callable[[str], bool], sorted_terms: Callable[
         return [term] if holds(term) else []  # an exact term reaches itself, if the index holds it
     if not clause.edit_distance and term.index("*") == len(term) - 1:
         return prefixed(sorted_terms(), term[:-1])  # what the search box sends while typing: no automaton needed
-    return token_set().intersect(TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))).to_list()
+    return (
+        token_set().intersect(TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))).to_list()
+    )
 
 
 def prefixed(sorted_terms: list[str], prefix: str) -> list[str]:

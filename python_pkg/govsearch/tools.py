@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from . import rerank
 from .attribution import attribution
 from .data_reader import SiteUnavailable
-from . import rerank
 from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
-from .tool_schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause, Term, clauses_for, query_terms
+from .tool_schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .validation import Problem, ToolValidator, echo
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def tool_definitions() -> list[dict[str, Any]]:
     return definitions
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(tool: str) -> ToolValidator:
     return ToolValidator(tool)
 
@@ -86,7 +86,9 @@ def error_result(code: str, message: str, problems: list[Problem] | None = None)
     return {"ok": False, "error": error}
 
 
-def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last: bool = False, offset: int = 0) -> dict[str, Any]:
+def call_tool(
+    catalogue: Catalogue, tool: str, arguments: Any, *, prefix_last: bool = False, offset: int = 0
+) -> dict[str, Any]:
     if tool not in TOOL_NAMES:
         return error_result("unknown_tool", f"There is no tool {echo(tool)}. The tools are: {', '.join(TOOL_NAMES)}.")
     try:
@@ -97,7 +99,11 @@ def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last:
         summary = "; ".join(problem.path or "(arguments)" for problem in problems[:5])
         more = getattr(problems, "unlisted", 0)
         unlisted = f" {more} more problem{'s' if more != 1 else ''} of the same kinds are not listed." if more else ""
-        return error_result("invalid_arguments", f"The arguments do not match the {tool} input schema ({summary}). Each problem says what to send instead.{unlisted}", problems)
+        return error_result(
+            "invalid_arguments",
+            f"The arguments do not match the {tool} input schema ({summary}). Each problem says what to send instead.{unlisted}",
+            problems,
+        )
     try:
         if tool == SEARCH_TOOL:
             return search(catalogue, arguments, prefix_last=prefix_last, offset=offset)
@@ -109,7 +115,9 @@ def call_tool(catalogue: "Catalogue", tool: str, arguments: Any, *, prefix_last:
         return error_result("site_unavailable", f"The catalogue's data could not be used: {error}")
 
 
-def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bool = False, offset: int = 0) -> dict[str, Any]:
+def search(
+    catalogue: Catalogue, arguments: dict[str, Any], *, prefix_last: bool = False, offset: int = 0
+) -> dict[str, Any]:
     """Answer an already validated search call.
 
     `offset` is the search page's own "show more" (people only: it is not in
@@ -125,20 +133,47 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     terms = query_terms(arguments["query"], prefix_last=prefix_last, search_terms=catalogue.ranking.search_terms)
     if len(terms) > MAX_QUERY_TERMS:
         left = ", ".join(term.typed[:40] for term in terms[MAX_QUERY_TERMS:])
-        notices.append(_notice("query_terms_limited", f"Only the first {MAX_QUERY_TERMS} distinct search terms were used; these were left out: {left}. Send fewer, more specific words."))
+        notices.append(
+            _notice(
+                "query_terms_limited",
+                f"Only the first {MAX_QUERY_TERMS} distinct search terms were used; these were left out: {left}. Send fewer, more specific words.",
+            )
+        )
         terms = terms[:MAX_QUERY_TERMS]
     if not terms:
-        notices.append(_notice("no_searchable_terms", "The query has no searchable terms (only common words or punctuation). Add a more specific word."))
+        notices.append(
+            _notice(
+                "no_searchable_terms",
+                "The query has no searchable terms (only common words or punctuation). Add a more specific word.",
+            )
+        )
         found = rerank.Answer(0, "all_terms", [], [], engine.match([]))
     else:
         key = rerank.identifier_key(arguments["query"])
         # One round of downloads for the identifier shard and the words' postings.
-        identified = gather(lambda: catalogue.store.identified(key) if key else [], lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()))[0]
+        identified = gather(
+            lambda: catalogue.store.identified(key) if key else [],
+            lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()),
+        )[0]
         # Cheap decision first: no looser mode can find what the filters exclude.
         nothing = engine.filters_pass_nothing(filters)
-        found = rerank.answer(engine, catalogue.ranking, terms, filters, lambda numbers: _rows(catalogue, numbers), identified, strict_only=nothing, start=offset)
+        found = rerank.answer(
+            engine,
+            catalogue.ranking,
+            terms,
+            filters,
+            lambda numbers: _rows(catalogue, numbers),
+            identified,
+            strict_only=nothing,
+            start=offset,
+        )
         if nothing:
-            notices.append(_notice("filters_match_nothing", "No record in the catalogue passes these filters together, whatever the query; looser matching was not tried. Remove or change a filter (facets show what the query matches without each one)."))
+            notices.append(
+                _notice(
+                    "filters_match_nothing",
+                    "No record in the catalogue passes these filters together, whatever the query; looser matching was not tried. Remove or change a filter (facets show what the query matches without each one).",
+                )
+            )
         notices += _budget_notices(found)
     shown = found.ranked[:limit]
     catalogue.store.require([item.number for item in shown])
@@ -167,7 +202,9 @@ def search(catalogue: "Catalogue", arguments: dict[str, Any], *, prefix_last: bo
     return answer
 
 
-def _filters(arguments: dict[str, Any], engine: Any, notices: list[dict[str, Any]]) -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
+def _filters(
+    arguments: dict[str, Any], engine: Any, notices: list[dict[str, Any]]
+) -> tuple[dict[str, frozenset[str]], dict[str, Any]]:
     """The call's filters (dimension -> values), and as the answer echoes them;
     an empty list is no filter, and says so."""
     filters: dict[str, frozenset[str]] = {}
@@ -177,7 +214,13 @@ def _filters(arguments: dict[str, Any], engine: Any, notices: list[dict[str, Any
             continue
         values = list(arguments[name])
         if not values:
-            notices.append(_notice("empty_filter", f"{name} was an empty list, so it was not used as a filter. Omit the property next time.", path=f"/{name}"))
+            notices.append(
+                _notice(
+                    "empty_filter",
+                    f"{name} was an empty list, so it was not used as a filter. Omit the property next time.",
+                    path=f"/{name}",
+                )
+            )
             continue
         if name == "publishers":
             values = _normalise_publishers(values, notices, engine.facets.values("publisher"))
@@ -190,17 +233,32 @@ def _budget_notices(found: rerank.Answer) -> list[dict[str, Any]]:
     """What the work budgets (terms.MAX_POSTINGS, MAX_EXPANSIONS) left out of this answer."""
     notices = []
     if found.skipped:
-        notices.append(_notice("work_budget_reached", f"Looser matching ({', '.join(found.skipped).replace('_', ' ')}) was not tried: the stricter search already used this call's work budget. Use fewer or more specific words."))
+        notices.append(
+            _notice(
+                "work_budget_reached",
+                f"Looser matching ({', '.join(found.skipped).replace('_', ' ')}) was not tried: the stricter search already used this call's work budget. Use fewer or more specific words.",
+            )
+        )
     if found.dropped:
         words = ", ".join(word[:40] for word in found.dropped)
-        notices.append(_notice("common_terms_left_out", f"Left out of this search because they occur in too many records to weigh within the work budget: {words}. The other words decided the results; add a more specific word."))
+        notices.append(
+            _notice(
+                "common_terms_left_out",
+                f"Left out of this search because they occur in too many records to weigh within the work budget: {words}. The other words decided the results; add a more specific word.",
+            )
+        )
     if found.limited:
         words = ", ".join(term[:40] for term in found.limited)
-        notices.append(_notice("expansions_limited", f"{words}: as a prefix or with one typo this reaches more than {MAX_EXPANSIONS} indexed words, so only the {MAX_EXPANSIONS} closest were searched. Type more of the word for complete results."))
+        notices.append(
+            _notice(
+                "expansions_limited",
+                f"{words}: as a prefix or with one typo this reaches more than {MAX_EXPANSIONS} indexed words, so only the {MAX_EXPANSIONS} closest were searched. Type more of the word for complete results.",
+            )
+        )
     return notices
 
 
-def _rows(catalogue: "Catalogue", numbers: list[int]) -> list[dict[str, Any]]:
+def _rows(catalogue: Catalogue, numbers: list[int]) -> list[dict[str, Any]]:
     catalogue.store.require(numbers)
     return [catalogue.store.row(number) for number in numbers]
 
@@ -211,11 +269,24 @@ def _normalise_publishers(values: list[str], notices: list[dict[str, Any]], name
     for index, value in enumerate(values):
         name = unicodedata.normalize("NFC", value).strip()
         if name != value:
-            notices.append(_notice("publisher_normalised", f"publishers[{index}] {echo(value)} was read as {echo(name)} (Unicode NFC, surrounding spaces removed).", path=f"/publishers/{index}"))
+            notices.append(
+                _notice(
+                    "publisher_normalised",
+                    f"publishers[{index}] {echo(value)} was read as {echo(name)} (Unicode NFC, surrounding spaces removed).",
+                    path=f"/publishers/{index}",
+                )
+            )
         if name not in catalogue_names.exact:
             close = catalogue_names.closest(name)
             hint = f" Closest exact names: {'; '.join(close)}." if close else ""
-            notices.append(_notice("unknown_publisher", f"No record has the publisher {echo(name)}; publisher names are matched exactly.{hint}", path=f"/publishers/{index}", suggestions=close))
+            notices.append(
+                _notice(
+                    "unknown_publisher",
+                    f"No record has the publisher {echo(name)}; publisher names are matched exactly.{hint}",
+                    path=f"/publishers/{index}",
+                    suggestions=close,
+                )
+            )
         normalised.append(name)
     return normalised
 
@@ -224,7 +295,9 @@ def _notice(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"code": code, "message": message, **extra}
 
 
-def _result(catalogue: "Catalogue", item: rerank.Ranked, terms: list[Term], clauses: list[Clause]) -> tuple[dict[str, Any], dict[str, str]]:
+def _result(
+    catalogue: Catalogue, item: rerank.Ranked, terms: list[Term], clauses: list[Clause]
+) -> tuple[dict[str, Any], dict[str, str]]:
     """One result as the tool shows it, and the corrections its words needed."""
     record = catalogue.store.row(item.number)
     result = {field: record[field] for field in RESULT_FIELDS}
@@ -239,10 +312,13 @@ def _result(catalogue: "Catalogue", item: rerank.Ranked, terms: list[Term], clau
     return result, corrected
 
 
-def get_record(catalogue: "Catalogue", record_id: str) -> dict[str, Any]:
+def get_record(catalogue: Catalogue, record_id: str) -> dict[str, Any]:
     record = catalogue.store.find(record_id) or _merged_into(catalogue, record_id)
     if record is None:
-        return error_result("not_found", f"No record has the id {echo(record_id)}. Search with {SEARCH_TOOL} and use the id of one of its results.")
+        return error_result(
+            "not_found",
+            f"No record has the id {echo(record_id)}. Search with {SEARCH_TOOL} and use the id of one of its results.",
+        )
     full = {key: value for key, value in record.items() if key != "source"}
     full["recordUrl"] = catalogue.record_url(record["id"])
     provenance: dict[str, Any] = {"source": record.get("source", {"kind": "curated"})}
@@ -256,7 +332,7 @@ def get_record(catalogue: "Catalogue", record_id: str) -> dict[str, Any]:
     return {"ok": True, "record": full}
 
 
-def _merged_into(catalogue: "Catalogue", record_id: str) -> dict[str, Any] | None:
+def _merged_into(catalogue: Catalogue, record_id: str) -> dict[str, Any] | None:
     """The record another was merged into, by that one's former id (its `formerIds` say so)."""
     key = rerank.identifier_key(record_id)
     numbers = catalogue.store.identified(key) if key else []
@@ -266,4 +342,3 @@ def _merged_into(catalogue: "Catalogue", record_id: str) -> dict[str, Any] | Non
         if record is not None and record_id in record.get("formerIds", ()):
             return record
     return None
-

@@ -94,7 +94,13 @@ class ToolValidator:
 
     def _explain_all(self, arguments: Any, found: Problems) -> None:
         if not isinstance(arguments, dict):
-            found.append(Problem("", "type", f"The arguments must be a JSON object with the properties {self._allowed()}; got {echo(arguments)}."))
+            found.append(
+                Problem(
+                    "",
+                    "type",
+                    f"The arguments must be a JSON object with the properties {self._allowed()}; got {echo(arguments)}.",
+                )
+            )
             return
         # In the schema's property order, then unknown keys by name: the same
         # arguments in any key order give the same answer, byte for byte.
@@ -136,7 +142,9 @@ class ToolValidator:
         return ", ".join(self.properties)
 
     def _missing(self, name: str) -> Problem:
-        return Problem("/" + _escape_pointer(name), "required", f"{name} is required (rule: required). {self._what_to_send(name)}")
+        return Problem(
+            "/" + _escape_pointer(name), "required", f"{name} is required (rule: required). {self._what_to_send(name)}"
+        )
 
     def _unknown(self, name: str) -> Problem:
         return Problem(
@@ -219,7 +227,11 @@ def _length(value: Any) -> str:
 
 def _bound(rule: str, limit: Any, unit: str = "characters") -> str:
     if rule == "minLength":
-        return f"it must have at least {limit} {unit}; send non-empty text" if limit == 1 else f"the minimum is {limit} {unit}"
+        return (
+            f"it must have at least {limit} {unit}; send non-empty text"
+            if limit == 1
+            else f"the minimum is {limit} {unit}"
+        )
     if rule == "maxLength":
         return f"the limit is {limit} {unit}; send shorter text"
     if rule == "minItems":

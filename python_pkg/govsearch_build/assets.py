@@ -57,7 +57,7 @@ class Assets:
         return logical in self.names
 
     @classmethod
-    def publish(cls, *, static_dir: Path, out_dir: Path, node_modules: Path, base_path: str = "/") -> "Assets":
+    def publish(cls, *, static_dir: Path, out_dir: Path, node_modules: Path, base_path: str = "/") -> Assets:
         static_dir, out_dir, node_modules = Path(static_dir), Path(out_dir), Path(node_modules)
         if out_dir.exists():
             shutil.rmtree(out_dir)

@@ -1,8 +1,8 @@
 """`python build.py`: build the whole site, serve it, or import real exports.
 
-    python build.py [--config site/site.toml] [--out _site] [--keep-going] [--serve [--port 8000]]
-    python build.py import KIND PATH... [--collection ID] [--out DIR]
-    python build.py fetch [--mirror BASE] [--cache .cache/sources]   (see fetch.py)
+python build.py [--config site/site.toml] [--out _site] [--keep-going] [--serve [--port 8000]]
+python build.py import KIND PATH... [--collection ID] [--out DIR]
+python build.py fetch [--mirror BASE] [--cache .cache/sources]   (see fetch.py)
 """
 
 from __future__ import annotations
@@ -65,7 +65,11 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python build.py", description="Build the govsearch site.")
     parser.add_argument("--config", default=str(PROJECT_ROOT / "site" / "site.toml"))
     parser.add_argument("--out", default=str(PROJECT_ROOT / "_site"))
-    parser.add_argument("--sources", metavar="DIR", help="read the config's [[sources]] from DIR (e.g. .cache/sources after `build.py fetch`) instead of its sources_dir")
+    parser.add_argument(
+        "--sources",
+        metavar="DIR",
+        help="read the config's [[sources]] from DIR (e.g. .cache/sources after `build.py fetch`) instead of its sources_dir",
+    )
     parser.add_argument("--keep-going", action="store_true", help="build the valid records even when some are rejected")
     parser.add_argument("--serve", action="store_true", help="serve the built site on 127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
@@ -96,10 +100,23 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
 
     records = loaded.records
     _step(f"Indexing {len(records)} records", lambda: write_data(config, records, out / DATA_FOLDER))
-    _step("Publishing the Pyodide runtime", lambda: publish_runtime(out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels"))
-    assets = _step("Compiling assets", lambda: Assets.publish(static_dir=PROJECT_ROOT / "site" / "static", out_dir=out / "static", node_modules=PROJECT_ROOT / "node_modules", base_path=config.base_path))
+    _step(
+        "Publishing the Pyodide runtime",
+        lambda: publish_runtime(out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels"),
+    )
+    assets = _step(
+        "Compiling assets",
+        lambda: Assets.publish(
+            static_dir=PROJECT_ROOT / "site" / "static",
+            out_dir=out / "static",
+            node_modules=PROJECT_ROOT / "node_modules",
+            base_path=config.base_path,
+        ),
+    )
     report = build_report(loaded)
-    pages = _step("Rendering pages", lambda: render_site(config, records, out, assets, report=report, moved=loaded.moved))
+    pages = _step(
+        "Rendering pages", lambda: render_site(config, records, out, assets, report=report, moved=loaded.moved)
+    )
     (out / REPORT_NAME).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
     published = _published_size(out)
     console.print(
@@ -126,8 +143,15 @@ def collect_records(config: SiteConfig) -> LoadResult:
         results = []
         for source in config.sources:
             console.print(f"  importing {source.kind} from {source.path}")
-            result = run_import(source.kind, [source.path], collection=source.collection, authority=authority, revision=source.revision,
-                                observed=source.observed, http_hosts=config.http_allowed_hosts)
+            result = run_import(
+                source.kind,
+                [source.path],
+                collection=source.collection,
+                authority=authority,
+                revision=source.revision,
+                observed=source.observed,
+                http_hosts=config.http_allowed_hosts,
+            )
             loaded.reject(result.rejected)
             loaded.imports.append(result.report)
             loaded.quality.extend(result.quality)
@@ -164,8 +188,10 @@ def _check_sources(config: SiteConfig) -> None:
     """
     missing = [source.path for source in config.sources if not source.path.exists()]
     if missing:
-        raise BuildFailed(f"source {missing[0]} does not exist: put ../shared/data beside the checkout, "
-                          "or run `make fetch` and build with --sources .cache/sources")
+        raise BuildFailed(
+            f"source {missing[0]} does not exist: put ../shared/data beside the checkout, "
+            "or run `make fetch` and build with --sources .cache/sources"
+        )
     if config.sources_lock and config.sources_dir:
         from .fetch import FetchError, verify_folder
 

@@ -110,18 +110,25 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
         raise ConfigError(f"{path}: [search] must be a table")
     groups = table.get("synonyms", [])
     if not isinstance(groups, list) or not all(
-        isinstance(group, list) and len(group) >= 2 and all(isinstance(word, str) and word.strip() for word in group) for group in groups
+        isinstance(group, list) and len(group) >= 2 and all(isinstance(word, str) and word.strip() for word in group)
+        for group in groups
     ):
-        raise ConfigError(f"{path}: search.synonyms must be a list of groups, each a list of two or more words or phrases")
+        raise ConfigError(
+            f"{path}: search.synonyms must be a list of groups, each a list of two or more words or phrases"
+        )
     for group in groups:
         if len(group[0].split()) != 1:
-            raise ConfigError(f"{path}: search.synonyms group {group!r} must start with a single word (what the others are indexed as)")
+            raise ConfigError(
+                f"{path}: search.synonyms group {group!r} must start with a single word (what the others are indexed as)"
+            )
     intents = table.get("intents", {})
     if not isinstance(intents, dict):
         raise ConfigError(f"{path}: [search.intents] must be a table of word = [resource types]")
     for word, types in intents.items():
         if not isinstance(types, list) or not types or any(kind not in RESOURCE_TYPES for kind in types):
-            raise ConfigError(f"{path}: search.intents.{word} must list resource types from {', '.join(RESOURCE_TYPES)}")
+            raise ConfigError(
+                f"{path}: search.intents.{word} must list resource types from {', '.join(RESOURCE_TYPES)}"
+            )
     return {
         "synonyms": tuple(tuple(word.strip() for word in group) for group in groups),
         "intents": tuple((word, tuple(types)) for word, types in intents.items()),
@@ -136,7 +143,7 @@ def _contact(path: Path, value: Any) -> str:
 
 def _layout(path: Path, value: Any) -> str:
     if value not in ("auto", "single", "sharded"):
-        raise ConfigError(f"{path}: 'index_layout' must be \"auto\", \"single\" or \"sharded\"")
+        raise ConfigError(f'{path}: \'index_layout\' must be "auto", "single" or "sharded"')
     return value
 
 

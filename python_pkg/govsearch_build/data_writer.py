@@ -18,8 +18,9 @@ import hashlib
 import json
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 from lunr import lunr
@@ -58,9 +59,26 @@ FIELDS = (
     {"field_name": "body", "boost": 1},
 )
 STORED_FIELDS = (
-    "id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection",
-    "accessNote", "licence", "observed", "updated", "keywords", "documentationUrl", "source", "evidence",
-    "collections", "linkSecurity", "links", "formerIds",
+    "id",
+    "title",
+    "summary",
+    "url",
+    "resourceType",
+    "publisher",
+    "accessStatus",
+    "collection",
+    "accessNote",
+    "licence",
+    "observed",
+    "updated",
+    "keywords",
+    "documentationUrl",
+    "source",
+    "evidence",
+    "collections",
+    "linkSecurity",
+    "links",
+    "formerIds",
 )
 SHARDED_FROM = 5_000  # records; below this one file of each kind is smaller and faster
 POSTINGS_SHARD_BYTES = 32 * 1024
@@ -100,10 +118,15 @@ def index_document(record: Record, search_terms: SearchTerms = NO_SEARCH_TERMS) 
 
 
 def search_terms_of(config: SiteConfig) -> SearchTerms:
-    return SearchTerms.from_lists([list(group) for group in config.synonyms], {word: list(types) for word, types in config.intents})
+    return SearchTerms.from_lists(
+        [list(group) for group in config.synonyms], {word: list(types) for word, types in config.intents}
+    )
 
 
-_LOCAL_AUTHORITY = re.compile(r"\b(council|borough|district|county|metropolitan|city of|unitary authority|national park authority)\b", re.IGNORECASE)
+_LOCAL_AUTHORITY = re.compile(
+    r"\b(council|borough|district|county|metropolitan|city of|unitary authority|national park authority)\b",
+    re.IGNORECASE,
+)
 # Bulk catalogue rows named after their file format, not their content.
 _FORMAT_TITLE = re.compile(
     r"^\s*(download( data)?|data|csv|xlsx?|xml|json|geojson|kml|kmz|shapefile|shp|zip|pdf|wms|wfs|wmts|esri rest|arcgis( rest)?( service)?|"
@@ -136,7 +159,10 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
     number) and the site's synonym groups and intent words."""
     return {
         "flags": "".join(flag_code(record_flags(record)) for record in records),
-        "search": {"synonyms": [list(group) for group in config.synonyms], "intents": {word: list(types) for word, types in config.intents}},
+        "search": {
+            "synonyms": [list(group) for group in config.synonyms],
+            "intents": {word: list(types) for word, types in config.intents},
+        },
     }
 
 
@@ -166,7 +192,11 @@ def facet_table(records: list[Record]) -> dict[str, Any]:
         width = code_width(len(values))
         code = {value: number for number, value in enumerate(values)}
         shown = [list(value) if isinstance(value, tuple) else value for value in values]
-        columns[field] = {"values": shown, "width": width, "codes": encode_codes((code[value] for value in of_record), width)}
+        columns[field] = {
+            "values": shown,
+            "width": width,
+            "codes": encode_codes((code[value] for value in of_record), width),
+        }
     return {"columns": columns}
 
 
@@ -214,9 +244,14 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     writer = DataWriter(data_dir)
     index = build_index(ordered, search_terms_of(config))
     ranking = ranking_data(config, ordered)
-    files = {"facets": writer.write("facets", facet_table(ordered), len(ordered)), "ranking": writer.write("ranking", ranking, len(ordered))}
+    files = {
+        "facets": writer.write("facets", facet_table(ordered), len(ordered)),
+        "ranking": writer.write("ranking", ranking, len(ordered)),
+    }
     if layout == SHARDED:
-        files["directory"] = writer.write("directory", write_shards(writer, index, ordered, RankingData(ranking)), len(ordered))
+        files["directory"] = writer.write(
+            "directory", write_shards(writer, index, ordered, RankingData(ranking)), len(ordered)
+        )
     else:
         files["index"] = writer.write("index", index.serialize(), len(ordered))
         files["records"] = writer.write("records", {"records": [stored_record(r) for r in ordered]}, len(ordered))
@@ -234,7 +269,9 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     return manifest
 
 
-def write_shards(writer: DataWriter, index: Index, records: list[Record], ranking: RankingData | None = None) -> dict[str, Any]:
+def write_shards(
+    writer: DataWriter, index: Index, records: list[Record], ranking: RankingData | None = None
+) -> dict[str, Any]:
     """Split what lunr's scoring reads into shards; return the directory. Consumes the index's field vectors."""
     number_of = {record.id: number for number, record in enumerate(records)}
     terms = sorted(index.inverted_index)
@@ -248,7 +285,10 @@ def write_shards(writer: DataWriter, index: Index, records: list[Record], rankin
         "records": {
             "perShard": RECORDS_PER_SHARD,
             "sha256": [
-                writer.write(shard_stem("records", start // RECORDS_PER_SHARD), {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]})["sha256"][:SHORTEST_DIGEST]
+                writer.write(
+                    shard_stem("records", start // RECORDS_PER_SHARD),
+                    {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]},
+                )["sha256"][:SHORTEST_DIGEST]
                 for start in range(0, len(records), RECORDS_PER_SHARD)
             ],
         },
@@ -267,11 +307,19 @@ def _row_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:
     hashes = []
     for start in range(0, len(records), ROWS_PER_SHARD):
         rows = [_row(record) for record in records[start : start + ROWS_PER_SHARD]]
-        hashes.append(writer.write(shard_stem("rows", start // ROWS_PER_SHARD), {"rows": rows})["sha256"][:SHORTEST_DIGEST])
+        hashes.append(
+            writer.write(shard_stem("rows", start // ROWS_PER_SHARD), {"rows": rows})["sha256"][:SHORTEST_DIGEST]
+        )
     return {"perShard": ROWS_PER_SHARD, "fields": list(ROW_FIELDS), "sha256": hashes}
 
 
-def _top_rows(term: str, pairs_by_field: dict[str, list[tuple[int, float]]], fields: list[str], rows: list[list[Any]], ranking: RankingData) -> list[list[Any]]:
+def _top_rows(
+    term: str,
+    pairs_by_field: dict[str, list[tuple[int, float]]],
+    fields: list[str],
+    rows: list[list[Any]],
+    ranking: RankingData,
+) -> list[list[Any]]:
     """[number, *row] of the term's best TOP_ROWS records, as a one-word search
     ranks them (govsearch.rerank: lunr's score, the record prior, the word in
     the title, an intent word's resource types)."""
@@ -293,7 +341,14 @@ def _top_rows(term: str, pairs_by_field: dict[str, list[tuple[int, float]]], fie
     return [[number, *rows[number]] for number in best]
 
 
-def _postings_shards(writer: DataWriter, index: Index, terms: list[str], number_of: dict[str, int], rows: list[list[Any]], ranking: RankingData) -> list[dict[str, Any]]:
+def _postings_shards(
+    writer: DataWriter,
+    index: Index,
+    terms: list[str],
+    number_of: dict[str, int],
+    rows: list[list[Any]],
+    ranking: RankingData,
+) -> list[dict[str, Any]]:
     """Per term: its lunr term index and, per field, (record gaps, weights);
     for a word in at least TOP_ROWS_FROM records, also its best rows.
 
@@ -340,7 +395,11 @@ def _id_shards(writer: DataWriter, number_of: dict[str, Any], folder: str = "ids
     shards = []
     for start in range(0, len(ids), IDS_PER_SHARD):
         chunk = ids[start : start + IDS_PER_SHARD]
-        entry = writer.write(shard_stem(folder, start // IDS_PER_SHARD), {"ids": {record_id: number_of[record_id] for record_id in chunk}}, len(chunk))
+        entry = writer.write(
+            shard_stem(folder, start // IDS_PER_SHARD),
+            {"ids": {record_id: number_of[record_id] for record_id in chunk}},
+            len(chunk),
+        )
         shards.append({"first": chunk[0], **entry})
     return shards
 

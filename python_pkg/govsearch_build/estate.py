@@ -50,8 +50,13 @@ def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str
             if moved is not None and other.id != winner.id:
                 moved[other.id] = winner.id
             collections.update(other.data.get("collections") or [other.data["collection"]])
-            log.note("same-resource-merged", "merged", other.file, f"{other.data['collection']}: {other.data['title']}",
-                     f"{winner.id} ({winner.data['collection']})")
+            log.note(
+                "same-resource-merged",
+                "merged",
+                other.file,
+                f"{other.data['collection']}: {other.data['title']}",
+                f"{winner.id} ({winner.data['collection']})",
+            )
         others = sorted(collections - {winner.data["collection"]}, key=COLLECTION_IDS.index)
         winner.data["collections"] = [winner.data["collection"], *others]
         kept.append((min(position for position, _ in members), winner))

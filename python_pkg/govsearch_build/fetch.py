@@ -27,10 +27,10 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import zlib
+from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_LOCK = PROJECT_ROOT / "site" / "sources.lock.toml"
@@ -83,8 +83,14 @@ def load_lock(path: Path) -> list[LockedFile]:
     for number, source in enumerate(raw.get("sources", []), 1):
         for entry in source.get("files", []):
             try:
-                item = LockedFile(source=source["name"], file=entry["file"], url=entry["url"], size=int(entry["size"]),
-                                  sha256=entry["sha256"].lower(), gzip=bool(source.get("gzip", False)))
+                item = LockedFile(
+                    source=source["name"],
+                    file=entry["file"],
+                    url=entry["url"],
+                    size=int(entry["size"]),
+                    sha256=entry["sha256"].lower(),
+                    gzip=bool(source.get("gzip", False)),
+                )
             except (KeyError, TypeError, ValueError, AttributeError):
                 raise FetchError(f"{path}: [[sources]] #{number}: each file needs file, url, size and sha256") from None
             if len(item.sha256) != 64 or ".." in Path(item.local).parts or Path(item.local).is_absolute():
@@ -116,12 +122,23 @@ def verify_folder(lock: Path, folder: Path) -> None:
     wrong = [item.local for item in load_lock(lock) if not is_verified(item, folder)]
     if wrong:
         listed = ", ".join(wrong[:5]) + (f" and {len(wrong) - 5} more" if len(wrong) > 5 else "")
-        raise FetchError(f"{folder} does not hold the locked bytes of {listed} "
-                         f"(missing or changed; see {lock}); run `make fetch` or pass --sources")
+        raise FetchError(
+            f"{folder} does not hold the locked bytes of {listed} "
+            f"(missing or changed; see {lock}); run `make fetch` or pass --sources"
+        )
 
 
-def fetch(lock: Path = DEFAULT_LOCK, cache: Path = DEFAULT_CACHE, *, mirror: str | None = None, timeout: float = 30.0,
-          attempts: int = 4, backoff: float = 1.0, workers: int = 6, progress: bool = True) -> FetchSummary:
+def fetch(
+    lock: Path = DEFAULT_LOCK,
+    cache: Path = DEFAULT_CACHE,
+    *,
+    mirror: str | None = None,
+    timeout: float = 30.0,
+    attempts: int = 4,
+    backoff: float = 1.0,
+    workers: int = 6,
+    progress: bool = True,
+) -> FetchSummary:
     """Make `cache` hold every locked file, downloading only those not already verified there.
 
     Stops at the first file that cannot be fetched or verified (after the
@@ -137,8 +154,12 @@ def fetch(lock: Path = DEFAULT_LOCK, cache: Path = DEFAULT_CACHE, *, mirror: str
     with _Progress(progress, sum(item.size for item in wanted), len(wanted)) as bar:
         get = lambda item: _fetch_one(item, item.url_from(mirror), cache, timeout, attempts, backoff, bar.advance)  # noqa: E731
         _run_all(get, wanted, workers)
-    return FetchSummary(downloaded=len(wanted), cached=len(items) - len(wanted),
-                        bytes_downloaded=sum(item.size for item in wanted), seconds=time.monotonic() - started)
+    return FetchSummary(
+        downloaded=len(wanted),
+        cached=len(items) - len(wanted),
+        bytes_downloaded=sum(item.size for item in wanted),
+        seconds=time.monotonic() - started,
+    )
 
 
 def _run_all(get: Callable[[LockedFile], None], items: list[LockedFile], workers: int) -> None:
@@ -165,8 +186,15 @@ def _run_all(get: Callable[[LockedFile], None], items: list[LockedFile], workers
             raise future.exception()
 
 
-def _fetch_one(item: LockedFile, url: str, cache: Path, timeout: float, attempts: int, backoff: float,
-               advance: Callable[[int], None]) -> None:
+def _fetch_one(
+    item: LockedFile,
+    url: str,
+    cache: Path,
+    timeout: float,
+    attempts: int,
+    backoff: float,
+    advance: Callable[[int], None],
+) -> None:
     """Download one file with bounded retries and back-off; keep it only if it verifies."""
     target = cache / item.local
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -178,8 +206,10 @@ def _fetch_one(item: LockedFile, url: str, cache: Path, timeout: float, attempts
             with handle:
                 received, digest = _download(url, handle, timeout, advance)
             if received != item.size or digest != item.sha256:
-                raise FetchError(f"{item.local}: {url}: refused: got {received} bytes with sha256 {digest}, "
-                                 f"the lock pins {item.size} bytes with sha256 {item.sha256}")
+                raise FetchError(
+                    f"{item.local}: {url}: refused: got {received} bytes with sha256 {digest}, "
+                    f"the lock pins {item.size} bytes with sha256 {item.sha256}"
+                )
             _store(temp, target, item.gzip)
             return
         except _Transient as error:
@@ -262,15 +292,28 @@ class _Progress:
     def __init__(self, shown: bool, total: int, files: int):
         self._bar = None
         if shown and files:
-            from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
+            from rich.progress import (
+                BarColumn,
+                DownloadColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+                TransferSpeedColumn,
+            )
 
             from .cli import console
 
-            self._bar = Progress(TextColumn(f"Fetching {files} source file(s)"), BarColumn(), DownloadColumn(),
-                                 TransferSpeedColumn(), TimeRemainingColumn(), console=console)
+            self._bar = Progress(
+                TextColumn(f"Fetching {files} source file(s)"),
+                BarColumn(),
+                DownloadColumn(),
+                TransferSpeedColumn(),
+                TimeRemainingColumn(),
+                console=console,
+            )
             self._task = self._bar.add_task("fetch", total=total)
 
-    def __enter__(self) -> "_Progress":
+    def __enter__(self) -> _Progress:
         if self._bar:
             self._bar.start()
         return self
@@ -290,24 +333,44 @@ def main(argv: list[str]) -> int:
 
     options = _parser().parse_args(argv)
     try:
-        summary = fetch(Path(options.lock), Path(options.cache), mirror=options.mirror or os.environ.get("GOVSEARCH_MIRROR") or None,
-                        timeout=options.timeout, attempts=options.attempts, progress=not options.quiet)
+        summary = fetch(
+            Path(options.lock),
+            Path(options.cache),
+            mirror=options.mirror or os.environ.get("GOVSEARCH_MIRROR") or None,
+            timeout=options.timeout,
+            attempts=options.attempts,
+            progress=not options.quiet,
+        )
     except FetchError as error:
         console.print(f"[red]fetch failed:[/red] {error}")
         return 1
-    console.print(f"[green]Sources ready[/green] in {options.cache}: {summary.downloaded} downloaded "
-                  f"({summary.bytes_downloaded / 1e6:.1f} MB), {summary.cached} already cached and verified, "
-                  f"in {summary.seconds:.1f} s")
+    console.print(
+        f"[green]Sources ready[/green] in {options.cache}: {summary.downloaded} downloaded "
+        f"({summary.bytes_downloaded / 1e6:.1f} MB), {summary.cached} already cached and verified, "
+        f"in {summary.seconds:.1f} s"
+    )
     return 0
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python build.py fetch", description="Download the locked source exports into a verified cache.")
+    parser = argparse.ArgumentParser(
+        prog="python build.py fetch", description="Download the locked source exports into a verified cache."
+    )
     parser.add_argument("--lock", default=str(DEFAULT_LOCK), help="the sources lock (default: site/sources.lock.toml)")
     parser.add_argument("--cache", default=str(DEFAULT_CACHE), help="the cache folder (default: .cache/sources)")
-    parser.add_argument("--mirror", help="fetch BASE/<name>/<file> instead of each file's upstream URL "
-                        "(also the GOVSEARCH_MIRROR environment variable)")
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds without data before an attempt fails (default 30)")
-    parser.add_argument("--attempts", type=int, default=4, help="attempts per file, with a back-off doubling from 1 s between them (default 4)")
+    parser.add_argument(
+        "--mirror",
+        help="fetch BASE/<name>/<file> instead of each file's upstream URL "
+        "(also the GOVSEARCH_MIRROR environment variable)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=30.0, help="seconds without data before an attempt fails (default 30)"
+    )
+    parser.add_argument(
+        "--attempts",
+        type=int,
+        default=4,
+        help="attempts per file, with a back-off doubling from 1 s between them (default 4)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser

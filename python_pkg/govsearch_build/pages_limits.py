@@ -45,9 +45,11 @@ class TreeSize:
     largest_path: str
 
     def summary(self) -> str:
-        return (f"{self.archive / 1e6:,.0f} MB as an archive ({self.bytes / 1e6:,.0f} MB of files) of {SITE_BYTES / 1e6:,.0f} MB, "
-                f"{self.files:,} files of {FILE_COUNT:,}, "
-                f"largest {self.largest / 1e6:.1f} MB ({self.largest_path}) of {FILE_BYTES / 1e6:.0f} MB")
+        return (
+            f"{self.archive / 1e6:,.0f} MB as an archive ({self.bytes / 1e6:,.0f} MB of files) of {SITE_BYTES / 1e6:,.0f} MB, "
+            f"{self.files:,} files of {FILE_COUNT:,}, "
+            f"largest {self.largest / 1e6:.1f} MB ({self.largest_path}) of {FILE_BYTES / 1e6:.0f} MB"
+        )
 
 
 def measure(out: Path) -> tuple[TreeSize, list[str]]:
@@ -77,13 +79,19 @@ def check_pages_limits(out: Path) -> TreeSize:
     size, links = measure(out)
     problems = []
     if size.archive > SITE_BYTES:
-        problems.append(f"the site is {size.archive / 1e6:,.0f} MB as the archive GitHub receives; "
-                        f"GitHub Pages publishes at most {SITE_BYTES / 1e6:,.0f} MB")
+        problems.append(
+            f"the site is {size.archive / 1e6:,.0f} MB as the archive GitHub receives; "
+            f"GitHub Pages publishes at most {SITE_BYTES / 1e6:,.0f} MB"
+        )
     if size.largest > FILE_BYTES:
-        problems.append(f"{size.largest_path} is {size.largest / 1e6:,.1f} MB; files may be at most {FILE_BYTES / 1e6:.0f} MB")
+        problems.append(
+            f"{size.largest_path} is {size.largest / 1e6:,.1f} MB; files may be at most {FILE_BYTES / 1e6:.0f} MB"
+        )
     if size.files > FILE_COUNT:
-        problems.append(f"the site has {size.files:,} files; this project allows at most {FILE_COUNT:,} "
-                        "(see govsearch_build/pages_limits.py)")
+        problems.append(
+            f"the site has {size.files:,} files; this project allows at most {FILE_COUNT:,} "
+            "(see govsearch_build/pages_limits.py)"
+        )
     if links:
         problems.append(f"symbolic links cannot be deployed: {', '.join(links[:5])}")
     if problems:

@@ -27,10 +27,11 @@ import json
 import re
 import tomllib
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .quality import repair_mojibake
 
@@ -78,7 +79,7 @@ class PublisherAuthority:
     _cache: dict[str, str | None] = field(default_factory=dict)
 
     @classmethod
-    def from_govuk_json(cls, path: Path, *, alias_table: Path | None = None) -> "PublisherAuthority":
+    def from_govuk_json(cls, path: Path, *, alias_table: Path | None = None) -> PublisherAuthority:
         """Build from a GOV.UK organisations API export (`{"results": [...]}`)."""
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
@@ -86,7 +87,9 @@ class PublisherAuthority:
         return cls.from_results(results, aliases=load_alias_table(alias_table))
 
     @classmethod
-    def from_results(cls, results: Iterable[dict[str, Any]], *, aliases: dict[str, str] | None = None) -> "PublisherAuthority":
+    def from_results(
+        cls, results: Iterable[dict[str, Any]], *, aliases: dict[str, str] | None = None
+    ) -> PublisherAuthority:
         authority = cls(aliases=dict(aliases if aliases is not None else load_alias_table()))
         loose: dict[str, list[Organisation]] = {}
         abbreviations: dict[str, list[Organisation]] = {}

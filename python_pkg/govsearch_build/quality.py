@@ -17,24 +17,39 @@ EXAMPLES = 5
 
 # Each rule: (title, what it does), shown on the data-quality page.
 RULES = {
-    "mojibake-repaired": ("Garbled characters repaired",
-        "Text decoded twice at the source (UTF-8 read as Latin-1, e.g. \"Solicitorâ\\x80\\x99s\") is decoded once."),
-    "repeated-words": ("Repeated words removed",
-        "A word repeated at once (\"KADOE API API\") is written once."),
-    "generic-title": ("Titles that name no resource",
-        "A title that is only a format word, a number or a generic product name (\"CSV\", \"0\", \"Esri Rest API\") is qualified with the item's name from the row (its catalogue page's slug) or else its publisher; a bare number with no item name is rejected."),
-    "formats-merged": ("One dataset, one record: formats and services as links",
-        "The formats and services of one dataset (CSV, GeoJSON, KML, a REST service of the same item) become links of one record."),
-    "type-from-evidence": ("Resource type from evidence",
-        "A row typed as an API whose link is a file download is a dataset."),
-    "http-only-kept": ("Plain-http official links kept and flagged",
-        "A plain-http link on a public-body host is kept and marked \"not encrypted\" rather than dropped."),
-    "same-resource-merged": ("One resource, one record across collections",
-        "Records of the same resource (same URL once scheme, host case, a trailing slash or an empty last query value are set aside), within or across collections, become one record that belongs to each collection."),
-    "documentation-linked": ("APIs and their documentation linked",
-        "An API and its documentation page are linked both ways; a page documenting one API only is the API record's documentation link."),
-    "licence-from-govuk": ("GOV.UK licence stated",
-        "A GOV.UK page without a stated licence takes GOV.UK's own statement: Open Government Licence v3.0 unless otherwise stated."),
+    "mojibake-repaired": (
+        "Garbled characters repaired",
+        'Text decoded twice at the source (UTF-8 read as Latin-1, e.g. "Solicitorâ\\x80\\x99s") is decoded once.',
+    ),
+    "repeated-words": ("Repeated words removed", 'A word repeated at once ("KADOE API API") is written once.'),
+    "generic-title": (
+        "Titles that name no resource",
+        'A title that is only a format word, a number or a generic product name ("CSV", "0", "Esri Rest API") is qualified with the item\'s name from the row (its catalogue page\'s slug) or else its publisher; a bare number with no item name is rejected.',
+    ),
+    "formats-merged": (
+        "One dataset, one record: formats and services as links",
+        "The formats and services of one dataset (CSV, GeoJSON, KML, a REST service of the same item) become links of one record.",
+    ),
+    "type-from-evidence": (
+        "Resource type from evidence",
+        "A row typed as an API whose link is a file download is a dataset.",
+    ),
+    "http-only-kept": (
+        "Plain-http official links kept and flagged",
+        'A plain-http link on a public-body host is kept and marked "not encrypted" rather than dropped.',
+    ),
+    "same-resource-merged": (
+        "One resource, one record across collections",
+        "Records of the same resource (same URL once scheme, host case, a trailing slash or an empty last query value are set aside), within or across collections, become one record that belongs to each collection.",
+    ),
+    "documentation-linked": (
+        "APIs and their documentation linked",
+        "An API and its documentation page are linked both ways; a page documenting one API only is the API record's documentation link.",
+    ),
+    "licence-from-govuk": (
+        "GOV.UK licence stated",
+        "A GOV.UK page without a stated licence takes GOV.UK's own statement: Open Government Licence v3.0 unless otherwise stated.",
+    ),
 }
 
 
@@ -55,18 +70,23 @@ class QualityLog:
                 example["after"] = _visible(after[:200])
             self.examples[rule].append(example)
 
-    def extend(self, other: "QualityLog") -> None:
+    def extend(self, other: QualityLog) -> None:
         for rule, actions in other.counts.items():
             for action, count in actions.items():
                 self.counts[rule][action] += count
             room = EXAMPLES - len(self.examples[rule])
-            self.examples[rule].extend(other.examples[rule][:max(room, 0)])
+            self.examples[rule].extend(other.examples[rule][: max(room, 0)])
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            rule: {"title": RULES[rule][0], "description": RULES[rule][1], **dict(sorted(self.counts[rule].items())),
-                   "examples": self.examples[rule]}
-            for rule in RULES if rule in self.counts
+            rule: {
+                "title": RULES[rule][0],
+                "description": RULES[rule][1],
+                **dict(sorted(self.counts[rule].items())),
+                "examples": self.examples[rule],
+            }
+            for rule in RULES
+            if rule in self.counts
         }
 
 
@@ -81,7 +101,13 @@ _C1 = re.compile("[\u0080-\u009f]")
 # --- mojibake -------------------------------------------------------------
 # cp1252 gives these characters to bytes 0x80-0x9f; Latin-1 gives C1 controls.
 _CP1252 = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
-_CP1252_BYTES = {char: bytes([byte]) for char, byte in zip(_CP1252, b"\x80\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x8e\x91\x92\x93\x94\x95\x96\x97\x98\x99\x9a\x9b\x9c\x9e\x9f")}
+_CP1252_BYTES = {
+    char: bytes([byte])
+    for char, byte in zip(
+        _CP1252,
+        b"\x80\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x8e\x91\x92\x93\x94\x95\x96\x97\x98\x99\x9a\x9b\x9c\x9e\x9f",
+    )
+}
 _CONTINUATION = "[\u0080-\u00bf" + re.escape(_CP1252) + "]"
 _MOJIBAKE = re.compile(f"[\u00c2-\u00f4]{_CONTINUATION}{{1,3}}")
 
@@ -113,7 +139,7 @@ _REPEATED = re.compile(r"\b([A-Za-z]{2,})(?:\s+\1\b)+", re.IGNORECASE)
 
 
 def collapse_repeats(text: str) -> str:
-    """"KADOE API API" -> "KADOE API": a word repeated at once is written once."""
+    """ "KADOE API API" -> "KADOE API": a word repeated at once is written once."""
     return _REPEATED.sub(r"\1", text)
 
 
@@ -122,15 +148,19 @@ def collapse_repeats(text: str) -> str:
 # products), and words that add nothing to them ("Link to WMS", "Download
 # Data"). A title of these alone, with at least one of the first kind, or
 # only numbers, names no resource ("Data Hub" still does).
-FORMAT_WORDS = frozenset("""
+FORMAT_WORDS = frozenset(
+    """
     csv tsv json geojson kml kmz xml gml shp shapefile shapefiles excel xls xlsx ods pdf zip rdf atom rss
     wfs wms wmts wcs ogc inspire esri arcgis rest api apis geoservice geodatabase gdb geopackage gpkg sqlite
     download downloads endpoint mapserver featureserver feature features server services
-""".split())
-FILLER_WORDS = frozenset("""
+""".split()
+)
+FILLER_WORDS = frozenset(
+    """
     hub service map file files collection data dataset datasets link links to web view of the and a an for
     resource resources version v1 v2 v3 portal contract metadata spreadsheet open document format google earth
-""".split())
+""".split()
+)
 _WORD = re.compile(r"[a-z]+|[0-9]+")
 
 
@@ -139,7 +169,9 @@ def is_generic_title(title: str) -> bool:
     words = _WORD.findall(title.lower())
     if all(word.isdigit() for word in words):
         return True
-    return all(word in FORMAT_WORDS or word in FILLER_WORDS or word.isdigit() for word in words) and any(word in FORMAT_WORDS for word in words)
+    return all(word in FORMAT_WORDS or word in FILLER_WORDS or word.isdigit() for word in words) and any(
+        word in FORMAT_WORDS for word in words
+    )
 
 
 _HUB_ITEM = re.compile(r"/datasets/(?:[^/:]+::)?([^/?#]+)")
@@ -169,8 +201,23 @@ def item_name(*urls: str) -> str | None:
 
 
 # --- evidence of a file download ------------------------------------------
-_FILE_EXTENSIONS = (".csv", ".xls", ".xlsx", ".ods", ".zip", ".geojson", ".kml", ".kmz", ".pdf", ".txt", ".shp", ".gpkg")
-_DOWNLOAD_QUERY = re.compile(r"(?:^|&)(?:f|format|outputformat)=(?:csv|geojson|kml|shape-?zip|excel|xlsx)(?:&|$)", re.IGNORECASE)
+_FILE_EXTENSIONS = (
+    ".csv",
+    ".xls",
+    ".xlsx",
+    ".ods",
+    ".zip",
+    ".geojson",
+    ".kml",
+    ".kmz",
+    ".pdf",
+    ".txt",
+    ".shp",
+    ".gpkg",
+)
+_DOWNLOAD_QUERY = re.compile(
+    r"(?:^|&)(?:f|format|outputformat)=(?:csv|geojson|kml|shape-?zip|excel|xlsx)(?:&|$)", re.IGNORECASE
+)
 
 
 def is_file_download(url: str) -> bool:

@@ -13,11 +13,12 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 import fastjsonschema
@@ -228,9 +229,15 @@ def _explain(error: jsonschema.ValidationError) -> str:
 
 def validate_record(data: dict[str, Any], file: str, *, http_allowed_hosts: Iterable[str] = ()) -> list[Rejection]:
     """All problems with one record's front matter, each naming its field."""
-    problems = [Rejection(file, _path_of(error), f"{error.validator}: {_explain(error)}") for error in _schema_errors(data)]
+    problems = [
+        Rejection(file, _path_of(error), f"{error.validator}: {_explain(error)}") for error in _schema_errors(data)
+    ]
     record_id = data.get("id")
-    if isinstance(record_id, str) and not ID_PATTERN.fullmatch(record_id) and not any(p.field == "id" for p in problems):
+    if (
+        isinstance(record_id, str)
+        and not ID_PATTERN.fullmatch(record_id)
+        and not any(p.field == "id" for p in problems)
+    ):
         problems.append(Rejection(file, "id", "pattern: must be a lower-case slug (a-z, 0-9, -) with nothing after it"))
     problems.extend(_control_character_problems(data, file))
     allowed = set(http_allowed_hosts)
@@ -242,7 +249,9 @@ def validate_record(data: dict[str, Any], file: str, *, http_allowed_hosts: Iter
     for name in ("observed", "updated"):
         problems.extend(_date_problems(data.get(name), name, file))
     if isinstance(data.get("evidence"), dict):
-        problems.extend(_url_problems(data["evidence"].get("accessEvidenceUrl"), "evidence/accessEvidenceUrl", file, allowed))
+        problems.extend(
+            _url_problems(data["evidence"].get("accessEvidenceUrl"), "evidence/accessEvidenceUrl", file, allowed)
+        )
         problems.extend(_date_problems(data["evidence"].get("observed"), "evidence/observed", file))
     return problems
 
@@ -251,7 +260,11 @@ def _control_character_problems(data: Any, file: str, where: str = "") -> list[R
     """One rejection per field holding a control character (text is plain text)."""
     if isinstance(data, str):
         match = CONTROL_CHARACTERS.search(data)
-        return [Rejection(file, where or "(front matter)", f"control character U+{ord(match.group()):04X} is not allowed")] if match else []
+        return (
+            [Rejection(file, where or "(front matter)", f"control character U+{ord(match.group()):04X} is not allowed")]
+            if match
+            else []
+        )
     if isinstance(data, dict):
         items = ((f"{where}/{key}" if where else str(key), value) for key, value in data.items())
     elif isinstance(data, list):
@@ -276,7 +289,13 @@ def _url_problems(value: Any, name: str, file: str, http_allowed: set[str]) -> l
     if parts.username or parts.password:
         return [Rejection(file, name, "url: credentials are not allowed in URLs")]
     if parts.scheme == "http" and parts.hostname not in http_allowed:
-        return [Rejection(file, name, "url: must use https (add the host to http_allowed_hosts in site.toml only if it offers nothing else)")]
+        return [
+            Rejection(
+                file,
+                name,
+                "url: must use https (add the host to http_allowed_hosts in site.toml only if it offers nothing else)",
+            )
+        ]
     return []
 
 
@@ -290,7 +309,9 @@ def _date_problems(value: Any, name: str, file: str) -> list[Rejection]:
     return []
 
 
-def read_record_file(path: Path, shown_as: str, *, http_allowed_hosts: Iterable[str] = ()) -> tuple[Record | None, list[Rejection]]:
+def read_record_file(
+    path: Path, shown_as: str, *, http_allowed_hosts: Iterable[str] = ()
+) -> tuple[Record | None, list[Rejection]]:
     """Read and check one file; never raises for bad content."""
     try:
         # Only regular files: opening a FIFO named *.md would block the build
@@ -305,7 +326,9 @@ def read_record_file(path: Path, shown_as: str, *, http_allowed_hosts: Iterable[
     except OSError as error:
         return None, [Rejection(shown_as, "(file)", f"cannot read: {error.strerror or error}")]
     if len(raw) > MAX_FILE_BYTES:
-        return None, [Rejection(shown_as, "(file)", f"file is over {MAX_FILE_BYTES} bytes; the limit is {MAX_FILE_BYTES}")]
+        return None, [
+            Rejection(shown_as, "(file)", f"file is over {MAX_FILE_BYTES} bytes; the limit is {MAX_FILE_BYTES}")
+        ]
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -374,9 +397,15 @@ def drop_duplicates(records: list[Record]) -> tuple[list[Record], list[Rejection
     for record in records:
         url_key = (record.data["collection"], record.data["url"])
         if record.id in seen_ids:
-            rejected.append(Rejection(record.file, "id", f"duplicate id {record.id!r}, first used by {seen_ids[record.id]}"))
+            rejected.append(
+                Rejection(record.file, "id", f"duplicate id {record.id!r}, first used by {seen_ids[record.id]}")
+            )
         elif url_key in seen_urls:
-            rejected.append(Rejection(record.file, "url", f"duplicate url in collection {url_key[0]}, first used by {seen_urls[url_key]}"))
+            rejected.append(
+                Rejection(
+                    record.file, "url", f"duplicate url in collection {url_key[0]}, first used by {seen_urls[url_key]}"
+                )
+            )
         else:
             seen_ids[record.id] = record.file
             seen_urls[url_key] = record.file

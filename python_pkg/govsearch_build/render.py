@@ -11,9 +11,10 @@ import json
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 import markdown
@@ -91,7 +92,13 @@ SOURCE_NAMES = {
     "okf-markdown": "a public collection of catalogue records (OKF Markdown)",
 }
 # Provenance rows: field, label; dates and hashes are made readable by source_rows.
-SOURCE_FIELDS = (("observed", "Date of the copy we used"), ("nativeId", "Identifier at the source"), ("url", "Source page"), ("file", "Place in the export"), ("revision", "Export version"))
+SOURCE_FIELDS = (
+    ("observed", "Date of the copy we used"),
+    ("nativeId", "Identifier at the source"),
+    ("url", "Source page"),
+    ("file", "Place in the export"),
+    ("revision", "Export version"),
+)
 TOP_PUBLISHERS = 10
 # Above this many publishers (the full estate has about 1,500), the browse
 # page lists only letters, and each letter has its own page.
@@ -102,8 +109,38 @@ RECORDS_PER_PAGE = 100
 
 # The record body: Markdown, then only these tags and attributes survive.
 BODY_TAGS = {
-    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "dl", "dt", "em", "h2", "h3", "h4", "h5", "h6",
-    "hr", "i", "li", "ol", "p", "pre", "strong", "sub", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul",
+    "a",
+    "abbr",
+    "b",
+    "blockquote",
+    "br",
+    "code",
+    "dd",
+    "del",
+    "dl",
+    "dt",
+    "em",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "i",
+    "li",
+    "ol",
+    "p",
+    "pre",
+    "strong",
+    "sub",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "th",
+    "thead",
+    "tr",
+    "ul",
 }
 BODY_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "th": {"scope"}}
 
@@ -150,7 +187,20 @@ def render_markdown(text: str) -> Markup:
     return Markup("".join(Markup("<p>{}</p>").format(part) for part in paragraphs if part))
 
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 def govuk_date(value: Any) -> str:
@@ -176,7 +226,9 @@ def runtime_bytes(folder: Path) -> int:
     so the start-up bar can move with the bytes."""
     if not folder.is_dir():
         return 0
-    return sum(path.stat().st_size for path in folder.iterdir() if path.is_file() and path.suffix not in (".js", ".mjs"))
+    return sum(
+        path.stat().st_size for path in folder.iterdir() if path.is_file() and path.suffix not in (".js", ".mjs")
+    )
 
 
 def provenance_rows(source: dict[str, Any]) -> list[tuple[str, str, str | None]]:
@@ -251,7 +303,12 @@ def licence_statement(record: dict[str, Any]) -> dict[str, Any]:
         return {"text": record["licence"], "stated": True, "status": shown, "reviewed": bool(evidence)}
     if evidence.get("licenceTitle"):
         stated = evidence.get("licenceStatus") != "not-stated"
-        return {"text": evidence["licenceTitle"], "stated": stated, "status": status if stated else None, "reviewed": True}
+        return {
+            "text": evidence["licenceTitle"],
+            "stated": stated,
+            "status": status if stated else None,
+            "reviewed": True,
+        }
     return {"text": NOT_STATED, "stated": False, "status": None, "reviewed": False}
 
 
@@ -278,7 +335,9 @@ def page_path(base: str, number: int) -> str:
     return base if number == 1 else f"{base}page-{number}/"
 
 
-def composition(records: Iterable[dict[str, Any]], field: str, labels: dict[str, str] | None = None, top: int | None = None) -> list[dict[str, Any]]:
+def composition(
+    records: Iterable[dict[str, Any]], field: str, labels: dict[str, str] | None = None, top: int | None = None
+) -> list[dict[str, Any]]:
     """Counts of one field's values as chart rows: label, count, percent."""
     records = list(records)
     counts = Counter(record[field] for record in records)
@@ -301,8 +360,16 @@ def composition(records: Iterable[dict[str, Any]], field: str, labels: dict[str,
 
 
 class Renderer:
-    def __init__(self, config: SiteConfig, records: list[Record], out: Path, assets: Assets, page_size: int = RECORDS_PER_PAGE,
-                 report: dict[str, Any] | None = None, moved: dict[str, str] | None = None):
+    def __init__(
+        self,
+        config: SiteConfig,
+        records: list[Record],
+        out: Path,
+        assets: Assets,
+        page_size: int = RECORDS_PER_PAGE,
+        report: dict[str, Any] | None = None,
+        moved: dict[str, str] | None = None,
+    ):
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
         self.page_size = page_size
@@ -352,7 +419,13 @@ class Renderer:
     def facets(self) -> dict[str, list[Facet]]:
         groups: dict[str, list[Facet]] = {}
         groups["collections"] = [
-            Facet("collections", c.id, c.id, c.title, _by_title(r for r in self.records if c.id in r.get("collections", [r["collection"]])))
+            Facet(
+                "collections",
+                c.id,
+                c.id,
+                c.title,
+                _by_title(r for r in self.records if c.id in r.get("collections", [r["collection"]])),
+            )
             for c in self.config.collections
         ]
         groups["types"] = [
@@ -395,11 +468,29 @@ class Renderer:
             self.render_record(record)
         letters = by_letter(facet for facet in groups["publishers"] if facet.records)
         split = len(groups["publishers"]) > PUBLISHERS_ON_BROWSE
-        self.write("browse/index.html", "browse_index.html", groups=groups, total=len(self.records), letters=letters, split_publishers=split)
+        self.write(
+            "browse/index.html",
+            "browse_index.html",
+            groups=groups,
+            total=len(self.records),
+            letters=letters,
+            split_publishers=split,
+        )
         if split:
             for letter, slug, facets in letters:
-                self.write(f"browse/publishers/{slug}/index.html", "publishers_letter.html", letter=letter, facets=facets, letters=letters)
-        headings = {"collections": "Collection", "types": "Resource type", "publishers": "Publisher", "access": "Access status"}
+                self.write(
+                    f"browse/publishers/{slug}/index.html",
+                    "publishers_letter.html",
+                    letter=letter,
+                    facets=facets,
+                    letters=letters,
+                )
+        headings = {
+            "collections": "Collection",
+            "types": "Resource type",
+            "publishers": "Publisher",
+            "access": "Access status",
+        }
         for kind, facets in groups.items():
             for facet in facets:
                 context: dict[str, Any] = {"facet": facet, "kind_heading": headings[kind], "charts": []}
@@ -411,9 +502,19 @@ class Renderer:
                 else:
                     context["description"] = ""
                 self.write_facet_pages(facet, context)
-        for name, title in (("about", "About govsearch"), ("privacy", "Privacy"), ("accessibility", "Accessibility statement")):
+        for name, title in (
+            ("about", "About govsearch"),
+            ("privacy", "Privacy"),
+            ("accessibility", "Accessibility statement"),
+        ):
             source = PAGES / f"{name}.md"
-            text = source.read_text("utf-8").replace("{contact_url}", self.config.contact_url or self.config.url_for("about/")) if source.exists() else ""
+            text = (
+                source.read_text("utf-8").replace(
+                    "{contact_url}", self.config.contact_url or self.config.url_for("about/")
+                )
+                if source.exists()
+                else ""
+            )
             body = markdown.markdown(text, extensions=["tables", "sane_lists"])
             self.write(f"{name}/index.html", "statement.html", title=title, body=Markup(sanitise_html(body)))
         self.write("404.html", "404.html")
@@ -430,9 +531,18 @@ class Renderer:
     def write_data_quality(self) -> None:
         """The data-quality page: the build report's `quality` section, rule by rule, and the merged records' addresses."""
         counts = self.report.get("records", {})
-        totals = {"built": f"{counts.get('built', len(self.records)):,}", "rejected": f"{counts.get('rejected', 0):,}",
-                  "merged": f"{counts.get('merged_same_resource', 0):,}"}
-        self.write("data-quality/index.html", "data_quality.html", rules=self.report.get("quality", {}), totals=totals, moved=self.moved_records())
+        totals = {
+            "built": f"{counts.get('built', len(self.records)):,}",
+            "rejected": f"{counts.get('rejected', 0):,}",
+            "merged": f"{counts.get('merged_same_resource', 0):,}",
+        }
+        self.write(
+            "data-quality/index.html",
+            "data_quality.html",
+            rules=self.report.get("quality", {}),
+            totals=totals,
+            moved=self.moved_records(),
+        )
 
     def write_facet_pages(self, facet: Facet, context: dict[str, Any]) -> None:
         """One facet's records, RECORDS_PER_PAGE to a page; the charts on the first."""
@@ -440,7 +550,7 @@ class Renderer:
         pages = max(1, -(-len(facet.records) // size))
         for number in range(1, pages + 1):
             start = (number - 1) * size
-            page_records = facet.records[start:start + size]
+            page_records = facet.records[start : start + size]
             pagination = {
                 "number": number,
                 "pages": pages,
@@ -461,11 +571,30 @@ class Renderer:
     def charts(self, records: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
         """A collection's composition; each row links to the page listing that value's records."""
         charts = [
-            {"id": "types", "caption": "Resource types", "column": "Resource type", "rows": composition(records, "resourceType", RESOURCE_TYPES)},
-            {"id": "access", "caption": "Access statuses", "column": "Access status", "rows": composition(records, "accessStatus", ACCESS_STATUSES)},
-            {"id": "publishers", "caption": "Top publishers", "column": "Publisher", "rows": composition(records, "publisher", top=TOP_PUBLISHERS)},
+            {
+                "id": "types",
+                "caption": "Resource types",
+                "column": "Resource type",
+                "rows": composition(records, "resourceType", RESOURCE_TYPES),
+            },
+            {
+                "id": "access",
+                "caption": "Access statuses",
+                "column": "Access status",
+                "rows": composition(records, "accessStatus", ACCESS_STATUSES),
+            },
+            {
+                "id": "publishers",
+                "caption": "Top publishers",
+                "column": "Publisher",
+                "rows": composition(records, "publisher", top=TOP_PUBLISHERS),
+            },
         ]
-        paths = {"types": lambda token: f"types/{token}/", "access": lambda token: f"access/{token}/", "publishers": lambda token: f"publishers/{self.publisher_slug[token]}/"}
+        paths = {
+            "types": lambda token: f"types/{token}/",
+            "access": lambda token: f"access/{token}/",
+            "publishers": lambda token: f"publishers/{self.publisher_slug[token]}/",
+        }
         for chart in charts:
             for row in chart["rows"]:
                 row["href"] = paths[chart["id"]](row["token"]) if row["token"] else None
@@ -492,8 +621,15 @@ class Renderer:
         )
 
 
-def render_site(config: SiteConfig, records: list[Record], out: Path, assets: Assets, page_size: int = RECORDS_PER_PAGE,
-                report: dict[str, Any] | None = None, moved: dict[str, str] | None = None) -> list[Path]:
+def render_site(
+    config: SiteConfig,
+    records: list[Record],
+    out: Path,
+    assets: Assets,
+    page_size: int = RECORDS_PER_PAGE,
+    report: dict[str, Any] | None = None,
+    moved: dict[str, str] | None = None,
+) -> list[Path]:
     """Write every HTML page into `out` (the data-quality page from `report`; a page
     at each `moved` record id leading to the record it is now part of); returns the files written."""
     return Renderer(config, records, Path(out), assets, page_size, report, moved).render()

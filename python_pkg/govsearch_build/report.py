@@ -16,8 +16,11 @@ def build_report(loaded: LoadResult) -> dict[str, Any]:
     """Counts by dimension, and every rejected input with its file, field and reason."""
     data = [record.data for record in loaded.records]
     return {
-        "records": {"built": len(data), "rejected": len(loaded.rejected_files),
-                    "merged_same_resource": loaded.quality.counts.get("same-resource-merged", {}).get("merged", 0)},
+        "records": {
+            "built": len(data),
+            "rejected": len(loaded.rejected_files),
+            "merged_same_resource": loaded.quality.counts.get("same-resource-merged", {}).get("merged", 0),
+        },
         # a record of one resource in several collections counts in each
         "by_collection": _counts(c for d in data for c in d.get("collections", [d["collection"]])),
         "by_resource_type": _counts(d["resourceType"] for d in data),

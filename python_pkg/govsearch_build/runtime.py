@@ -26,8 +26,18 @@ from pyodide_lock.utils import add_wheels_to_spec
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 # Modules imported before the memory snapshot is taken (with those they
 # import), so a page starting from it imports nothing more to answer.
-SNAPSHOT_MODULES = ("govsearch", "govsearch.session", "govsearch.loaders", "govsearch.tools", "govsearch.sharded",
-                    "govsearch.single", "govsearch.validation", "govsearch.rerank", "difflib", "unicodedata")
+SNAPSHOT_MODULES = (
+    "govsearch",
+    "govsearch.session",
+    "govsearch.loaders",
+    "govsearch.tools",
+    "govsearch.sharded",
+    "govsearch.single",
+    "govsearch.validation",
+    "govsearch.rerank",
+    "difflib",
+    "unicodedata",
+)
 # Pure-Python dependencies of govsearch, pinned as in pyproject.toml.
 DEPENDENCY_WHEELS = ("lunr==0.8.0", "fastjsonschema==2.22.3")
 
@@ -51,7 +61,9 @@ def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path) -> lis
         shutil.copy2(wheel, target)
         published.append(target)
     spec = add_wheels_to_spec(PyodideLockSpec.from_json(source / "pyodide-lock.json"), published, base_path=out_dir)
-    spec.packages = {name: package for name, package in spec.packages.items() if package.file_name in {w.name for w in published}}
+    spec.packages = {
+        name: package for name, package in spec.packages.items() if package.file_name in {w.name for w in published}
+    }
     spec.to_json(out_dir / "pyodide-lock.json")
     snapshot = _publish_snapshot(out_dir, published, wheel_cache)
     if snapshot:
@@ -69,12 +81,22 @@ def _publish_snapshot(out_dir: Path, wheels: list[Path], cache: Path) -> dict | 
     lock entry ({file_name, sha256, size}), or None when node cannot make it:
     the page then always bootstraps, which is slower but works."""
     inputs = [out_dir / "pyodide.asm.wasm", out_dir / "python_stdlib.zip", *sorted(wheels)]
-    key = hashlib.sha256(b"".join(path.read_bytes() for path in inputs) + " ".join(SNAPSHOT_MODULES).encode()).hexdigest()[:16]
+    key = hashlib.sha256(
+        b"".join(path.read_bytes() for path in inputs) + " ".join(SNAPSHOT_MODULES).encode()
+    ).hexdigest()[:16]
     cached = cache / f"snapshot-{key}.bin.gz"
     if not cached.exists():
         cache.mkdir(parents=True, exist_ok=True)
         raw = cache / f"snapshot-{key}.bin"
-        command = ["node", str(Path(__file__).with_name("snapshot.mjs")), str(out_dir), str(raw), *map(str, sorted(wheels)), "--", *SNAPSHOT_MODULES]
+        command = [
+            "node",
+            str(Path(__file__).with_name("snapshot.mjs")),
+            str(out_dir),
+            str(raw),
+            *map(str, sorted(wheels)),
+            "--",
+            *SNAPSHOT_MODULES,
+        ]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0 or not raw.exists():
             why = (done.stderr.strip().splitlines() or ["no output"])[-1][:300]
@@ -115,12 +137,18 @@ def _build_own_wheel(project_root: Path) -> Path:
     work = Path(tempfile.mkdtemp(prefix="govsearch-wheel-"))
     source = work / "src"
     # The MCP server is for desktop agents (the optional extra govsearch[mcp]): never shipped to the browser.
-    shutil.copytree(project_root / "python_pkg" / "govsearch", source / "python_pkg" / "govsearch", ignore=shutil.ignore_patterns("__pycache__", "mcp_server.py"))
+    shutil.copytree(
+        project_root / "python_pkg" / "govsearch",
+        source / "python_pkg" / "govsearch",
+        ignore=shutil.ignore_patterns("__pycache__", "mcp_server.py"),
+    )
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(project_root / name, source / name)
     # A fixed timestamp keeps the wheel, and so its sha256, reproducible.
     env = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600"}
-    _pip("wheel", "--no-deps", "--no-build-isolation", "--quiet", "--wheel-dir", str(work / "dist"), str(source), env=env)
+    _pip(
+        "wheel", "--no-deps", "--no-build-isolation", "--quiet", "--wheel-dir", str(work / "dist"), str(source), env=env
+    )
     wheels = sorted((work / "dist").glob("govsearch-*-py3-none-any.whl"))
     if not wheels:
         raise PublishError("building the govsearch wheel produced no py3-none-any wheel")

@@ -7,10 +7,11 @@ import os
 import shutil
 import subprocess
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from govsearch_build.serve import make_server
 
@@ -66,7 +67,10 @@ def build_site(out: Path, config: Path | None = None) -> Path:
     if config is not None:
         command += ["--config", str(config)]
     if not (REPO / "build.py").exists():  # before the lead's entry point existed
-        command[1:2] = ["-c", "import sys; sys.path.insert(0, 'python_pkg'); from govsearch_build.cli import main; sys.exit(main(sys.argv[1:]))"]
+        command[1:2] = [
+            "-c",
+            "import sys; sys.path.insert(0, 'python_pkg'); from govsearch_build.cli import main; sys.exit(main(sys.argv[1:]))",
+        ]
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise RuntimeError(f"build failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
@@ -117,7 +121,11 @@ def runtime_state(page: Any) -> str:
 
 def wait_for_runtime(page: Any, *states: str, timeout_ms: int = READY_TIMEOUT_MS) -> str:
     """Wait until the search runtime is in one of `states`; returns the state."""
-    page.wait_for_function("(states) => states.includes(document.documentElement.dataset.searchRuntime)", arg=list(states), timeout=timeout_ms)
+    page.wait_for_function(
+        "(states) => states.includes(document.documentElement.dataset.searchRuntime)",
+        arg=list(states),
+        timeout=timeout_ms,
+    )
     return runtime_state(page)
 
 

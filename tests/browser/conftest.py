@@ -9,15 +9,25 @@ from __future__ import annotations
 import re
 import shutil
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
+from browserkit import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    HOSTILE_ID,
+    HOSTILE_RECORD,
+    REPO,
+    Served,
+    build_site,
+    serving,
+    wait_for_ready,
+)
 
 from needs import need
-
-from browserkit import CHROMIUM, CHROMIUM_ARGS, HOSTILE_ID, HOSTILE_RECORD, REPO, Served, build_site, serving, wait_for_ready
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -84,6 +94,7 @@ def sharded_served(sharded_site_dir: Path) -> Iterator[Served]:
 def browser() -> Iterator[Any]:
     need(Path(CHROMIUM).exists(), f"Chromium ({CHROMIUM})")
     from playwright import sync_api
+
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield chromium
@@ -105,7 +116,11 @@ class Guard:
         self.expected_errors.extend(patterns)
 
     def unexpected_console_errors(self) -> list[str]:
-        return [text for text in self.console_errors if not any(re.search(pattern, text) for pattern in self.expected_errors)]
+        return [
+            text
+            for text in self.console_errors
+            if not any(re.search(pattern, text) for pattern in self.expected_errors)
+        ]
 
     def check(self) -> None:
         assert not self.foreign, f"requests to other origins: {self.foreign}"
@@ -118,9 +133,22 @@ def open_page(browser: Any, served: Served) -> Iterator[Any]:
     """open_page(path, served=..., js=True) -> (page, guard); checks the guard afterwards."""
     contexts: list[tuple[Any, Guard]] = []
 
-    def make(path: str | None = "", *, site: Served | None = None, js: bool = True, viewport: dict | None = None, wait_ready: bool = False, bypass_csp: bool = False):
+    def make(
+        path: str | None = "",
+        *,
+        site: Served | None = None,
+        js: bool = True,
+        viewport: dict | None = None,
+        wait_ready: bool = False,
+        bypass_csp: bool = False,
+    ):
         site = site or served
-        context = browser.new_context(java_script_enabled=js, viewport=viewport or {"width": 1280, "height": 900}, service_workers="block", bypass_csp=bypass_csp)
+        context = browser.new_context(
+            java_script_enabled=js,
+            viewport=viewport or {"width": 1280, "height": 900},
+            service_workers="block",
+            bypass_csp=bypass_csp,
+        )
         guard = Guard(site.origin)
 
         def route(route: Any) -> None:
@@ -134,7 +162,9 @@ def open_page(browser: Any, served: Served) -> Iterator[Any]:
 
         context.route("**/*", route)
         page = context.new_page()
-        page.on("console", lambda message: guard.console_errors.append(message.text) if message.type == "error" else None)
+        page.on(
+            "console", lambda message: guard.console_errors.append(message.text) if message.type == "error" else None
+        )
         page.on("pageerror", lambda error: guard.console_errors.append(f"page error: {error}"))
         contexts.append((context, guard))
         if path is not None:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import struct
 import zlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from browserkit import READY_TIMEOUT_MS, REPO, screenshot, wait_for_ready
 
 from needs import need
-
-from browserkit import READY_TIMEOUT_MS, REPO, screenshot, wait_for_ready
 
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -68,7 +68,9 @@ class Pages:
 
     def _page(self) -> Any:
         page = self.context.new_page()
-        page.on("console", lambda message: self.console_errors.append(message.text) if message.type == "error" else None)
+        page.on(
+            "console", lambda message: self.console_errors.append(message.text) if message.type == "error" else None
+        )
         page.on("pageerror", lambda error: self.console_errors.append(f"page error: {error}"))
         return page
 
@@ -172,11 +174,17 @@ def test_forced_colours_keep_focus_visible(pages, name):
         ring = page.locator(selector).first.evaluate(FOCUS_RING)
         # Box shadows are dropped in forced colours: the outline must carry the focus.
         assert ring["style"] != "none" and ring["width"] >= 2 and not _transparent(ring["color"]), (selector, ring)
-        assert ring["unfocusedStyle"] == "none" or _transparent(ring["unfocusedColor"]) or ring["unfocusedColor"] != ring["color"], (selector, ring)
+        assert (
+            ring["unfocusedStyle"] == "none"
+            or _transparent(ring["unfocusedColor"])
+            or ring["unfocusedColor"] != ring["color"]
+        ), (selector, ring)
     if name == "results":  # the filter checkboxes draw their focus on the label
         box = page.locator("#filter-groups input").first
         box.focus()
-        before = box.evaluate("(el) => { const s = getComputedStyle(el.labels[0], '::before'); return [s.outlineStyle, parseFloat(s.outlineWidth), s.outlineColor]; }")
+        before = box.evaluate(
+            "(el) => { const s = getComputedStyle(el.labels[0], '::before'); return [s.outlineStyle, parseFloat(s.outlineWidth), s.outlineColor]; }"
+        )
         assert before[0] != "none" and before[1] >= 2 and not _transparent(before[2]), before
     page.locator(targets[0]).first.focus()
     screenshot(page, f"forced-colours-{name}", full_page=False)
@@ -227,7 +235,9 @@ def test_forced_colours_keep_the_bar_charts_visible(pages):
         """() => { const probe = document.createElement('span'); probe.style.color = 'CanvasText'; document.body.append(probe);
                    const rgb = getComputedStyle(probe).color.match(/\\d+/g).slice(0, 3).map(Number); probe.remove(); return rgb; }"""
     )
-    widths = page.locator(".app-chart__bar rect").evaluate_all("(rects) => rects.map((r) => Number(r.getAttribute('width')))")
+    widths = page.locator(".app-chart__bar rect").evaluate_all(
+        "(rects) => rects.map((r) => Number(r.getAttribute('width')))"
+    )
     checked = 0
     for index, width in enumerate(widths):
         if not 15 <= width <= 85:
@@ -236,7 +246,9 @@ def test_forced_colours_keep_the_bar_charts_visible(pages):
         middle = rows[len(rows) // 2]
         bar, track = middle[int(len(middle) * width / 200)], middle[int(len(middle) * (100 + width) / 200)]
         assert list(bar) == text_colour, f"bar {index} is {bar}, not the forced text colour {text_colour}"
-        assert sum(abs(x - y) for x, y in zip(bar, track)) > 300, f"bar {index} ({bar}) is not distinguishable from its track ({track})"
+        assert sum(abs(x - y) for x, y in zip(bar, track)) > 300, (
+            f"bar {index} ({bar}) is not distinguishable from its track ({track})"
+        )
         checked += 1
     assert checked >= 3
     page.locator(".app-chart").first.scroll_into_view_if_needed()

@@ -20,8 +20,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from browserkit import PAGE_BRIDGE, RECORD_TOOL, SEARCH_TOOL, cli_call, execute_tools, reference_answers, runtime_state, wait_for_runtime
+from browserkit import (
+    PAGE_BRIDGE,
+    RECORD_TOOL,
+    SEARCH_TOOL,
+    cli_call,
+    execute_tools,
+    reference_answers,
+    runtime_state,
+    wait_for_runtime,
+)
 
 SETTLED = ("ready", "unavailable", "failed")
 NOTICE = "#search-runtime-notice"
@@ -89,15 +97,21 @@ def test_a_tampered_data_file_fails_closed(open_page, pattern, change):
     assert "integrity check" in notice.text_content()
     assert page.locator(RETRY).is_visible()
     page.fill("#search-input", "vat")
-    page.wait_for_function("() => /unavailable|could not be used/i.test(document.getElementById('search-status').textContent)")
+    page.wait_for_function(
+        "() => /unavailable|could not be used/i.test(document.getElementById('search-status').textContent)"
+    )
     assert page.locator("#search-results li").count() == 0
 
 
-def test_a_tampered_postings_shard_fails_only_the_queries_that_need_it(open_page, sharded_served, sharded_site_dir: Path):
+def test_a_tampered_postings_shard_fails_only_the_queries_that_need_it(
+    open_page, sharded_served, sharded_site_dir: Path
+):
     directory = json.loads(next((sharded_site_dir / "data").glob("directory.*.json")).read_bytes())
 
     def shard_for(term: str) -> dict:
-        return max((entry for entry in directory["postings"] if entry["first"] <= term), key=lambda entry: entry["first"])
+        return max(
+            (entry for entry in directory["postings"] if entry["first"] <= term), key=lambda entry: entry["first"]
+        )
 
     # The shard holding "vat"; the terms of "land registry" live in others.
     shard = shard_for("vat")
@@ -114,13 +128,18 @@ def test_a_tampered_postings_shard_fails_only_the_queries_that_need_it(open_page
     assert _error(_call(page, SEARCH_TOOL, {"query": "vat", "limit": 3})[0])["code"] == "site_unavailable"
 
     # Queries that never touch the shard still work, exactly as the CLI answers them.
-    for tool, arguments in [(SEARCH_TOOL, {"query": "land registry"}), (RECORD_TOOL, {"recordId": "companies-house-api"})]:
+    for tool, arguments in [
+        (SEARCH_TOOL, {"query": "land registry"}),
+        (RECORD_TOOL, {"recordId": "companies-house-api"}),
+    ]:
         text, _ = _call(page, tool, arguments)
         assert text == cli_call(sharded_site_dir, tool, arguments), (tool, arguments)
 
     # People see the failure in the search status, not an empty result list.
     page.fill("#search-input", "vat")
-    page.wait_for_function("() => /unavailable|could not be used/i.test(document.getElementById('search-status').textContent)")
+    page.wait_for_function(
+        "() => /unavailable|could not be used/i.test(document.getElementById('search-status').textContent)"
+    )
     assert page.locator("#search-results li").count() == 0
     page.fill("#search-input", "land registry")
     page.wait_for_selector("#search-results li")
@@ -226,7 +245,9 @@ def test_deep_nesting_sent_past_the_bridge_is_refused_not_fatal(open_page, site_
 
 def test_a_dead_worker_is_noticed_and_a_new_one_answers(open_page, site_dir: Path):
     page, guard = open_page("")
-    guard.expect_console_errors(r"Pyodide has suffered a fatal error", r"cause of the fatal error", r"Maximum call stack")
+    guard.expect_console_errors(
+        r"Pyodide has suffered a fatal error", r"cause of the fatal error", r"Maximum call stack"
+    )
     assert wait_for_runtime(page, *SETTLED) == "ready"
     calls = [(SEARCH_TOOL, {"query": word}) for word in ("vat", "land", "tax", "schools", "water")] * 10
     expected = reference_answers(site_dir, calls)
@@ -260,7 +281,9 @@ def test_a_dead_worker_is_noticed_and_a_new_one_answers(open_page, site_dir: Pat
         assert runtime_state(page) == "ready"
         query = {"terminated": "companies house", "fatal-python-error": "land registry"}[kill]
         page.fill("#search-input", query)
-        page.wait_for_function("(query) => document.getElementById('search-status').textContent.includes(query)", arg=query)
+        page.wait_for_function(
+            "(query) => document.getElementById('search-status').textContent.includes(query)", arg=query
+        )
         assert page.locator("#search-results li").count() > 0
         assert page.locator(NOTICE).is_hidden()
 

@@ -9,10 +9,10 @@ selector the user cannot see.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
-
 from browserkit import READY_TIMEOUT_MS, screenshot
 
 # Records every change of the loading bar from the very start of the page
@@ -109,7 +109,9 @@ def tab(page, key: str = "Tab") -> dict:
 
 def wait_for_status(page, text: str) -> None:
     page.wait_for_function(
-        "(text) => document.getElementById('search-status').textContent.includes(text)", arg=text, timeout=READY_TIMEOUT_MS
+        "(text) => document.getElementById('search-status').textContent.includes(text)",
+        arg=text,
+        timeout=READY_TIMEOUT_MS,
     )
 
 
@@ -165,7 +167,9 @@ def test_typing_then_tab_through_button_filters_and_results(session):
     wait_for_status(page, "companies house")
     page.wait_for_selector("#filter-groups input")
     # The filters' controls that can take focus (folded values cannot), in page order.
-    filters = page.locator("#filter-groups input, #filter-groups button").evaluate_all("(els) => els.filter((el) => el.getClientRects().length).map((el) => el.id)")
+    filters = page.locator("#filter-groups input, #filter-groups button").evaluate_all(
+        "(els) => els.filter((el) => el.getClientRects().length).map((el) => el.id)"
+    )
     results = page.locator("#search-results a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
     assert filters and results
     stops = [tab(page) for _ in range(2 + len(filters) + 3)]

@@ -14,8 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from browserkit import ARTIFACTS, PAGE_BRIDGE, RECORD_TOOL, SEARCH_TOOL, cli_call, execute_tools, reference_answers, runtime_state, wait_for_runtime
+from browserkit import (
+    ARTIFACTS,
+    PAGE_BRIDGE,
+    RECORD_TOOL,
+    SEARCH_TOOL,
+    cli_call,
+    execute_tools,
+    reference_answers,
+    runtime_state,
+    wait_for_runtime,
+)
 
 MAX_QUEUE = 256  # bridge.js
 
@@ -90,11 +99,14 @@ def test_200_concurrent_calls_each_get_their_own_answer(open_page, site_dir: Pat
         assert texts[index] == cli_call(site_dir, tool, arguments), (tool, arguments)
 
     latencies = sorted(result["ms"] for result in done["results"])
-    _record(f"200 concurrent calls, {when}", {
-        "all answered after ms": round(done["ms"]),
-        "median answer ms": round(latencies[len(latencies) // 2]),
-        "wall seconds (Playwright round trip)": round(wall, 2),
-    })
+    _record(
+        f"200 concurrent calls, {when}",
+        {
+            "all answered after ms": round(done["ms"]),
+            "median answer ms": round(latencies[len(latencies) // 2]),
+            "wall seconds (Playwright round trip)": round(wall, 2),
+        },
+    )
     if when == "ready":
         assert done["ms"] < 30_000, f"200 calls took {done['ms']:.0f} ms"
 

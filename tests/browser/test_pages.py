@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from browserkit import HOSTILE_ID, HOSTILE_SUMMARY, HOSTILE_TITLE, screenshot
 
 
@@ -31,7 +30,9 @@ def test_hostile_record_in_search_results_is_text(open_page, hostile_served):
     assert page.evaluate("window.__pwned") is None
 
 
-@pytest.mark.parametrize("path", ["", "records/companies-house-api/", "collections/land-registry/", "browse/", "privacy/"])
+@pytest.mark.parametrize(
+    "path", ["", "records/companies-house-api/", "collections/land-registry/", "browse/", "privacy/"]
+)
 def test_pages_work_without_javascript(open_page, path):
     page, guard = open_page(path, js=False)
     assert page.locator("h1").count() == 1
@@ -48,7 +49,14 @@ def test_record_page_shows_the_facts(open_page):
     # the curated Companies House API record is merged into its reviewed deep-evidence record (same URL)
     page, guard = open_page("records/de-companies-house-api/", js=False)
     text = page.locator("main").text_content()
-    for fact in ("Companies House", "Authentication required", "API key", "Government APIs", "14 July 2026", "Go to the official source"):
+    for fact in (
+        "Companies House",
+        "Authentication required",
+        "API key",
+        "Government APIs",
+        "14 July 2026",
+        "Go to the official source",
+    ):
         assert fact in text
     assert "2026-07-14" not in text, "dates are written as GOV.UK writes them"
     assert page.locator("time[datetime='2026-07-14']").count() >= 1

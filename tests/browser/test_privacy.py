@@ -7,7 +7,6 @@ from __future__ import annotations
 from urllib.parse import unquote_plus
 
 import pytest
-
 from browserkit import READY_TIMEOUT_MS, wait_for_ready
 
 INJECT = """async () => {

@@ -12,15 +12,14 @@ import re
 import shutil
 import tomllib
 from collections import Counter
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from types import SimpleNamespace
-from typing import Iterator
 from urllib.error import HTTPError
 from urllib.parse import urldefrag, urljoin
 from urllib.request import urlopen
 
 import pytest
-
 from browserkit import REPO, build_site, screenshot, serve_site
 
 from govsearch_build.render import RECORDS_PER_PAGE, page_numbers, page_path
@@ -93,14 +92,27 @@ def site_crawl(served) -> Crawl:
 
 
 def test_every_internal_link_resolves(site_crawl, served, site_dir):
-    broken = {url: sorted(site_crawl.referrers.get(url, ()))[:3] for url, status in site_crawl.status.items() if status != 200}
+    broken = {
+        url: sorted(site_crawl.referrers.get(url, ()))[:3] for url, status in site_crawl.status.items() if status != 200
+    }
     assert not broken, f"{len(broken)} internal links do not resolve: {dict(list(broken.items())[:10])}"
     # Every fragment link points at an element that exists.
-    missing = [(page, target, fragment) for page, target, fragment in site_crawl.fragments if fragment not in site_crawl.ids.get(target, set())]
+    missing = [
+        (page, target, fragment)
+        for page, target, fragment in site_crawl.fragments
+        if fragment not in site_crawl.ids.get(target, set())
+    ]
     assert not missing, missing[:10]
     # Every page the build wrote is reachable from the home page (no orphans), and nothing else is linked.
-    built = {served.url(path.relative_to(site_dir).as_posix().removesuffix("index.html")) for path in site_dir.rglob("*.html") if path.name != "404.html"}
-    assert site_crawl.html_pages == built, (sorted(built - site_crawl.html_pages)[:10], sorted(site_crawl.html_pages - built)[:10])
+    built = {
+        served.url(path.relative_to(site_dir).as_posix().removesuffix("index.html"))
+        for path in site_dir.rglob("*.html")
+        if path.name != "404.html"
+    }
+    assert site_crawl.html_pages == built, (
+        sorted(built - site_crawl.html_pages)[:10],
+        sorted(site_crawl.html_pages - built)[:10],
+    )
     assert len(built) > 500
     # Assets (styles, scripts, icon) were fetched too.
     assert any("/static/css/main." in url for url in site_crawl.status)
@@ -120,7 +132,10 @@ def test_a_missing_page_is_the_404_page(served):
 def _sample(site_crawl: Crawl, origin: str) -> list[str]:
     pages = sorted(url.removeprefix(origin) for url in site_crawl.html_pages)
     fixed = ["/", "/browse/", "/about/", "/privacy/", "/accessibility/"]
-    by_kind = {kind: [p for p in pages if p.startswith(f"/{kind}/")] for kind in ("collections", "types", "access", "publishers")}
+    by_kind = {
+        kind: [p for p in pages if p.startswith(f"/{kind}/")]
+        for kind in ("collections", "types", "access", "publishers")
+    }
     facets = [by_kind[kind][len(by_kind[kind]) // 2] for kind in by_kind]
     later = [p for p in pages if "/page-" in p][:1]
     records = [p for p in pages if p.startswith("/records/")]
@@ -171,7 +186,9 @@ def big_publisher(tmp_path_factory) -> Iterator[tuple[str, set[str]]]:
     work = tmp_path_factory.mktemp("paginated")
     content = work / "content"
     shutil.copytree(REPO / "site" / "content", content)
-    sources = sorted(p for p in content.rglob("*.md") if re.search(rf"^publisher: {PUBLISHER}$", p.read_text("utf-8"), re.M))
+    sources = sorted(
+        p for p in content.rglob("*.md") if re.search(rf"^publisher: {PUBLISHER}$", p.read_text("utf-8"), re.M)
+    )
     assert sources
     for number in range(EXTRA):
         source = sources[number % len(sources)]
@@ -182,7 +199,9 @@ def big_publisher(tmp_path_factory) -> Iterator[tuple[str, set[str]]]:
         (source.parent / f"{source.stem}-copy-{number}.md").write_text(text, "utf-8")
     raw = (REPO / "site" / "site.toml").read_text("utf-8")
     config = work / "site.toml"
-    config.write_text(re.sub(r"^content_dir = .*$", f'content_dir = "{content.as_posix()}"', raw, count=1, flags=re.M), "utf-8")
+    config.write_text(
+        re.sub(r"^content_dir = .*$", f'content_dir = "{content.as_posix()}"', raw, count=1, flags=re.M), "utf-8"
+    )
     assert tomllib.loads(config.read_text("utf-8"))["content_dir"] == content.as_posix()
     out = build_site(work / "_site", config)
     # the records built (records of one resource in several collections are one record)
@@ -208,7 +227,9 @@ def test_a_large_publisher_is_split_into_pages(open_page, big_publisher):
     origin, expected = big_publisher
     assert len(expected) > 2 * RECORDS_PER_PAGE
     pages = -(-len(expected) // RECORDS_PER_PAGE)
-    page, guard = open_page(None, js=False, site=SimpleNamespace(origin=origin, url=lambda path="": f"{origin}/{path.lstrip('/')}"))
+    page, guard = open_page(
+        None, js=False, site=SimpleNamespace(origin=origin, url=lambda path="": f"{origin}/{path.lstrip('/')}")
+    )
     base = "/publishers/hm-land-registry/"
     page.goto(origin + base)
     number, seen = 1, Counter()
@@ -218,7 +239,9 @@ def test_a_large_publisher_is_split_into_pages(open_page, big_publisher):
         position = page.locator("#page-position").inner_text()
         assert position.startswith(f"Page {number} of {pages}:"), position
         assert f"(page {number} of {pages})" in page.title()
-        hrefs = page.locator("main .app-result__title a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
+        hrefs = page.locator("main .app-result__title a").evaluate_all(
+            "(links) => links.map((a) => a.getAttribute('href'))"
+        )
         ids = [href.split("/")[-2] for href in hrefs]
         assert len(ids) == (RECORDS_PER_PAGE if number < pages else len(expected) - RECORDS_PER_PAGE * (pages - 1))
         seen.update(ids)

@@ -10,11 +10,13 @@ from typing import Any
 
 import jsonschema
 import pytest
-
 from browserkit import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, RECORD_TOOL, REPO, SEARCH_TOOL, cli_call
+
 from govsearch import load_schema, tool_definitions
 
-SEED_SCHEMA = json.loads((REPO / "python_pkg" / "govsearch" / "schemas" / "search_government_knowledge.input.json").read_text("utf-8"))
+SEED_SCHEMA = json.loads(
+    (REPO / "python_pkg" / "govsearch" / "schemas" / "search_government_knowledge.input.json").read_text("utf-8")
+)
 FILTER_TOOL = "list_filter_values"
 TOOLS = (SEARCH_TOOL, RECORD_TOOL, FILTER_TOOL)
 OUTPUT = {tool: jsonschema.Draft202012Validator(load_schema(tool, "output")) for tool in TOOLS}
@@ -73,7 +75,9 @@ class WebMCP:
             self.page.wait_for_timeout(50)
 
     def invoke(self, tool: str, arguments: Any) -> str:
-        answer = self.session.send("WebMCP.invokeTool", {"frameId": self.tools[tool]["frameId"], "toolName": tool, "input": arguments})
+        answer = self.session.send(
+            "WebMCP.invokeTool", {"frameId": self.tools[tool]["frameId"], "toolName": tool, "input": arguments}
+        )
         return answer["invocationId"]
 
     def response(self, invocation: str, timeout_s: float = READY_TIMEOUT_MS / 1000) -> dict:
@@ -147,7 +151,9 @@ def test_tools_registered_before_python_is_ready_and_early_calls_are_answered(op
     first = mcp.invoke(SEARCH_TOOL, arguments)
     second = mcp.invoke(RECORD_TOOL, {"recordId": "companies-house-api"})
     assert _output(mcp.response(first)) == json.loads(cli_call(site_dir, SEARCH_TOOL, arguments))
-    assert _output(mcp.response(second)) == json.loads(cli_call(site_dir, RECORD_TOOL, {"recordId": "companies-house-api"}))
+    assert _output(mcp.response(second)) == json.loads(
+        cli_call(site_dir, RECORD_TOOL, {"recordId": "companies-house-api"})
+    )
 
 
 def test_tool_answers_equal_the_cli(open_page, site_dir: Path):
@@ -176,7 +182,9 @@ def test_the_browser_wheel_leaves_out_the_mcp_server(site_dir: Path):
 
 def test_without_webmcp_the_page_says_so_and_search_still_works(browser, served):
     # A Chromium without the WebMCP feature: no modelContext at all.
-    plain = browser.browser_type.launch(executable_path=CHROMIUM, args=[a for a in CHROMIUM_ARGS if "WebMCP" not in a], headless=True)
+    plain = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=[a for a in CHROMIUM_ARGS if "WebMCP" not in a], headless=True
+    )
     try:
         page = plain.new_page()
         errors: list[str] = []

@@ -51,12 +51,22 @@ def _in_worker(page: Any, expression: str) -> Any:
     cdp = page.context.new_cdp_session(page)
     sessions: list[str] = []
     replies: dict[int, dict] = {}
-    cdp.on("Target.attachedToTarget", lambda event: sessions.append(event["sessionId"]) if event["targetInfo"]["type"] == "worker" else None)
-    cdp.on("Target.receivedMessageFromTarget", lambda event: replies.update({json.loads(event["message"]).get("id", 0): json.loads(event["message"])}))
+    cdp.on(
+        "Target.attachedToTarget",
+        lambda event: sessions.append(event["sessionId"]) if event["targetInfo"]["type"] == "worker" else None,
+    )
+    cdp.on(
+        "Target.receivedMessageFromTarget",
+        lambda event: replies.update({json.loads(event["message"]).get("id", 0): json.loads(event["message"])}),
+    )
     cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": False})
     page.wait_for_timeout(300)
     assert sessions, "no worker to attach to"
-    message = {"id": 7, "method": "Runtime.evaluate", "params": {"expression": f"({expression})()", "awaitPromise": True, "returnByValue": True}}
+    message = {
+        "id": 7,
+        "method": "Runtime.evaluate",
+        "params": {"expression": f"({expression})()", "awaitPromise": True, "returnByValue": True},
+    }
     cdp.send("Target.sendMessageToTarget", {"sessionId": sessions[0], "message": json.dumps(message)})
     for _ in range(500):
         if 7 in replies:
@@ -71,15 +81,30 @@ def test_the_worker_runs_no_code_from_strings_and_reaches_only_its_own_folders(o
     page, guard = open_page("")
     assert wait_for_runtime(page, *SETTLED) == "ready"
     found = _in_worker(page, PROBES)
-    for name in ("eval", "indirectEval", "newFunction", "constructor", "asyncConstructor", "timeoutString", "foreignFetch", "ownPageFetch", "escapingFetch", "foreignXhr"):
+    for name in (
+        "eval",
+        "indirectEval",
+        "newFunction",
+        "constructor",
+        "asyncConstructor",
+        "timeoutString",
+        "foreignFetch",
+        "ownPageFetch",
+        "escapingFetch",
+        "foreignXhr",
+    ):
         assert found[name].startswith("refused"), (name, found[name])
     assert found["dataFetch"] == "ran"
-    assert {found[name] for name in ("webSocket", "eventSource", "nestedWorker", "indexedDB", "caches")} == {"undefined"}
+    assert {found[name] for name in ("webSocket", "eventSource", "nestedWorker", "indexedDB", "caches")} == {
+        "undefined"
+    }
     assert found["instanceOf"] is True
     assert not guard.foreign  # the refused requests never left the worker
     # Search still works after all that, exactly as the CLI answers.
     arguments = {"query": "vat"}
-    assert execute_tools(page, [(SEARCH_TOOL, arguments)])["results"][0]["text"] == cli_call(site_dir, SEARCH_TOOL, arguments)
+    assert execute_tools(page, [(SEARCH_TOOL, arguments)])["results"][0]["text"] == cli_call(
+        site_dir, SEARCH_TOOL, arguments
+    )
 
 
 SURROGATE_CALLS = [
@@ -120,7 +145,11 @@ def test_a_tampered_wheel_fails_closed_naming_the_integrity_check(open_page):
     assert wait_for_runtime(page, *SETTLED) == "failed"
     text = execute_tools(page, [(SEARCH_TOOL, {"query": "vat"})])["results"][0]["text"]
     error = json.loads(text)["error"]
-    assert error["code"] == "site_unavailable" and "failed its integrity check" in error["message"] and ".whl" in error["message"], error
+    assert (
+        error["code"] == "site_unavailable"
+        and "failed its integrity check" in error["message"]
+        and ".whl" in error["message"]
+    ), error
     assert "integrity check" in page.locator("#search-runtime-notice").text_content()
 
 
@@ -128,12 +157,23 @@ def test_a_light_call_is_not_held_behind_heavy_ones(open_page):
     page, guard = open_page("")
     assert wait_for_runtime(page, *SETTLED) == "ready"
     heavy = " ".join(f"council{n} tax{n} land{n} registry{n}" for n in range(12))[:160]
-    calls = [(SEARCH_TOOL, {"query": heavy[n:][:150] + " vat", "publishers": [f"Near miss {n} " + "x" * 80 + str(k) for k in range(8)]}) for n in range(40)]
+    calls = [
+        (
+            SEARCH_TOOL,
+            {
+                "query": heavy[n:][:150] + " vat",
+                "publishers": [f"Near miss {n} " + "x" * 80 + str(k) for k in range(8)],
+            },
+        )
+        for n in range(40)
+    ]
     calls.append((SEARCH_TOOL, {"query": "land registry"}))
     done = execute_tools(page, calls)
     results = done["results"]
     assert all("text" in result for result in results), [r for r in results if "text" not in r][:2]
-    assert all(json.loads(result["text"]).get("ok") for result in results), [r["text"][:200] for r in results if not json.loads(r["text"]).get("ok")][:2]
+    assert all(json.loads(result["text"]).get("ok") for result in results), [
+        r["text"][:200] for r in results if not json.loads(r["text"]).get("ok")
+    ][:2]
     heavy_done = sorted(result["ms"] for result in results[:-1])
     # Sent last, answered before most of the heavy calls sent before it.
     assert results[-1]["ms"] < heavy_done[len(heavy_done) // 4], (results[-1]["ms"], heavy_done)

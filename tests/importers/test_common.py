@@ -27,12 +27,12 @@ def test_make_id_is_slug_and_hash_suffixed_when_long():
 
 
 def test_authority_resolves_spellings(authority):
-    assert authority.resolve("HM Revenue and Customs") == "HM Revenue & Customs"   # alias table
-    assert authority.resolve("HM Revenue Customs") == "HM Revenue & Customs"       # loose key
-    assert authority.resolve("hm-revenue-customs") == "HM Revenue & Customs"       # slug
+    assert authority.resolve("HM Revenue and Customs") == "HM Revenue & Customs"  # alias table
+    assert authority.resolve("HM Revenue Customs") == "HM Revenue & Customs"  # loose key
+    assert authority.resolve("hm-revenue-customs") == "HM Revenue & Customs"  # slug
     assert authority.resolve("https://www.gov.uk/government/organisations/land-registry") == "HM Land Registry"
-    assert authority.resolve("ONS") == "Office for National Statistics"           # abbreviation
-    assert authority.resolve("OEB") == "Odd Status Unit"                          # shared abbreviation: the only open one
+    assert authority.resolve("ONS") == "Office for National Statistics"  # abbreviation
+    assert authority.resolve("OEB") == "Odd Status Unit"  # shared abbreviation: the only open one
     assert authority.resolve("Nobody at all") is None
     assert loose_key("The Department & Co.") == "department co"
 
@@ -40,7 +40,10 @@ def test_authority_resolves_spellings(authority):
 def test_ambiguous_abbreviation_prefers_the_only_open_one():
     results = [
         {"title": "Office of Rail and Road", "details": {"abbreviation": "ORR", "govuk_status": "live", "slug": "orr"}},
-        {"title": "Office of Rail Regulation", "details": {"abbreviation": "ORR", "govuk_status": "closed", "slug": "orr-old"}},
+        {
+            "title": "Office of Rail Regulation",
+            "details": {"abbreviation": "ORR", "govuk_status": "closed", "slug": "orr-old"},
+        },
         {"title": "Science Council", "details": {"abbreviation": "SC", "govuk_status": "live", "slug": "sc1"}},
         {"title": "Sentencing Council", "details": {"abbreviation": "SC", "govuk_status": "live", "slug": "sc2"}},
     ]
@@ -56,17 +59,33 @@ def test_unknown_kind_raises():
         run_import("nope", [])
 
 
-@pytest.mark.parametrize("kind,folder", [
-    ("api-catalogue", "api-catalogue"), ("govuk-organisations", "govuk-organisations"),
-    ("okf-search-shards", "okf-shards"), ("okf-hmlr-csv", "okf-hmlr"),
-    ("okf-uk-living", "okf-living"), ("okf-markdown", "okf-living/services"),
-])
+@pytest.mark.parametrize(
+    "kind,folder",
+    [
+        ("api-catalogue", "api-catalogue"),
+        ("govuk-organisations", "govuk-organisations"),
+        ("okf-search-shards", "okf-shards"),
+        ("okf-hmlr-csv", "okf-hmlr"),
+        ("okf-uk-living", "okf-living"),
+        ("okf-markdown", "okf-living/services"),
+    ],
+)
 def test_reports_are_json_and_account_for_inputs(kind, folder, fixtures, authority):
     from helpers import assert_accounted, assert_all_valid
 
     result = run_import(kind, [fixtures / folder], authority=authority, revision="abc1234", observed="2026-07-01")
     json.dumps(result.report)
-    for key in ("kind", "inputs", "built", "rejected", "left_out", "unmapped", "unmatched_publishers", "duplicates_merged", "duplicates"):
+    for key in (
+        "kind",
+        "inputs",
+        "built",
+        "rejected",
+        "left_out",
+        "unmapped",
+        "unmatched_publishers",
+        "duplicates_merged",
+        "duplicates",
+    ):
         assert key in result.report
     assert_accounted(result)
     assert_all_valid(result)

@@ -1,7 +1,8 @@
 """Each importer on small hand-written fixtures: mapping, reports, provenance."""
 
-from govsearch_build.importers import run_import
 from helpers import assert_accounted, assert_all_valid, by_id
+
+from govsearch_build.importers import run_import
 
 
 def test_api_catalogue(fixtures, authority):
@@ -41,7 +42,10 @@ def test_api_catalogue(fixtures, authority):
     # http-only host rejected with file/field/reason
     assert any(r.field == "url" and "http-only" in r.reason for r in result.rejected)
     # orgs: url from the authority when the row has none; unmatched publisher reported
-    assert records["apic-org-hm-revenue-customs"]["url"] == "https://www.gov.uk/government/organisations/hm-revenue-customs"
+    assert (
+        records["apic-org-hm-revenue-customs"]["url"]
+        == "https://www.gov.uk/government/organisations/hm-revenue-customs"
+    )
     assert records["apic-org-hm-land-registry"]["collection"] == "land-registry"
     assert rep["unmatched_publishers"]["Tiny Test Council"] >= 1
     assert any(r.file == "api-catalogue/organisation.csv#row 3" for r in result.rejected)
@@ -58,8 +62,9 @@ def test_govuk_organisations(fixtures):
     assert hmrc["summary"] == "Ministerial department, live on GOV.UK."
     assert hmrc["publisher"] == "HM Revenue & Customs" and "HMRC" in hmrc["keywords"]
     old = records["govuk-org-old-example-board"]
-    assert old["summary"] == ("Other organisation, closed (replaced) in 2016; part of HM Revenue & Customs; "
-                              "replaced by HM Land Registry.")
+    assert old["summary"] == (
+        "Other organisation, closed (replaced) in 2016; part of HM Revenue & Customs; replaced by HM Land Registry."
+    )
     assert "closed" in old["keywords"]
     assert records["govuk-org-land-registry"]["collection"] == "land-registry"
     assert records["govuk-org-office-for-national-statistics"]["collection"] == "ons"
@@ -75,7 +80,7 @@ def test_okf_search_shards(fixtures, authority):
     rep = result.report
     ds = records["okf-ds-one"]
     assert ds["resourceType"] == "dataset" and ds["collection"] == "ons" and ds["accessStatus"] == "public"
-    assert ds["summary"].endswith("full resolution and…")        # the source's truncation kept as it is
+    assert ds["summary"].endswith("full resolution and…")  # the source's truncation kept as it is
     assert ds["source"]["file"] == "okf-shards/results-0.fixture.json.gz#0"
     # the contract describing the dataset shares its url: merged, reported
     assert "okf-contract-ds-one" not in records and rep["duplicates_merged"] == 1
@@ -91,12 +96,14 @@ def test_okf_search_shards(fixtures, authority):
     assert nc["accessStatus"] == "restricted" and "non-commercial" in nc["accessNote"]
     assert nc["publisher"] == "HM Revenue & Customs"
     ns = records["okf-ns-data"]
-    assert ns["accessStatus"] == "access-not-established" and "licence" not in ns and ns["collection"] == "land-registry"
+    assert (
+        ns["accessStatus"] == "access-not-established" and "licence" not in ns and ns["collection"] == "land-registry"
+    )
     assert rep["unmapped"]["license_id"]["made-up-licence"]["count"] == 1
     assert records["okf-weird-lic"]["accessStatus"] == "access-not-established"
     # API Products sharing an endpoint get their own documentation pages as url
     assert records["okf-hmrc-a"]["url"] == "https://developer.example.gov.uk/agent"
-    assert records["okf-hmrc-a"]["accessStatus"] == "access-not-established"   # open licence, access model unknown
+    assert records["okf-hmrc-a"]["accessStatus"] == "access-not-established"  # open licence, access model unknown
     assert records["okf-portal"]["resourceType"] == "catalogue-record"
     assert "Prototype evidence only" in records["okf-portal"]["accessNote"]
     assert rep["unmapped"]["record_type"]["Something New"]["count"] == 1
@@ -113,8 +120,13 @@ def test_okf_hmlr_csv(fixtures, authority):
     assert news["summary"] == "A line with an escape and markup."
     assert news["resourceType"] == "govuk-content" and news["collection"] == "land-registry"
     assert news["updated"] == "2019-07-11" and news["observed"] == "2026-07-29"
-    assert news["source"] == {"kind": "okf-hmlr-csv", "file": "okf-hmlr/catalogue.csv#row 2", "revision": "4580c9e4",
-                              "observed": "2026-07-29", "nativeId": "govuk:https://www.gov.uk/government/news/x"}
+    assert news["source"] == {
+        "kind": "okf-hmlr-csv",
+        "file": "okf-hmlr/catalogue.csv#row 2",
+        "revision": "4580c9e4",
+        "observed": "2026-07-29",
+        "nativeId": "govuk:https://www.gov.uk/government/news/x",
+    }
     api = records["hmlr-000000000000000000000003"]
     assert api["resourceType"] == "api" and api["accessStatus"] == "restricted"
     assert "certificate-based access" in api["accessNote"]

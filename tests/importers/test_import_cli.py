@@ -6,8 +6,16 @@ from govsearch_build.records import load_content
 
 def test_cli_writes_records_the_loader_reads_back(tmp_path, fixtures, capsys):
     out = tmp_path / "out"
-    code = main(["api-catalogue", str(fixtures / "api-catalogue"), "--out", str(out),
-                 "--organisations", str(fixtures / "govuk-organisations" / "orgs.json")])
+    code = main(
+        [
+            "api-catalogue",
+            str(fixtures / "api-catalogue"),
+            "--out",
+            str(out),
+            "--organisations",
+            str(fixtures / "govuk-organisations" / "orgs.json"),
+        ]
+    )
     assert code == 0
     report = json.loads((out / "import-report.json").read_text())
     assert report["kind"] == "api-catalogue" and report["rejections"]

@@ -1,16 +1,19 @@
 """The data-quality rules on a small fixture of real-shaped rows: each rule's
 effect on the records, and its count in the import report."""
 
+from helpers import assert_accounted, assert_all_valid
+
 from govsearch_build.importers import run_import
 from govsearch_build.publishers import PublisherAuthority
 from govsearch_build.quality import collapse_repeats, is_generic_title, normalised_url, repair_mojibake
-from helpers import assert_accounted, assert_all_valid
 
 PUBLIC_BODY_HOSTS = ("maps.council.example.gov.uk",)
 
 
 def _import(fixtures, authority):
-    result = run_import("okf-search-shards", [fixtures / "okf-quality"], authority=authority, http_hosts=PUBLIC_BODY_HOSTS)
+    result = run_import(
+        "okf-search-shards", [fixtures / "okf-quality"], authority=authority, http_hosts=PUBLIC_BODY_HOSTS
+    )
     assert_all_valid(result, PUBLIC_BODY_HOSTS)
     assert_accounted(result)
     return result, {r.data["source"]["nativeId"]: r.data for r in result.records}
@@ -21,7 +24,11 @@ def test_formats_of_one_dataset_become_one_record_with_links(fixtures, authority
     wards = records["wards-2024"]
     assert wards["title"] == "Wards (December 2024) Boundaries"
     assert [(link["title"], link["kind"]) for link in wards["links"]] == [
-        ("CSV", "download"), ("GeoJSON", "download"), ("KML", "download"), ("Esri Rest API", "service")]
+        ("CSV", "download"),
+        ("GeoJSON", "download"),
+        ("KML", "download"),
+        ("Esri Rest API", "service"),
+    ]
     assert not {"wards-csv", "wards-geojson", "wards-kml", "wards-rest", "wards-wms"} & set(records)
     quality = result.report["quality"]["formats-merged"]
     assert quality["merged"] == 5 and "link not kept" in str(quality["examples"])  # the supplier's http link
@@ -58,17 +65,29 @@ def test_text_rules_leave_good_text_alone():
     assert repair_mojibake("Ynys Môn café £5 – “quoted”") == "Ynys Môn café £5 – “quoted”"
     assert repair_mojibake("Solicitorâ€™s") == "Solicitor\u2019s"  # cp1252 flavour
     assert collapse_repeats("Data Data Hub") == "Data Hub" and collapse_repeats("Bora 2 Bora") == "Bora 2 Bora"
-    assert [is_generic_title(t) for t in ("CSV", "0", "ArcGIS Hub Dataset", "Link to WMS", "Data Hub", "Companies House")] == [
-        True, True, True, True, False, False]
+    assert [
+        is_generic_title(t) for t in ("CSV", "0", "ArcGIS Hub Dataset", "Link to WMS", "Data Hub", "Companies House")
+    ] == [True, True, True, True, False, False]
 
 
 def test_publisher_authority_repairs_garbled_organisation_names():
-    authority = PublisherAuthority.from_results([{"title": "Treasury Solicitor\u00e2\u0080\u0099s Department", "details": {"slug": "treasury-solicitor-s-department"}}])
+    authority = PublisherAuthority.from_results(
+        [
+            {
+                "title": "Treasury Solicitor\u00e2\u0080\u0099s Department",
+                "details": {"slug": "treasury-solicitor-s-department"},
+            }
+        ]
+    )
     assert authority.resolve("treasury-solicitor-s-department") == "Treasury Solicitor\u2019s Department"
 
 
 def test_normalised_url_sets_aside_what_does_not_name_another_resource():
-    same = ["https://Api.Example.gov.uk/service?wsdl", "http://api.example.gov.uk/service?wsdl=", "https://api.example.gov.uk:443/service/?wsdl"]
+    same = [
+        "https://Api.Example.gov.uk/service?wsdl",
+        "http://api.example.gov.uk/service?wsdl=",
+        "https://api.example.gov.uk:443/service/?wsdl",
+    ]
     assert len({normalised_url(url) for url in same}) == 1
     assert normalised_url("https://example.gov.uk/a?x=1") != normalised_url("https://example.gov.uk/a?x=2")
     assert normalised_url("https://example.gov.uk/A") != normalised_url("https://example.gov.uk/a")

@@ -4,12 +4,12 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import assert_accounted, assert_all_valid
 
 from govsearch_build.config import load_config
 from govsearch_build.importers import run_import
 from govsearch_build.importers.cli import main
 from govsearch_build.records import load_content
-from helpers import assert_accounted, assert_all_valid
 
 pytestmark = pytest.mark.shared_data
 REPO = Path(__file__).resolve().parents[2]
@@ -45,7 +45,7 @@ def test_api_catalogue(shared, real_authority):
     result = _run("api-catalogue", shared / "api-catalogue", real_authority)
     rep = result.report
     assert rep["inputs"] == 231 + 133 + 34
-    assert rep["duplicates_merged"] == 98            # names in both catalogue CSVs
+    assert rep["duplicates_merged"] == 98  # names in both catalogue CSVs
     assert rep["accounting"]["built_primary"] >= 240
     assert rep["rejected"] <= 20
     types = rep["by_resource_type"]
@@ -87,7 +87,20 @@ def test_uk_living(shared, real_authority):
 
 def test_cli_on_real_export_reads_back(shared, tmp_path):
     out = tmp_path / "out"
-    assert main(["okf-uk-living", str(shared / "okf-uk-living" / "resources-0.json"), "--out", str(out),
-                 "--organisations", str(shared / "govuk-organisations" / "gov.uk_api_organisations.json")]) == 0
+    assert (
+        main(
+            [
+                "okf-uk-living",
+                str(shared / "okf-uk-living" / "resources-0.json"),
+                "--out",
+                str(out),
+                "--organisations",
+                str(shared / "govuk-organisations" / "gov.uk_api_organisations.json"),
+            ]
+        )
+        == 0
+    )
     loaded = load_content(out)
-    assert loaded.rejected == [] and len(loaded.records) == json.loads((out / "import-report.json").read_text())["built"]
+    assert (
+        loaded.rejected == [] and len(loaded.records) == json.loads((out / "import-report.json").read_text())["built"]
+    )

@@ -15,7 +15,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from adversarial import SYNTAX, adversarial_calls  # noqa: E402
 
 SEARCH = "search_government_knowledge"
-BUDGET_NOTICES = {"query_terms_limited", "expansions_limited", "common_terms_left_out", "work_budget_reached", "filters_match_nothing"}
+BUDGET_NOTICES = {
+    "query_terms_limited",
+    "expansions_limited",
+    "common_terms_left_out",
+    "work_budget_reached",
+    "filters_match_nothing",
+}
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +31,17 @@ def calls(catalogue):
 
 def test_the_set_covers_every_shape(calls):
     labels = " ".join(label for label, _, _ in calls)
-    for shape in ("commonest", "longest", "near-miss", "every filter", "typos", "surrogate", "dotted capital", "wildcard", *(repr(c) for c in SYNTAX)):
+    for shape in (
+        "commonest",
+        "longest",
+        "near-miss",
+        "every filter",
+        "typos",
+        "surrogate",
+        "dotted capital",
+        "wildcard",
+        *(repr(c) for c in SYNTAX),
+    ):
         assert shape in labels, shape
     assert all(len(arguments["query"]) <= 160 for _, arguments, _ in calls)
 
@@ -37,12 +53,22 @@ def test_every_adversarial_call_is_answered_correctly(catalogue, output_checks, 
         result = json.loads(text)
         output_checks[SEARCH](result)
         assert result["ok"], (label, result)
-        assert result["returned"] == len(result["results"]) <= result["filters"]["limit"] and result["total"] >= result["returned"], label
+        assert (
+            result["returned"] == len(result["results"]) <= result["filters"]["limit"]
+            and result["total"] >= result["returned"]
+        ), label
         for item in result["results"]:
-            for name, field in (("collections", "collection"), ("resourceTypes", "resourceType"), ("accessStatuses", "accessStatus"), ("publishers", "publisher")):
+            for name, field in (
+                ("collections", "collection"),
+                ("resourceTypes", "resourceType"),
+                ("accessStatuses", "accessStatus"),
+                ("publishers", "publisher"),
+            ):
                 assert name not in result["filters"] or item[field] in result["filters"][name], (label, name)
         catalogue.engine._recent.clear()
-        assert answer_json_text(catalogue, SEARCH, json.dumps(arguments), prefix_last=prefix_last) == text, label  # deterministic
+        assert answer_json_text(catalogue, SEARCH, json.dumps(arguments), prefix_last=prefix_last) == text, (
+            label
+        )  # deterministic
 
 
 def test_heavy_shapes_say_which_budget_cut_them(catalogue, calls):

@@ -17,12 +17,21 @@ def problems(result):
 
 
 def test_every_broken_property_is_reported_with_rule_and_advice(catalogue, output_checks):
-    result = call(catalogue, output_checks, "search_government_knowledge", {"query": "", "resourceTypes": ["dataset", "GOV.UK content"], "limit": 0, "collection": ["ons"]})
+    result = call(
+        catalogue,
+        output_checks,
+        "search_government_knowledge",
+        {"query": "", "resourceTypes": ["dataset", "GOV.UK content"], "limit": 0, "collection": ["ons"]},
+    )
     found = problems(result)
     assert set(found) == {"/query", "/resourceTypes/1", "/limit", "/collection"}
     assert found["/query"]["rule"] == "minLength"
     enum = found["/resourceTypes/1"]
-    assert enum["rule"] == "enum" and "govuk-content" in enum["message"] and "Did you mean \"govuk-content\"" in enum["message"]
+    assert (
+        enum["rule"] == "enum"
+        and "govuk-content" in enum["message"]
+        and 'Did you mean "govuk-content"' in enum["message"]
+    )
     assert found["/limit"]["rule"] == "minimum" and "1" in found["/limit"]["message"]
     unknown = found["/collection"]
     assert unknown["rule"] == "additionalProperties" and "collections" in unknown["message"]
@@ -35,22 +44,41 @@ def test_missing_query_and_wrong_top_level_type(catalogue, output_checks):
 
 
 def test_booleans_are_not_integers(catalogue, output_checks):
-    assert problems(call(catalogue, output_checks, "search_government_knowledge", {"query": "vat", "limit": True}))["/limit"]["rule"] == "type"
+    assert (
+        problems(call(catalogue, output_checks, "search_government_knowledge", {"query": "vat", "limit": True}))[
+            "/limit"
+        ]["rule"]
+        == "type"
+    )
 
 
 def test_empty_collections_is_refused_with_advice_to_omit(catalogue, output_checks):
-    problem = problems(call(catalogue, output_checks, "search_government_knowledge", {"query": "vat", "collections": []}))["/collections"]
+    problem = problems(
+        call(catalogue, output_checks, "search_government_knowledge", {"query": "vat", "collections": []})
+    )["/collections"]
     assert problem["rule"] == "minItems" and "Omit" in problem["message"]
 
 
 def test_duplicates_are_refused(catalogue, output_checks):
-    problem = problems(call(catalogue, output_checks, "search_government_knowledge", {"query": "vat", "accessStatuses": ["public", "public"]}))["/accessStatuses"]
+    problem = problems(
+        call(
+            catalogue,
+            output_checks,
+            "search_government_knowledge",
+            {"query": "vat", "accessStatuses": ["public", "public"]},
+        )
+    )["/accessStatuses"]
     assert problem["rule"] == "uniqueItems"
 
 
 def test_offending_values_are_echoed_short_and_escaped(catalogue, output_checks):
-    huge = "<script>" + "x" * 5000 + "\U0001F600"
-    result = call(catalogue, output_checks, "search_government_knowledge", {"query": huge, "publishers": [huge], "resourceTypes": [huge]})
+    huge = "<script>" + "x" * 5000 + "\U0001f600"
+    result = call(
+        catalogue,
+        output_checks,
+        "search_government_knowledge",
+        {"query": huge, "publishers": [huge], "resourceTypes": [huge]},
+    )
     text = json.dumps(result)
     assert "x" * 50 not in text
     message = problems(result)["/resourceTypes/0"]["message"]
@@ -60,14 +88,21 @@ def test_offending_values_are_echoed_short_and_escaped(catalogue, output_checks)
 
 
 def test_odd_keys_are_unknown_properties(catalogue, output_checks):
-    found = problems(call(catalogue, output_checks, "search_government_knowledge", {"query": "vat", "__proto__": {}, "constructor": 1, "a/b~c": 2}))
+    found = problems(
+        call(
+            catalogue,
+            output_checks,
+            "search_government_knowledge",
+            {"query": "vat", "__proto__": {}, "constructor": 1, "a/b~c": 2},
+        )
+    )
     assert set(found) == {"/__proto__", "/constructor", "/a~1b~0c"}
 
 
 def test_lengths_count_code_points(catalogue, output_checks):
-    accepted = call(catalogue, output_checks, "search_government_knowledge", {"query": "\U0001F600" * 160})
+    accepted = call(catalogue, output_checks, "search_government_knowledge", {"query": "\U0001f600" * 160})
     assert accepted["ok"] is True
-    refused = problems(call(catalogue, output_checks, "search_government_knowledge", {"query": "\U0001F600" * 161}))
+    refused = problems(call(catalogue, output_checks, "search_government_knowledge", {"query": "\U0001f600" * 161}))
     assert refused["/query"]["rule"] == "maxLength"
 
 
@@ -102,7 +137,10 @@ def test_deep_nesting_is_refused_not_crashed(catalogue, output_checks):
     nested = "vat"
     for _ in range(5000):
         nested = [nested]
-    assert problems(call(catalogue, output_checks, "search_government_knowledge", {"query": nested}))["/query"]["rule"] == "type"
+    assert (
+        problems(call(catalogue, output_checks, "search_government_knowledge", {"query": nested}))["/query"]["rule"]
+        == "type"
+    )
 
 
 def test_tool_definitions_ship_the_schema_and_hints():

@@ -45,7 +45,9 @@ def test_publisher_prefixes_ignore_case(values, records):
         result = values({"dimension": "publishers", "prefix": prefix})
         assert sorted(item["value"] for item in result["values"]) == wanted
         assert result["prefix"] == prefix
-    assert [item["value"] for item in values({"dimension": "publishers", "prefix": "OFFICE FOR NAT"})["values"]] == ["Office for National Statistics"]
+    assert [item["value"] for item in values({"dimension": "publishers", "prefix": "OFFICE FOR NAT"})["values"]] == [
+        "Office for National Statistics"
+    ]
 
 
 def test_limit_cuts_the_list_but_total_counts_every_match(values):
@@ -75,6 +77,11 @@ def test_bad_arguments_are_refused_with_the_rule_and_what_to_send(values):
     result = values({"dimension": "Publishers", "prefix": "", "limit": 101, "query": "vat"})
     problems = {problem["path"]: problem for problem in result["error"]["problems"]}
     assert result["ok"] is False and result["error"]["code"] == "invalid_arguments"
-    assert {path: problem["rule"] for path, problem in problems.items()} == {"/dimension": "enum", "/prefix": "minLength", "/limit": "maximum", "/query": "additionalProperties"}
+    assert {path: problem["rule"] for path, problem in problems.items()} == {
+        "/dimension": "enum",
+        "/prefix": "minLength",
+        "/limit": "maximum",
+        "/query": "additionalProperties",
+    }
     assert "publishers" in problems["/dimension"]["message"] and "omit" not in problems["/dimension"]["message"].lower()
     assert values({})["error"]["problems"][0]["rule"] == "required"

@@ -17,7 +17,15 @@ HOSTILE = {
     "five 190,000-character keys": lambda: json.dumps({f"k{i}" + "x" * 190_000: 1 for i in range(5)}),
     "a long key holding / and ~": lambda: json.dumps({"query": "x", "/~" * 50_000: 1}),
     "50,000 bad publisher items": lambda: json.dumps({"query": "x", "publishers": list(range(50_000))}),
-    "long bad tokens in every list": lambda: json.dumps({"query": "x" * 200_000, "resourceTypes": ["y" * 100_000], "collections": ["z" * 100_000], "accessStatuses": ["w" * 100_000], "limit": "9" * 100_000}),
+    "long bad tokens in every list": lambda: json.dumps(
+        {
+            "query": "x" * 200_000,
+            "resourceTypes": ["y" * 100_000],
+            "collections": ["z" * 100_000],
+            "accessStatuses": ["w" * 100_000],
+            "limit": "9" * 100_000,
+        }
+    ),
     "unknown tool arguments of every type": lambda: json.dumps([{"a" * 1000: ["b" * 1000] * 100}] * 100),
 }
 
@@ -39,7 +47,9 @@ def test_every_error_answer_is_small_and_names_what_it_left_out(catalogue, outpu
 
 
 def test_unlisted_problems_are_counted(catalogue):
-    result = json.loads(answer_json_text(catalogue, SEARCH, json.dumps({"query": "vat", **{f"k{i}": i for i in range(1000)}})))
+    result = json.loads(
+        answer_json_text(catalogue, SEARCH, json.dumps({"query": "vat", **{f"k{i}": i for i in range(1000)}}))
+    )
     assert len(result["error"]["problems"]) == MAX_PROBLEMS
     assert f"{1000 - MAX_PROBLEMS} more problems" in result["error"]["message"]
     # Below the cap every problem is listed and nothing is said to be missing.
@@ -47,7 +57,13 @@ def test_unlisted_problems_are_counted(catalogue):
     assert len(few["error"]["problems"]) == 2 and "not listed" not in few["error"]["message"]
 
 
-LONE_SURROGATES = ['{"query": "\\ud800"}', '{"query": "caf\\u00e9 \\udfff tax"}', '{"query": "vat", "publishers": ["\\ud83d"]}', '{"recordId": "\\udc00"}', '{"query": "x", "\\ud800": 1}']
+LONE_SURROGATES = [
+    '{"query": "\\ud800"}',
+    '{"query": "caf\\u00e9 \\udfff tax"}',
+    '{"query": "vat", "publishers": ["\\ud83d"]}',
+    '{"recordId": "\\udc00"}',
+    '{"query": "x", "\\ud800": 1}',
+]
 
 
 @pytest.mark.parametrize("arguments", LONE_SURROGATES)
@@ -60,6 +76,6 @@ def test_lone_surrogates_give_ascii_json_text(catalogue, output_checks, argument
 
 
 def test_non_ascii_text_is_escaped_not_raw(catalogue):
-    text = answer_json_text(catalogue, SEARCH, '{"query": "caf\u00e9 \u0130stanbul \U0001F600"}')
+    text = answer_json_text(catalogue, SEARCH, '{"query": "caf\u00e9 \u0130stanbul \U0001f600"}')
     assert text.isascii() and "\\u00e9" in text
-    assert json.loads(text)["query"] == "caf\u00e9 \u0130stanbul \U0001F600"
+    assert json.loads(text)["query"] == "caf\u00e9 \u0130stanbul \U0001f600"

@@ -10,8 +10,8 @@ otherwise cost far more than any normal query, and the answer says so.
 import pytest
 
 from govsearch import engine as engine_module
-from govsearch import terms as terms_module
 from govsearch import rerank as rerank_module
+from govsearch import terms as terms_module
 from govsearch.terms import MATCH_MODES, MAX_QUERY_TERMS, budgeted, clauses_for, query_terms
 
 SYNTAX = "*~^+-:"
@@ -49,7 +49,11 @@ def test_syntax_characters_change_no_search(search, char):
     for first, second in WORDS:
         plain = search({"query": f"{first} {second}"})
         edged = search({"query": f"{char}{first} {second}{char}"})
-        assert (edged["total"], edged["results"], edged["match_mode"]) == (plain["total"], plain["results"], plain["match_mode"])
+        assert (edged["total"], edged["results"], edged["match_mode"]) == (
+            plain["total"],
+            plain["results"],
+            plain["match_mode"],
+        )
     # An inner * is no wildcard: "s*s" is the one-letter word s, not every word from s to s.
     assert search({"query": f"s{char}s"})["total"] <= search({"query": "s s"})["total"] or char not in "*-"
     assert search({"query": "la*"})["total"] == search({"query": "la"})["total"]
@@ -64,12 +68,31 @@ def test_only_the_caller_turns_on_the_prefix_wildcard(search):
 
 
 def test_at_most_max_query_terms_are_searched_and_the_rest_are_named(search):
-    words = ["benefits", "pensions", "house", "prices", "companies", "tax", "school", "water", "energy", "transport", "health", "police", "census", "weather", "flood"]
+    words = [
+        "benefits",
+        "pensions",
+        "house",
+        "prices",
+        "companies",
+        "tax",
+        "school",
+        "water",
+        "energy",
+        "transport",
+        "health",
+        "police",
+        "census",
+        "weather",
+        "flood",
+    ]
     result = search({"query": " ".join(words)})
     notice = next(n for n in result["notices"] if n["code"] == "query_terms_limited")
     assert all(word in notice["message"] for word in words[MAX_QUERY_TERMS:])
     assert not any(word in notice["message"].split(":")[1] for word in words[:MAX_QUERY_TERMS])
-    assert result == search({"query": " ".join(words[:MAX_QUERY_TERMS])}) | {"query": result["query"], "notices": result["notices"]}
+    assert result == search({"query": " ".join(words[:MAX_QUERY_TERMS])}) | {
+        "query": result["query"],
+        "notices": result["notices"],
+    }
 
 
 def test_filters_that_pass_nothing_answer_without_fallback_modes(search, catalogue, monkeypatch):
@@ -81,7 +104,9 @@ def test_filters_that_pass_nothing_answer_without_fallback_modes(search, catalog
     assert result["total"] == 0 and result["match_mode"] == "all_terms"
     assert {"unknown_publisher", "filters_match_nothing"} <= {n["code"] for n in result["notices"]}
     assert set(result["facets"]) == {"resourceTypes", "accessStatuses", "collections", "publishers"}
-    assert len(matched) == 1 and all(clause.presence == "required" and not clause.edit_distance for clause in matched[0])
+    assert len(matched) == 1 and all(
+        clause.presence == "required" and not clause.edit_distance for clause in matched[0]
+    )
     # Filters that pass records still fall back to looser modes.
     loose = search({"query": "registry prices lnad", "collections": ["land-registry"]})
     assert loose["match_mode"] != "all_terms" and "filters_match_nothing" not in {n["code"] for n in loose["notices"]}
@@ -102,7 +127,11 @@ def test_expansions_are_cut_to_the_closest_and_the_answer_says_so(search, catalo
 def test_budgeted_keeps_the_closest_expansions_in_their_own_order(monkeypatch):
     monkeypatch.setattr(terms_module, "MAX_EXPANSIONS", 3)
     clause = terms_module.Clause("regist", "optional", wildcard=True)
-    assert budgeted(["registrations", "regist", "registri", "registered", "registr"], clause) == ["regist", "registri", "registr"]
+    assert budgeted(["registrations", "regist", "registri", "registered", "registr"], clause) == [
+        "regist",
+        "registri",
+        "registr",
+    ]
     assert budgeted(["a", "b"], clause) == ["a", "b"]
 
 
@@ -114,13 +143,25 @@ def test_the_commonest_words_are_left_out_past_the_postings_budget(search, monke
     notice = next(n for n in cut["notices"] if n["code"] == "common_terms_left_out")
     assert sum(word in notice["message"] for word in ("house", "prices", "england")) == 2  # one word always stays
     # Fewer required words match at least as many records; looser modes are not tried.
-    strict = [item for item in search({"query": "house prices england", "limit": 20})["results"] if item["matchMode"] == "all_terms"]
+    strict = [
+        item
+        for item in search({"query": "house prices england", "limit": 20})["results"]
+        if item["matchMode"] == "all_terms"
+    ]
     assert cut["total"] >= len(strict) and "work_budget_reached" in {n["code"] for n in cut["notices"]}
 
 
 def test_normal_queries_meet_no_budget(search):
     budget_codes = {"query_terms_limited", "expansions_limited", "common_terms_left_out", "work_budget_reached"}
-    for query in ("vat", "house prices", "land registry price paid data", "companies house api", "schools in england", "flood risk", "registr"):
+    for query in (
+        "vat",
+        "house prices",
+        "land registry price paid data",
+        "companies house api",
+        "schools in england",
+        "flood risk",
+        "registr",
+    ):
         for prefix_last in (False, True):
             result = search({"query": query}, prefix_last=prefix_last)
             assert not budget_codes & {n["code"] for n in result["notices"]}, (query, result["notices"])
@@ -132,7 +173,9 @@ def test_publisher_suggestions_come_from_the_closest_names(search, catalogue):
         near = name[:-1] + ("x" if name[-1] != "x" else "y")
         if near in names:
             continue
-        notice = next(n for n in search({"query": "data", "publishers": [near]})["notices"] if n["code"] == "unknown_publisher")
+        notice = next(
+            n for n in search({"query": "data", "publishers": [near]})["notices"] if n["code"] == "unknown_publisher"
+        )
         assert name in notice["suggestions"], (near, notice)
 
 

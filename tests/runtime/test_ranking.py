@@ -43,7 +43,9 @@ def near_ties(rng, count):
     centres = [rng.uniform(0.5, 9) for _ in range(5)]
     scores = {}
     for number in rng.sample(range(count), count // 2):
-        scores[number] = round(rng.choice(centres), SCORE_PLACES) + rng.choice([-4e-7, -1e-7, 0.0, 1e-7, 4.9e-7, 1.2e-6])
+        scores[number] = round(rng.choice(centres), SCORE_PLACES) + rng.choice(
+            [-4e-7, -1e-7, 0.0, 1e-7, 4.9e-7, 1.2e-6]
+        )
     return scores
 
 

@@ -55,7 +55,9 @@ def test_all_words_in_title_is_said_exactly_when_true(search, query):
             continue
         title = set(stems(item["title"]))
         synonyms = {"hmlr"} if "hm land registry" in item["title"].lower() else set()
-        assert ("all_words_in_title" in item.get("reasons", [])) == all(word in title | synonyms for word in words), item
+        assert ("all_words_in_title" in item.get("reasons", [])) == all(word in title | synonyms for word in words), (
+            item
+        )
 
 
 def test_words_adjacent_as_typed_count(search):
@@ -71,7 +73,9 @@ def test_intent_words_prefer_types_without_being_required(search):
     result = search({"query": "census api", "limit": 20})
     assert result["match_mode"] == "all_terms" and ids(result)[0] == "census-2021"
     for item in result["results"]:
-        assert ("type_matches_intent" in item.get("reasons", [])) == (item["resourceType"] in ("api", "api-documentation"))
+        assert ("type_matches_intent" in item.get("reasons", [])) == (
+            item["resourceType"] in ("api", "api-documentation")
+        )
     plain = search({"query": "ons", "limit": 20})
     with_intent = search({"query": "ons dataset", "limit": 20})
     assert ids(with_intent).index("census-2021") <= ids(plain).index("census-2021")
@@ -80,13 +84,17 @@ def test_intent_words_prefer_types_without_being_required(search):
 def test_a_query_of_only_intent_words_requires_them(search):
     result = search({"query": "api", "limit": 20})
     assert result["match_mode"] == "all_terms"
-    assert all("api" in item["matched"].get("title", []) + item["matched"].get("summary", []) for item in result["results"])
+    assert all(
+        "api" in item["matched"].get("title", []) + item["matched"].get("summary", []) for item in result["results"]
+    )
 
 
 def test_reviewed_national_record_above_a_local_catalogue_row(search):
     result = search({"query": "flood", "limit": 20})
     assert ids(result)[0] == "flood-api"
-    council = next(item for item in result["results"] if item["publisher"] == "Example Borough Council" and item["title"] != "CSV")
+    council = next(
+        item for item in result["results"] if item["publisher"] == "Example Borough Council" and item["title"] != "CSV"
+    )
     assert "local_authority_row" in council["reasons"]
     csv = next(item for item in result["results"] if item["title"] == "CSV")
     assert {"local_authority_row", "format_only_title"} <= set(csv["reasons"])
@@ -164,14 +172,19 @@ def test_required_words_keep_their_place_in_the_work_budget(search, monkeypatch)
     assert strict and all("house" in str(item["matched"]) for item in strict)
 
 
-def _evidence(query, titles, misspelt=(), mode="all_terms", intended=(), synonyms=(), intents=None, urls=(), in_title=()):
+def _evidence(
+    query, titles, misspelt=(), mode="all_terms", intended=(), synonyms=(), intents=None, urls=(), in_title=()
+):
     """The order and reasons _row_evidence gives records of these titles, scored in falling order."""
     from govsearch.rerank import Ranked, _row_evidence
     from govsearch.terms import SearchTerms, query_terms
 
     search_terms = SearchTerms.from_lists([list(group) for group in synonyms], intents or {})
     terms = query_terms(query, search_terms=search_terms)
-    reasons = [(["type_matches_intent"] if number in intended else []) + (["all_words_in_title"] if number in in_title else []) for number in range(len(titles))]
+    reasons = [
+        (["type_matches_intent"] if number in intended else []) + (["all_words_in_title"] if number in in_title else [])
+        for number in range(len(titles))
+    ]
     ranked = [Ranked(number, 10.0 - number, mode, reasons[number]) for number in range(len(titles))]
     rows = [{"title": title, "summary": "", "url": url} for title, url in zip(titles, list(urls) or [""] * len(titles))]
     _row_evidence(terms, ranked, rows, search_terms, frozenset(misspelt))
@@ -201,7 +214,11 @@ def test_a_corrected_word_counts_for_title_and_phrase_evidence():
 def test_a_url_named_as_the_query_stands_in_for_a_title_that_is_not():
     # A page whose title does not name it ("Routes a user to ...") but whose address does.
     titles = ["Deaths registered weekly", "Routes a user to a registration service", "Register a death: a history"]
-    urls = ["https://example.gov.uk/deaths", "https://www.gov.uk/register-a-death", "https://www.gov.uk/register-a-death"]
+    urls = [
+        "https://example.gov.uk/deaths",
+        "https://www.gov.uk/register-a-death",
+        "https://www.gov.uk/register-a-death",
+    ]
     order = _evidence("register a death", titles, urls=urls, in_title={2})
     assert order[0] == ("Routes a user to a registration service", ["url_is_query"])
     # The title already holds every word: the address adds nothing more.

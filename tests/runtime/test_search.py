@@ -45,7 +45,26 @@ def test_stemming_matches_word_forms(search):
     assert "housing-benefit" in ids(search({"query": "housed"}))
 
 
-@pytest.mark.parametrize("query", [":", "+", "-", "*", "~", "^", '"', "title:vat", "vat~2", "+house -price", "price^10", '"house price"', "*land*", "a:b:c", "\\"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        ":",
+        "+",
+        "-",
+        "*",
+        "~",
+        "^",
+        '"',
+        "title:vat",
+        "vat~2",
+        "+house -price",
+        "price^10",
+        '"house price"',
+        "*land*",
+        "a:b:c",
+        "\\",
+    ],
+)
 def test_lunr_syntax_is_plain_text(search, query):
     result = search({"query": query})
     assert result["ok"] is True
@@ -71,7 +90,9 @@ def test_filters_apply_before_the_limit_and_total_is_exact(search):
 
 
 def test_filters_combine_across_dimensions(search):
-    result = search({"query": "api", "resourceTypes": ["api"], "accessStatuses": ["authentication-required"], "limit": 20})
+    result = search(
+        {"query": "api", "resourceTypes": ["api"], "accessStatuses": ["authentication-required"], "limit": 20}
+    )
     assert set(ids(result)) == {"vat-api", "companies-api"}
     assert result["filters"] == {"resourceTypes": ["api"], "accessStatuses": ["authentication-required"], "limit": 20}
 
@@ -104,7 +125,11 @@ def test_default_limit_is_eight_and_integral_floats_count_as_integers(search):
 def test_empty_filter_lists_are_ignored_with_a_notice(search):
     result = search({"query": "vat", "resourceTypes": [], "publishers": [], "accessStatuses": []})
     assert result["total"] == search({"query": "vat"})["total"]
-    assert sorted(notice["path"] for notice in result["notices"]) == ["/accessStatuses", "/publishers", "/resourceTypes"]
+    assert sorted(notice["path"] for notice in result["notices"]) == [
+        "/accessStatuses",
+        "/publishers",
+        "/resourceTypes",
+    ]
     assert "resourceTypes" not in result["filters"]
 
 

@@ -15,15 +15,46 @@ from lunr.token_set import TokenSet
 
 from govsearch.terms import prefixed, vocabulary_token_set
 
-BREAKS_LUNR = sorted([
-    "##", "%", "&", "'children'", "(%", "(.", "(0)845", "(10,000", "(126.5", "(14/05/2017).", "(181,408)",
-    "(1:50,000).", "(25.29", "(252.9", "(34,753)", "(7,201)", "(a&g)", "(a,b,c)", "(al/cr", "(al/so",
-    "(approx.sit", "(aqma).upon", "(e&w)", "(e.g.", "(epsg:27700)", "(heating/cool", "(hg.4,",
-    "(http://www.eastbourne.gov.uk/about",
-    "(http://www.hastings.gov.uk/environment_planning/planning/localplan/evidence_base/walking_cycling_strategy/).",
-    "(http://www.nationalarchives.gov.uk/doc/open", "(http://www.ordnancesurvey.co.uk/busi",
-    "(https://agsapi.bgs.ac.uk/)", "(https://data.cefas.co.uk/),", "(no2/no3),", "ppg13", "ppg17",
-])
+BREAKS_LUNR = sorted(
+    [
+        "##",
+        "%",
+        "&",
+        "'children'",
+        "(%",
+        "(.",
+        "(0)845",
+        "(10,000",
+        "(126.5",
+        "(14/05/2017).",
+        "(181,408)",
+        "(1:50,000).",
+        "(25.29",
+        "(252.9",
+        "(34,753)",
+        "(7,201)",
+        "(a&g)",
+        "(a,b,c)",
+        "(al/cr",
+        "(al/so",
+        "(approx.sit",
+        "(aqma).upon",
+        "(e&w)",
+        "(e.g.",
+        "(epsg:27700)",
+        "(heating/cool",
+        "(hg.4,",
+        "(http://www.eastbourne.gov.uk/about",
+        "(http://www.hastings.gov.uk/environment_planning/planning/localplan/evidence_base/walking_cycling_strategy/).",
+        "(http://www.nationalarchives.gov.uk/doc/open",
+        "(http://www.ordnancesurvey.co.uk/busi",
+        "(https://agsapi.bgs.ac.uk/)",
+        "(https://data.cefas.co.uk/),",
+        "(no2/no3),",
+        "ppg13",
+        "ppg17",
+    ]
+)
 
 
 def expand(token_set, term, edit_distance=0):
@@ -63,7 +94,9 @@ def test_prefix_expansion_without_the_automaton_lists_the_same_terms_in_the_same
     """The search box's prefixes are expanded from the sorted vocabulary, not the automaton (not yet built at start-up)."""
     rng = random.Random(100 + seed)
     alphabet = "abcde019()./é"
-    words = sorted({"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8))) for _ in range(3000)} | set(BREAKS_LUNR))
+    words = sorted(
+        {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8))) for _ in range(3000)} | set(BREAKS_LUNR)
+    )
     automaton = vocabulary_token_set(words)
     prefixes = {word[: rng.randint(1, len(word))] for word in rng.sample(words, 200)} | {"", "ppg", "zz", "("}
     for prefix in prefixes:

@@ -120,10 +120,16 @@ _MODULES = {
 KINDS: tuple[str, ...] = tuple(_MODULES)
 
 
-def run_import(kind: str, paths: list[Path], *, collection: str | None = None,
-               authority: PublisherAuthority | None = None,
-               revision: str | None = None, observed: str | None = None,
-               http_hosts: Iterable[str] = ()) -> ImportResult:
+def run_import(
+    kind: str,
+    paths: list[Path],
+    *,
+    collection: str | None = None,
+    authority: PublisherAuthority | None = None,
+    revision: str | None = None,
+    observed: str | None = None,
+    http_hosts: Iterable[str] = (),
+) -> ImportResult:
     """Import `paths` (files or folders) of one kind of export.
 
     `collection` sends every record to that collection (otherwise each
@@ -135,7 +141,9 @@ def run_import(kind: str, paths: list[Path], *, collection: str | None = None,
     if kind not in _MODULES:
         raise ValueError(f"unknown import kind {kind!r}; expected one of: {', '.join(KINDS)}")
     module = import_module(f".{_MODULES[kind]}", __name__)
-    builder = ImportBuilder(kind, authority=authority, collection=collection, revision=revision, observed=observed, http_hosts=http_hosts)
+    builder = ImportBuilder(
+        kind, authority=authority, collection=collection, revision=revision, observed=observed, http_hosts=http_hosts
+    )
     module.import_paths([Path(p) for p in paths], builder)
     return builder.finish()
 
@@ -149,6 +157,8 @@ def combine_results(results: Iterable[ImportResult]) -> tuple[list[Record], dict
     are returned so nothing disappears silently.
     """
     kept, merged = merge_duplicates(record for result in results for record in result.records)
-    by_kind = Counter(f"{record.data['source']['kind']} into {target.data['source']['kind']}" for record, target in merged)
+    by_kind = Counter(
+        f"{record.data['source']['kind']} into {target.data['source']['kind']}" for record, target in merged
+    )
     examples = [{"file": record.file, "into": target.file, "url": record.data["url"]} for record, target in merged[:20]]
     return kept, {"cross_source_merged": len(merged), "by_kind": dict(by_kind), "examples": examples}

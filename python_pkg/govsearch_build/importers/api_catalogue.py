@@ -74,16 +74,31 @@ LICENCES: dict[str, tuple[str | None, str, str | None]] = {
     "open government license": (OGL, "public", None),
     "data under open government license": (OGL, "public", None),
     "https://www.nationalarchives.gov.uk/doc/open-government-licence/version/3/": (OGL, "public", None),
-    "subscription required": ("subscription required", "restricted",
-                              "The API catalogue lists this API's terms as 'subscription required'."),
-    "subscription required see https://lginformplus.org/": ("Subscription required (see https://lginformplus.org/)", "restricted",
-                                                            "The API catalogue lists this API as subscription only, via LG Inform Plus."),
-    "https://osdatahub.os.uk/legal/termsConditions": ("OS Data Hub terms and conditions", "authentication-required",
-                                                      "Ordnance Survey Data Hub APIs are used with an OS Data Hub account and API key, under the terms at https://osdatahub.os.uk/legal/termsConditions."),
-    "isc": ("ISC", "access-not-established",
-            "The catalogue states a software licence (ISC) for the code, not the API's access terms."),
-    "codebase is under lgpl v3.0": ("Codebase is under LGPL v3.0", "access-not-established",
-                                    "The catalogue states a software licence (LGPL v3.0) for the code, not the API's access terms."),
+    "subscription required": (
+        "subscription required",
+        "restricted",
+        "The API catalogue lists this API's terms as 'subscription required'.",
+    ),
+    "subscription required see https://lginformplus.org/": (
+        "Subscription required (see https://lginformplus.org/)",
+        "restricted",
+        "The API catalogue lists this API as subscription only, via LG Inform Plus.",
+    ),
+    "https://osdatahub.os.uk/legal/termsConditions": (
+        "OS Data Hub terms and conditions",
+        "authentication-required",
+        "Ordnance Survey Data Hub APIs are used with an OS Data Hub account and API key, under the terms at https://osdatahub.os.uk/legal/termsConditions.",
+    ),
+    "isc": (
+        "ISC",
+        "access-not-established",
+        "The catalogue states a software licence (ISC) for the code, not the API's access terms.",
+    ),
+    "codebase is under lgpl v3.0": (
+        "Codebase is under LGPL v3.0",
+        "access-not-established",
+        "The catalogue states a software licence (LGPL v3.0) for the code, not the API's access terms.",
+    ),
 }
 
 
@@ -93,7 +108,11 @@ def _licence(raw: str, builder: ImportBuilder, file: str) -> tuple[str | None, s
     if key in LICENCES:
         return LICENCES[key]
     builder.note_unmapped("license", value, file)
-    return value[:200], "access-not-established", f"The catalogue gives the licence as '{value[:200]}'; the access terms are not established."
+    return (
+        value[:200],
+        "access-not-established",
+        f"The catalogue gives the licence as '{value[:200]}'; the access terms are not established.",
+    )
 
 
 def _read(path: Path) -> list[dict[str, str]]:
@@ -138,20 +157,23 @@ def _organisation(row: dict[str, str], file: str, builder: ImportBuilder) -> Non
         return
     alt = row.get("alternateName", "")
     shown_name = f"{name} ({alt})" if alt and alt != name else name
-    builder.add({
-        "id": make_id("apic-org", row.get("id") or name),
-        "title": builder.text(name, "title"),
-        "summary": f"{shown_name} provides APIs listed in the UK government API catalogue.",
-        "url": url,
-        "resourceType": "organisation",
-        "publisher": publisher,
-        "accessStatus": "not-applicable",
-        "accessNote": "An organisation record: there is nothing to access.",
-        "collection": builder.route(publisher, DEFAULT_COLLECTION),
-        "licence": OGL,
-        "keywords": keywords([alt]),
-        "source": builder.provenance(file, row.get("id") or name),
-    }, file)
+    builder.add(
+        {
+            "id": make_id("apic-org", row.get("id") or name),
+            "title": builder.text(name, "title"),
+            "summary": f"{shown_name} provides APIs listed in the UK government API catalogue.",
+            "url": url,
+            "resourceType": "organisation",
+            "publisher": publisher,
+            "accessStatus": "not-applicable",
+            "accessNote": "An organisation record: there is nothing to access.",
+            "collection": builder.route(publisher, DEFAULT_COLLECTION),
+            "licence": OGL,
+            "keywords": keywords([alt]),
+            "source": builder.provenance(file, row.get("id") or name),
+        },
+        file,
+    )
 
 
 def _merge_rows(rows: list[tuple[str, dict[str, str]]], builder: ImportBuilder) -> list[tuple[str, dict[str, str]]]:
@@ -208,27 +230,34 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
             builder.reject(file, "url", problem or "no URL")
             continue
         licence, access, note = _licence(row.get("license", ""), builder, file)
-        summary = builder.text(row.get("description"), "summary") or \
-            f"{name}: an API from {publisher} listed in the UK government API catalogue."
+        summary = (
+            builder.text(row.get("description"), "summary")
+            or f"{name}: an API from {publisher} listed in the UK government API catalogue."
+        )
         documentation = doc_url if doc_url and doc_url != url else None
         if documentation:
             doc_groups[documentation].append((file, row, publisher, url))
-        builder.add({
-            "id": make_id("apic", name),
-            "title": builder.text(name, "title"),
-            "summary": summary,
-            "url": url,
-            "resourceType": "api",
-            "publisher": publisher,
-            "accessStatus": access,
-            "accessNote": note,
-            "collection": builder.route(publisher, DEFAULT_COLLECTION),
-            "licence": licence,
-            "updated": iso_date(row.get("dateUpdated")),
-            "keywords": keywords(part for part in re.split(r",|\band\b", row.get("areaServed", "")) if part.strip()),
-            "documentationUrl": documentation,
-            "source": builder.provenance(file, name),
-        }, file)
+        builder.add(
+            {
+                "id": make_id("apic", name),
+                "title": builder.text(name, "title"),
+                "summary": summary,
+                "url": url,
+                "resourceType": "api",
+                "publisher": publisher,
+                "accessStatus": access,
+                "accessNote": note,
+                "collection": builder.route(publisher, DEFAULT_COLLECTION),
+                "licence": licence,
+                "updated": iso_date(row.get("dateUpdated")),
+                "keywords": keywords(
+                    part for part in re.split(r",|\band\b", row.get("areaServed", "")) if part.strip()
+                ),
+                "documentationUrl": documentation,
+                "source": builder.provenance(file, name),
+            },
+            file,
+        )
     for file in pending_left_out:
         builder.leave_out("shared-url-listed-in-documentation-record", file)
     for doc_url, members in doc_groups.items():
@@ -244,34 +273,59 @@ def _publisher(row: dict[str, str], orgs: dict[str, dict[str, str]], builder: Im
     return builder.publisher(provider_name) if provider_name else None
 
 
-def _documentation(doc_url: str, members: list[tuple[str, dict[str, str], str, str | None]], builder: ImportBuilder) -> None:
+def _documentation(
+    doc_url: str, members: list[tuple[str, dict[str, str], str, str | None]], builder: ImportBuilder
+) -> None:
     """A documentation page covering several APIs is a record of its own, linking
     back to each API; the page of one API is that API record's documentation link."""
     file, row, publisher, api_url = members[0]
     names = [member[1].get("name", "") for member in members]
     if len(members) == 1 and api_url:
-        builder.quality.note("documentation-linked", "merged", f"{file} (documentation)", f"{names[0]} documentation", f"documentationUrl of {file}")
+        builder.quality.note(
+            "documentation-linked",
+            "merged",
+            f"{file} (documentation)",
+            f"{names[0]} documentation",
+            f"documentationUrl of {file}",
+        )
         return
     publishers = {member[2] for member in members}
     owner = publisher if len(publishers) == 1 else "UK government"
     title = f"{owner} API documentation" if len(members) > 1 else f"{names[0]} documentation"
     shown_names = ", ".join(names[:8]) + (" and others" if len(names) > 8 else "")
-    summary = (f"Documentation covering {len(names)} APIs from {owner} listed in the UK government API catalogue: {shown_names}." if len(names) > 1
-               else f"Documentation for the {names[0]} API from {publisher}, as linked from the UK government API catalogue.")
-    links = [{"title": member[1].get("name", ""), "url": member[3], "kind": "api", "recordId": make_id("apic", member[1].get("name", ""))}
-             for member in members if member[3]][:MAX_LINKS]
+    summary = (
+        f"Documentation covering {len(names)} APIs from {owner} listed in the UK government API catalogue: {shown_names}."
+        if len(names) > 1
+        else f"Documentation for the {names[0]} API from {publisher}, as linked from the UK government API catalogue."
+    )
+    links = [
+        {
+            "title": member[1].get("name", ""),
+            "url": member[3],
+            "kind": "api",
+            "recordId": make_id("apic", member[1].get("name", "")),
+        }
+        for member in members
+        if member[3]
+    ][:MAX_LINKS]
     if links:
-        builder.quality.note("documentation-linked", "changed", f"{file} (documentation)", title, f"links to {len(links)} API records")
-    builder.add({
-        "id": make_id("apic-doc", names[0]),
-        "title": builder.text(title, "title"),
-        "summary": builder.text(summary, "summary"),
-        "url": doc_url,
-        "resourceType": "api-documentation",
-        "publisher": publisher,
-        "accessStatus": "public",
-        "collection": builder.route(publisher, DEFAULT_COLLECTION),
-        "keywords": keywords(names),
-        "links": links,
-        "source": builder.provenance(f"{file} (documentation)", names[0]),
-    }, f"{file} (documentation)", primary=False)
+        builder.quality.note(
+            "documentation-linked", "changed", f"{file} (documentation)", title, f"links to {len(links)} API records"
+        )
+    builder.add(
+        {
+            "id": make_id("apic-doc", names[0]),
+            "title": builder.text(title, "title"),
+            "summary": builder.text(summary, "summary"),
+            "url": doc_url,
+            "resourceType": "api-documentation",
+            "publisher": publisher,
+            "accessStatus": "public",
+            "collection": builder.route(publisher, DEFAULT_COLLECTION),
+            "keywords": keywords(names),
+            "links": links,
+            "source": builder.provenance(f"{file} (documentation)", names[0]),
+        },
+        f"{file} (documentation)",
+        primary=False,
+    )

@@ -51,7 +51,10 @@ def main(argv: list[str]) -> int:
         return 2
     collections = record_schema()["properties"]["collection"]["enum"]
     if args.collection and args.collection not in collections:
-        print(f"usage error: unknown collection {args.collection!r}; expected one of: {', '.join(collections)}", file=sys.stderr)
+        print(
+            f"usage error: unknown collection {args.collection!r}; expected one of: {', '.join(collections)}",
+            file=sys.stderr,
+        )
         return 2
     missing = [str(p) for p in args.paths if not p.exists()]
     if args.organisations and not args.organisations.exists():
@@ -60,8 +63,14 @@ def main(argv: list[str]) -> int:
         print(f"usage error: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return 2
     authority = PublisherAuthority.from_govuk_json(args.organisations) if args.organisations else None
-    result = run_import(args.kind, args.paths, collection=args.collection, authority=authority,
-                        revision=args.revision, observed=args.observed)
+    result = run_import(
+        args.kind,
+        args.paths,
+        collection=args.collection,
+        authority=authority,
+        revision=args.revision,
+        observed=args.observed,
+    )
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     for record in result.records:
@@ -71,15 +80,19 @@ def main(argv: list[str]) -> int:
     report = dict(result.report, rejections=[r.as_dict() for r in result.rejected])
     (out / "import-report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     rep = result.report
-    print(f"{rep['kind']}: {rep['inputs']} inputs -> {rep['built']} records "
-          f"({rep['accounting']['built_primary']} from inputs, {rep['derived']['built']} derived); "
-          f"{rep['duplicates_merged']} merged as duplicates; {sum(rep['left_out'].values())} left out; {rep['rejected']} rejected")
+    print(
+        f"{rep['kind']}: {rep['inputs']} inputs -> {rep['built']} records "
+        f"({rep['accounting']['built_primary']} from inputs, {rep['derived']['built']} derived); "
+        f"{rep['duplicates_merged']} merged as duplicates; {sum(rep['left_out'].values())} left out; {rep['rejected']} rejected"
+    )
     for reason, count in rep["left_out"].items():
         print(f"  left out ({reason}): {count}")
     for reason, count in list(rep["rejection_reasons"].items())[:10]:
         print(f"  rejected: {reason}: {count}")
     if rep["unmatched_publishers"]:
-        print(f"  unmatched publishers: {len(rep['unmatched_publishers'])} names ({sum(rep['unmatched_publishers'].values())} records)")
+        print(
+            f"  unmatched publishers: {len(rep['unmatched_publishers'])} names ({sum(rep['unmatched_publishers'].values())} records)"
+        )
     for name, values in rep["unmapped"].items():
         print(f"  unmapped {name}: " + ", ".join(f"{v!r} x{info['count']}" for v, info in list(values.items())[:5]))
     print(f"  wrote {len(result.records)} files under {out} and {out / 'import-report.json'}")

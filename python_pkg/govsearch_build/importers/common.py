@@ -41,14 +41,27 @@ from .merge import merge_duplicates
 
 # What importers take from here (the builder and the cleaning helpers).
 __all__ = [
-    "ImportBuilder", "ImportResult", "MAX_LINKS", "expand", "iso_date", "keywords", "make_id",
-    "page_type", "plain_text", "read_json", "shown", "slug", "split_list", "trim",
+    "ImportBuilder",
+    "ImportResult",
+    "MAX_LINKS",
+    "expand",
+    "iso_date",
+    "keywords",
+    "make_id",
+    "page_type",
+    "plain_text",
+    "read_json",
+    "shown",
+    "slug",
+    "split_list",
+    "trim",
 ]
 
 COLLECTION_BY_PUBLISHER = {
     "HM Land Registry": "land-registry",
     "Office for National Statistics": "ons",
 }
+
 
 @dataclass
 class ImportResult:
@@ -69,8 +82,16 @@ class _Candidate:
 class ImportBuilder:
     """Collects candidates and accounts for every input of one import."""
 
-    def __init__(self, kind: str, *, authority: PublisherAuthority | None, collection: str | None,
-                 revision: str | None = None, observed: str | None = None, http_hosts: Iterable[str] = ()):
+    def __init__(
+        self,
+        kind: str,
+        *,
+        authority: PublisherAuthority | None,
+        collection: str | None,
+        revision: str | None = None,
+        observed: str | None = None,
+        http_hosts: Iterable[str] = (),
+    ):
         self.kind = kind
         self.authority = authority
         self.aliases_only = authority is None
@@ -119,8 +140,9 @@ class ImportBuilder:
             return self.collection
         return COLLECTION_BY_PUBLISHER.get(publisher or "", default)
 
-    def provenance(self, file: str, native_id: str | None, observed: str | None = None,
-                   url: str | None = None) -> dict[str, Any]:
+    def provenance(
+        self, file: str, native_id: str | None, observed: str | None = None, url: str | None = None
+    ) -> dict[str, Any]:
         source: dict[str, Any] = {"kind": self.kind, "file": file[:300]}
         if self.revision:
             source["revision"] = self.revision
@@ -158,7 +180,11 @@ class ImportBuilder:
             if qualified is None:
                 self.quality.note("generic-title", "rejected", file, title)
                 if primary:
-                    self.reject(file, "title", f"the title {title[:80]!r} is only a format word, number or generic product name, and the row names no item to qualify it")
+                    self.reject(
+                        file,
+                        "title",
+                        f"the title {title[:80]!r} is only a format word, number or generic product name, and the row names no item to qualify it",
+                    )
                 return False
             self._repair(data, "title", file, "generic-title", lambda _: qualified)
         if data.get("resourceType") == "api" and isinstance(url, str) and is_file_download(url):
@@ -179,16 +205,20 @@ class ImportBuilder:
         valid, primary_of, derived_rejected = self._validated()
         kept, merged = merge_duplicates(self._unique_ids(valid))
         report = self.account.report(kept, merged, primary_of, derived_rejected)
-        report.update({
-            "urls_upgraded_to_https": dict(self.urls.upgraded.most_common()),
-            "http_only_hosts": dict(self.urls.http_only.most_common()),
-            "rejection_reasons": reason_counts(self.account.rejected),
-            "by_collection": dict(Counter(r.data["collection"] for r in kept).most_common()),
-            "by_resource_type": dict(Counter(r.data["resourceType"] for r in kept).most_common()),
-            "by_access_status": dict(Counter(r.data["accessStatus"] for r in kept).most_common()),
-            "publisher_authority": "aliases only" if self.aliases_only else f"{len(self._resolver)} GOV.UK organisations",
-            "quality": self.quality.as_dict(),
-        })
+        report.update(
+            {
+                "urls_upgraded_to_https": dict(self.urls.upgraded.most_common()),
+                "http_only_hosts": dict(self.urls.http_only.most_common()),
+                "rejection_reasons": reason_counts(self.account.rejected),
+                "by_collection": dict(Counter(r.data["collection"] for r in kept).most_common()),
+                "by_resource_type": dict(Counter(r.data["resourceType"] for r in kept).most_common()),
+                "by_access_status": dict(Counter(r.data["accessStatus"] for r in kept).most_common()),
+                "publisher_authority": "aliases only"
+                if self.aliases_only
+                else f"{len(self._resolver)} GOV.UK organisations",
+                "quality": self.quality.as_dict(),
+            }
+        )
         return ImportResult(records=kept, rejected=list(self.account.rejected), report=report, quality=self.quality)
 
     def _validated(self) -> tuple[list[Record], dict[str, bool], int]:
@@ -276,5 +306,3 @@ def read_json(path: Any, builder: ImportBuilder) -> Any | None:
         builder.input()
         builder.reject(shown(path), "(file)", f"cannot read JSON: {error}")
         return None
-
-

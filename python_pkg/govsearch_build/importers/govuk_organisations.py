@@ -118,19 +118,32 @@ def _one(item: Any, file: str, titles: dict[Any, Any], builder: ImportBuilder) -
     abbreviation = str(details.get("abbreviation") or "").strip()
     # Publisher of an organisation record is the organisation itself, under
     # its exact GOV.UK name (the title), so no authority look-up is needed.
-    builder.add({
-        "id": make_id("govuk-org", slug or title),
-        "title": title,
-        "summary": builder.text(summary, "summary"),
-        "url": url,
-        "resourceType": "organisation",
-        "publisher": builder.text(item["title"], "publisher"),
-        "accessStatus": "not-applicable",
-        "accessNote": "An organisation record: there is nothing to access.",
-        "collection": builder.route(item["title"].strip(), DEFAULT_COLLECTION),
-        "licence": OGL,
-        "updated": iso_date(item.get("updated_at")),
-        "keywords": keywords([abbreviation if abbreviation != item["title"] else None, fmt, status,
-                              CLOSED.get(closed) if closed else None]),
-        "source": builder.provenance(file, slug or item.get("id"), url=item.get("id") if str(item.get("id", "")).startswith("https://") else None),
-    }, file)
+    builder.add(
+        {
+            "id": make_id("govuk-org", slug or title),
+            "title": title,
+            "summary": builder.text(summary, "summary"),
+            "url": url,
+            "resourceType": "organisation",
+            "publisher": builder.text(item["title"], "publisher"),
+            "accessStatus": "not-applicable",
+            "accessNote": "An organisation record: there is nothing to access.",
+            "collection": builder.route(item["title"].strip(), DEFAULT_COLLECTION),
+            "licence": OGL,
+            "updated": iso_date(item.get("updated_at")),
+            "keywords": keywords(
+                [
+                    abbreviation if abbreviation != item["title"] else None,
+                    fmt,
+                    status,
+                    CLOSED.get(closed) if closed else None,
+                ]
+            ),
+            "source": builder.provenance(
+                file,
+                slug or item.get("id"),
+                url=item.get("id") if str(item.get("id", "")).startswith("https://") else None,
+            ),
+        },
+        file,
+    )

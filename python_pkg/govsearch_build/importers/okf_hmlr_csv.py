@@ -62,8 +62,11 @@ NO_LICENCE = {"", "noassertion", "none", "unknown"}
 
 
 def _is_repository(row: dict[str, str]) -> bool:
-    return (row.get("source_family") == "github" or row.get("kind") == "repository"
-            or row.get("record_type") == "software-repository")
+    return (
+        row.get("source_family") == "github"
+        or row.get("kind") == "repository"
+        or row.get("record_type") == "software-repository"
+    )
 
 
 def _resource_type(kind: str, on_govuk: bool, builder: ImportBuilder, file: str) -> str:
@@ -120,25 +123,35 @@ def _one(row: dict[str, str], file: str, builder: ImportBuilder) -> None:
     note = None
     if access != "public":
         parts = [row.get("access_model", ""), row.get("authentication", "")]
-        note = builder.text("; ".join(part for part in parts if part) + ".", "accessNote") if any(parts) else \
-            "The catalogue does not say how access is granted."
+        note = (
+            builder.text("; ".join(part for part in parts if part) + ".", "accessNote")
+            if any(parts)
+            else "The catalogue does not say how access is granted."
+        )
     licence = row.get("licence", "")
     record_type = (row.get("record_type") or kind or "Record").replace("_", " ")
-    summary = builder.text(row.get("description"), "summary") or \
-        f"{record_type[:1].upper()}{record_type[1:]} from {publisher}, listed in the HM Land Registry catalogue."
+    summary = (
+        builder.text(row.get("description"), "summary")
+        or f"{record_type[:1].upper()}{record_type[1:]} from {publisher}, listed in the HM Land Registry catalogue."
+    )
     observed = iso_date(row.get("observed_at"))
-    builder.add({
-        "id": record_id,
-        "title": title,
-        "summary": summary,
-        "url": url,
-        "resourceType": resource_type,
-        "publisher": publisher,
-        "accessStatus": access,
-        "accessNote": note,
-        "collection": builder.collection or DEFAULT_COLLECTION,
-        "licence": builder.text(licence, "licence") if licence.lower() not in NO_LICENCE else None,
-        "updated": iso_date(row.get("publisher_last_updated")),
-        "keywords": keywords(split_list(row.get("topics")) + split_list(row.get("formats")) + split_list(row.get("audience"))),
-        "source": builder.provenance(file, row.get("source_native_id") or native, observed=observed),
-    }, file)
+    builder.add(
+        {
+            "id": record_id,
+            "title": title,
+            "summary": summary,
+            "url": url,
+            "resourceType": resource_type,
+            "publisher": publisher,
+            "accessStatus": access,
+            "accessNote": note,
+            "collection": builder.collection or DEFAULT_COLLECTION,
+            "licence": builder.text(licence, "licence") if licence.lower() not in NO_LICENCE else None,
+            "updated": iso_date(row.get("publisher_last_updated")),
+            "keywords": keywords(
+                split_list(row.get("topics")) + split_list(row.get("formats")) + split_list(row.get("audience"))
+            ),
+            "source": builder.provenance(file, row.get("source_native_id") or native, observed=observed),
+        },
+        file,
+    )

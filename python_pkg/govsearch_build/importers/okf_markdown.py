@@ -101,7 +101,9 @@ def _one(path: Path, file: str, owners: dict[str, str], used: set[str], builder:
     sources = [s for s in data.get("sources") or [] if isinstance(s, dict)]
     candidates = [str(data["resource"])] if str(data.get("resource", "")).startswith(("http://", "https://")) else []
     candidates += [link for _, link in routes]
-    candidates += [str(s["resource"]) for s in sources if str(s.get("resource", "")).startswith(("http://", "https://"))]
+    candidates += [
+        str(s["resource"]) for s in sources if str(s.get("resource", "")).startswith(("http://", "https://"))
+    ]
     url = _first_unused_url(candidates, used, builder)
     if url is None:
         builder.reject(file, "url", "no absolute URL: no resource, official route or source link")
@@ -114,20 +116,32 @@ def _one(path: Path, file: str, owners: dict[str, str], used: set[str], builder:
     observed = iso_date(data.get("observed_at")) or iso_date(data.get("timestamp"))
     route_body = ""
     if routes:
-        route_body = "Official routes:\n\n" + "\n".join(f"- [{builder.text(label, 'title')}]({link})" for label, link in routes)
-    builder.add({
-        "id": make_id("okfmd", path.stem),
-        "title": title,
-        "summary": summary,
-        "url": url,
-        "resourceType": page_type(url),
-        "publisher": publisher,
-        "accessStatus": "public",
-        "collection": builder.collection or DEFAULT_COLLECTION,
-        "keywords": keywords([data.get("jurisdiction"), *(_as_list(data.get("tags"))),
-                              str(data.get("service_family", "")).replace("-", " ") or None, kind or None]),
-        "source": builder.provenance(file, path.stem, observed=observed),
-    }, file, body=route_body)
+        route_body = "Official routes:\n\n" + "\n".join(
+            f"- [{builder.text(label, 'title')}]({link})" for label, link in routes
+        )
+    builder.add(
+        {
+            "id": make_id("okfmd", path.stem),
+            "title": title,
+            "summary": summary,
+            "url": url,
+            "resourceType": page_type(url),
+            "publisher": publisher,
+            "accessStatus": "public",
+            "collection": builder.collection or DEFAULT_COLLECTION,
+            "keywords": keywords(
+                [
+                    data.get("jurisdiction"),
+                    *(_as_list(data.get("tags"))),
+                    str(data.get("service_family", "")).replace("-", " ") or None,
+                    kind or None,
+                ]
+            ),
+            "source": builder.provenance(file, path.stem, observed=observed),
+        },
+        file,
+        body=route_body,
+    )
 
 
 def _first_unused_url(candidates: list[str], used: set[str], builder: ImportBuilder) -> str | None:
@@ -142,14 +156,28 @@ def _first_unused_url(candidates: list[str], used: set[str], builder: ImportBuil
     return fallback
 
 
-def _publisher(data: dict[str, Any], sources: list[dict[str, Any]], routes: list[tuple[str, str]], url: str,
-               owners: dict[str, str], builder: ImportBuilder) -> str | None:
+def _publisher(
+    data: dict[str, Any],
+    sources: list[dict[str, Any]],
+    routes: list[tuple[str, str]],
+    url: str,
+    owners: dict[str, str],
+    builder: ImportBuilder,
+) -> str | None:
     """The providers named, else the owner of the url or a route in the bundle's index,
     else the author of a source with a web link; failing those, any source's author."""
-    authors = [str(s.get("author", "")).removeprefix("organisation:") for s in sources
-               if str(s.get("resource", "")).startswith("http")]
-    names = _as_list(data.get("providers")) + _as_list(data.get("provider")) + [owners.get(url, "")] + \
-        [owners.get(link, "") for _, link in routes] + authors
+    authors = [
+        str(s.get("author", "")).removeprefix("organisation:")
+        for s in sources
+        if str(s.get("resource", "")).startswith("http")
+    ]
+    names = (
+        _as_list(data.get("providers"))
+        + _as_list(data.get("provider"))
+        + [owners.get(url, "")]
+        + [owners.get(link, "") for _, link in routes]
+        + authors
+    )
     publisher = builder.publisher(*[n for n in names if n])
     if not publisher:
         author = next((str(s.get("author", "")).removeprefix("organisation:") for s in sources if s.get("author")), "")

@@ -95,15 +95,31 @@ LICENCES: dict[str, tuple[str | None, str, str | None]] = {
     "other-open": (None, "public", None),
     "other-pd": (None, "public", None),
     "other-at": (None, "public", None),
-    "not-specified": ("", "access-not-established", "The source catalogue does not state a licence for this resource, so its terms of use are not established."),
+    "not-specified": (
+        "",
+        "access-not-established",
+        "The source catalogue does not state a licence for this resource, so its terms of use are not established.",
+    ),
     "ordnance-survey-licence-required": (None, "authentication-required", OS_NOTE),
     "osdatahub-os-uk": (None, "authentication-required", OS_NOTE),
     "other-nc": (None, "restricted", "Licensed for non-commercial use only (Other (Non-Commercial))."),
-    "other-closed": (None, "restricted", "The licence is not an open licence (Other (Not Open)); reuse needs the publisher's permission."),
+    "other-closed": (
+        None,
+        "restricted",
+        "The licence is not an open licence (Other (Not Open)); reuse needs the publisher's permission.",
+    ),
     "subscription-required": (None, "restricted", "The publisher states that a subscription is required."),
     "subscription-required-see-https": (None, "restricted", "The publisher states that a subscription is required."),
-    "isc": (None, "access-not-established", "The stated licence (ISC) is a software licence for the code, not the resource's access terms."),
-    "codebase-is-under-lgpl-v3-0": (None, "access-not-established", "The stated licence (LGPL v3.0) covers the code, not the resource's access terms."),
+    "isc": (
+        None,
+        "access-not-established",
+        "The stated licence (ISC) is a software licence for the code, not the resource's access terms.",
+    ),
+    "codebase-is-under-lgpl-v3-0": (
+        None,
+        "access-not-established",
+        "The stated licence (LGPL v3.0) covers the code, not the resource's access terms.",
+    ),
 }
 SOURCE_LABELS = {
     "data_gov_uk_ckan": "data.gov.uk",
@@ -114,7 +130,6 @@ SOURCE_LABELS = {
     "dfe_gias": "DfE Get Information about Schools",
 }
 STANDARD = ("Capability Document", "Contract", "Schema")
-
 
 
 def _shard_number(path: Path) -> tuple[int, str]:
@@ -141,7 +156,9 @@ def import_paths(paths: list[Path], builder: ImportBuilder) -> None:
                 continue
             rows.append((file, item))
     builder.learn_https_hosts(item.get(k, "") for _, item in rows for k in ("url", "documentation"))
-    product_urls = Counter(item.get("url") for _, item in rows if item.get("record_type") == "API Product" and item.get("url"))
+    product_urls = Counter(
+        item.get("url") for _, item in rows if item.get("record_type") == "API Product" and item.get("url")
+    )
     docs = Counter(item.get("documentation") for _, item in rows if item.get("documentation"))
     # the records described come before the contracts describing them
     rows.sort(key=lambda pair: pair[1].get("record_type") in STANDARD)
@@ -150,7 +167,9 @@ def import_paths(paths: list[Path], builder: ImportBuilder) -> None:
         _one(file, item, product_urls, docs, builder, links.get(str(item.get("url") or "")))
 
 
-def _fold_formats(rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, list[dict[str, str]]]]:
+def _fold_formats(
+    rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder
+) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, list[dict[str, str]]]]:
     """One dataset's formats and services become links of its Data Product record.
 
     data.gov.uk lists each download (CSV, GeoJSON, KML...) and service (an
@@ -159,20 +178,42 @@ def _fold_formats(rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder
     into the Data Product row with that page as its url: its link joins the
     product's links and the row is reported as merged.
     """
-    products = {str(item.get("url")): file for file, item in rows if item.get("record_type") == "Data Product" and item.get("url")}
+    products = {
+        str(item.get("url")): file
+        for file, item in rows
+        if item.get("record_type") == "Data Product" and item.get("url")
+    }
     kept: list[tuple[str, dict[str, Any]]] = []
     links: dict[str, list[dict[str, str]]] = {}
     for file, item in rows:
-        doc, raw_url, title = str(item.get("documentation") or ""), str(item.get("url") or ""), builder.text(item.get("title"), "title")
-        if item.get("record_type") == "Data Product" or doc not in products or not raw_url or raw_url == doc or not is_generic_title(title):
+        doc, raw_url, title = (
+            str(item.get("documentation") or ""),
+            str(item.get("url") or ""),
+            builder.text(item.get("title"), "title"),
+        )
+        if (
+            item.get("record_type") == "Data Product"
+            or doc not in products
+            or not raw_url
+            or raw_url == doc
+            or not is_generic_title(title)
+        ):
             kept.append((file, item))
             continue
         url, problem = builder.url(raw_url)
         listed = links.setdefault(doc, [])
         if url and len(listed) < MAX_LINKS and all(link["url"] != url for link in listed):
             listed.append({"title": title, "url": url, "kind": "download" if is_file_download(url) else "service"})
-        builder.merged_before_build(file, products[doc], "a format or service of the dataset, listed as one of its links")
-        builder.quality.note("formats-merged", "merged", file, title, f"link of {products[doc]}" if url else f"merged; link not kept: {problem}")
+        builder.merged_before_build(
+            file, products[doc], "a format or service of the dataset, listed as one of its links"
+        )
+        builder.quality.note(
+            "formats-merged",
+            "merged",
+            file,
+            title,
+            f"link of {products[doc]}" if url else f"merged; link not kept: {problem}",
+        )
     return kept, links
 
 
@@ -190,7 +231,10 @@ def _access(item: dict[str, Any], file: str, builder: ImportBuilder) -> tuple[st
     if model in ("api-key", "oauth2"):
         if status in ("public", "access-not-established"):
             status = "authentication-required"
-            note = f"The catalogue records {'an API key' if model == 'api-key' else 'OAuth 2.0'} as the access method." + (f" {note}" if note else "")
+            note = (
+                f"The catalogue records {'an API key' if model == 'api-key' else 'OAuth 2.0'} as the access method."
+                + (f" {note}" if note else "")
+            )
     elif model == "approval-required":
         if status != "restricted":
             status = "restricted"
@@ -209,8 +253,14 @@ def _access(item: dict[str, Any], file: str, builder: ImportBuilder) -> tuple[st
     return (licence or None), status, (builder.text(note, "accessNote") if note else None)
 
 
-def _one(file: str, item: dict[str, Any], product_urls: Counter, docs: Counter, builder: ImportBuilder,
-         links: list[dict[str, str]] | None = None) -> None:
+def _one(
+    file: str,
+    item: dict[str, Any],
+    product_urls: Counter,
+    docs: Counter,
+    builder: ImportBuilder,
+    links: list[dict[str, str]] | None = None,
+) -> None:
     name = str(item.get("name") or "").strip()
     title = builder.text(item.get("title"), "title")
     if not name:
@@ -232,8 +282,14 @@ def _one(file: str, item: dict[str, Any], product_urls: Counter, docs: Counter, 
     elif raw_doc and docs[raw_doc] == 1:
         url, problem = builder.url(raw_doc)
     else:
-        url, problem = None, ("the url is shared by several API Products and the documentation page is not this API's own"
-                              if raw_url else "no url, and no documentation page of its own")
+        url, problem = (
+            None,
+            (
+                "the url is shared by several API Products and the documentation page is not this API's own"
+                if raw_url
+                else "no url, and no documentation page of its own"
+            ),
+        )
     if url is None:
         builder.reject(file, "url", problem or "no url")
         return
@@ -244,22 +300,27 @@ def _one(file: str, item: dict[str, Any], product_urls: Counter, docs: Counter, 
         return
     licence, access, note = _access(item, file, builder)
     label = SOURCE_LABELS.get(str(item.get("source_adapter")), "the okf-uk-government-apis catalogue")
-    summary = builder.text(item.get("notes"), "summary") or f"{record_type or 'Record'} from {publisher}, listed in {label}."
+    summary = (
+        builder.text(item.get("notes"), "summary") or f"{record_type or 'Record'} from {publisher}, listed in {label}."
+    )
     formats = item.get("formats") if isinstance(item.get("formats"), list) else []
-    builder.add({
-        "id": make_id("okf", name),
-        "title": title,
-        "summary": summary,
-        "url": url,
-        "resourceType": resource_type,
-        "publisher": publisher,
-        "accessStatus": access,
-        "accessNote": note,
-        "collection": builder.route(publisher, DEFAULT_COLLECTION),
-        "licence": builder.text(licence, "licence") if licence else None,
-        "updated": iso_date(item.get("updated_at")) or iso_date(item.get("timestamp")),
-        "keywords": keywords(list(item.get("topics") or []) + list(formats) + list(item.get("tags") or [])),
-        "documentationUrl": doc_url if doc_url and doc_url != url else None,
-        "links": links,
-        "source": builder.provenance(file, name),
-    }, file)
+    builder.add(
+        {
+            "id": make_id("okf", name),
+            "title": title,
+            "summary": summary,
+            "url": url,
+            "resourceType": resource_type,
+            "publisher": publisher,
+            "accessStatus": access,
+            "accessNote": note,
+            "collection": builder.route(publisher, DEFAULT_COLLECTION),
+            "licence": builder.text(licence, "licence") if licence else None,
+            "updated": iso_date(item.get("updated_at")) or iso_date(item.get("timestamp")),
+            "keywords": keywords(list(item.get("topics") or []) + list(formats) + list(item.get("tags") or [])),
+            "documentationUrl": doc_url if doc_url and doc_url != url else None,
+            "links": links,
+            "source": builder.provenance(file, name),
+        },
+        file,
+    )

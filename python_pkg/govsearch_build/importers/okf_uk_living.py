@@ -67,15 +67,18 @@ def _one(item: Any, file: str, builder: ImportBuilder) -> None:
     observed = iso_date(provenance.get("observed_at"))
     summary = builder.text(item.get("description"), "summary") or f"Official page from {publisher}."
     dataset = str(item.get("dataset") or "")
-    builder.add({
-        "id": make_id("living", native.removeprefix("resource:")),
-        "title": title,
-        "summary": summary,
-        "url": url,
-        "resourceType": page_type(url),
-        "publisher": publisher,
-        "accessStatus": "public",
-        "collection": builder.collection or DEFAULT_COLLECTION,
-        "keywords": keywords([dataset.replace("-", " ")] if dataset else []),
-        "source": builder.provenance(file, native, observed=observed),
-    }, file)
+    builder.add(
+        {
+            "id": make_id("living", native.removeprefix("resource:")),
+            "title": title,
+            "summary": summary,
+            "url": url,
+            "resourceType": page_type(url),
+            "publisher": publisher,
+            "accessStatus": "public",
+            "collection": builder.collection or DEFAULT_COLLECTION,
+            "keywords": keywords([dataset.replace("-", " ")] if dataset else []),
+            "source": builder.provenance(file, native, observed=observed),
+        },
+        file,
+    )
