@@ -129,52 +129,8 @@ def search(
     filters, applied = _filters(arguments, engine, notices)
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
-
-    terms = query_terms(arguments["query"], prefix_last=prefix_last, search_terms=catalogue.ranking.search_terms)
-    if len(terms) > MAX_QUERY_TERMS:
-        left = ", ".join(term.typed[:40] for term in terms[MAX_QUERY_TERMS:])
-        notices.append(
-            _notice(
-                "query_terms_limited",
-                f"Only the first {MAX_QUERY_TERMS} distinct search terms were used; these were left out: {left}. Send fewer, more specific words.",
-            )
-        )
-        terms = terms[:MAX_QUERY_TERMS]
-    if not terms:
-        notices.append(
-            _notice(
-                "no_searchable_terms",
-                "The query has no searchable terms (only common words or punctuation). Add a more specific word.",
-            )
-        )
-        found = rerank.Answer(0, "all_terms", [], [], engine.match([]))
-    else:
-        key = rerank.identifier_key(arguments["query"])
-        # One round of downloads for the identifier shard and the words' postings.
-        identified = gather(
-            lambda: catalogue.store.identified(key) if key else [],
-            lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()),
-        )[0]
-        # Cheap decision first: no looser mode can find what the filters exclude.
-        nothing = engine.filters_pass_nothing(filters)
-        found = rerank.answer(
-            engine,
-            catalogue.ranking,
-            terms,
-            filters,
-            lambda numbers: _rows(catalogue, numbers),
-            identified,
-            strict_only=nothing,
-            start=offset,
-        )
-        if nothing:
-            notices.append(
-                _notice(
-                    "filters_match_nothing",
-                    "No record in the catalogue passes these filters together, whatever the query; looser matching was not tried. Remove or change a filter (facets show what the query matches without each one).",
-                )
-            )
-        notices += _budget_notices(found)
+    terms = _limited_terms(catalogue, arguments["query"], prefix_last, notices)
+    found = _ranked(catalogue, arguments["query"], terms, filters, offset, notices)
     shown = found.ranked[:limit]
     catalogue.store.require([item.number for item in shown])
     tiers = {mode: (tier_terms, clauses) for mode, tier_terms, clauses in found.tiers}
@@ -200,6 +156,69 @@ def search(
     if offset:
         answer["offset"] = offset
     return answer
+
+
+def _limited_terms(catalogue: Catalogue, query: str, prefix_last: bool, notices: list[dict[str, Any]]) -> list[Term]:
+    """The query's search terms, at most MAX_QUERY_TERMS of them (the work budget); a notice names what was cut."""
+    terms = query_terms(query, prefix_last=prefix_last, search_terms=catalogue.ranking.search_terms)
+    if len(terms) > MAX_QUERY_TERMS:
+        left = ", ".join(term.typed[:40] for term in terms[MAX_QUERY_TERMS:])
+        notices.append(
+            _notice(
+                "query_terms_limited",
+                f"Only the first {MAX_QUERY_TERMS} distinct search terms were used; these were left out: {left}. Send fewer, more specific words.",
+            )
+        )
+        terms = terms[:MAX_QUERY_TERMS]
+    if not terms:
+        notices.append(
+            _notice(
+                "no_searchable_terms",
+                "The query has no searchable terms (only common words or punctuation). Add a more specific word.",
+            )
+        )
+    return terms
+
+
+def _ranked(
+    catalogue: Catalogue,
+    query: str,
+    terms: list[Term],
+    filters: dict[str, frozenset[str]],
+    offset: int,
+    notices: list[dict[str, Any]],
+) -> rerank.Answer:
+    """Both ranking stages (rerank.answer) for the terms, the filters and the page's offset."""
+    engine = catalogue.engine
+    if not terms:
+        return rerank.Answer(0, "all_terms", [], [], engine.match([]))
+    key = rerank.identifier_key(query)
+    # One round of downloads for the identifier shard and the words' postings.
+    identified = gather(
+        lambda: catalogue.store.identified(key) if key else [],
+        lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()),
+    )[0]
+    # Cheap decision first: no looser mode can find what the filters exclude.
+    nothing = engine.filters_pass_nothing(filters)
+    found = rerank.answer(
+        engine,
+        catalogue.ranking,
+        terms,
+        filters,
+        lambda numbers: _rows(catalogue, numbers),
+        identified,
+        strict_only=nothing,
+        start=offset,
+    )
+    if nothing:
+        notices.append(
+            _notice(
+                "filters_match_nothing",
+                "No record in the catalogue passes these filters together, whatever the query; looser matching was not tried. Remove or change a filter (facets show what the query matches without each one).",
+            )
+        )
+    notices += _budget_notices(found)
+    return found
 
 
 def _filters(

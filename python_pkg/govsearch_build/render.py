@@ -446,26 +446,38 @@ class Renderer:
 
     def render(self) -> list[Path]:
         groups = self.facets()
+        self.write_home(groups)
+        for record in self.records:
+            self.render_record(record)
+        self.write_browse(groups)
+        self.write_facets(groups)
+        self.write_statements()
+        self.write("404.html", "404.html")
+        self.write_data_quality()
+        for old, record in self.moved_records():
+            # a record merged into another keeps its address: it shows the record it is now part of
+            self.render_record(record, moved_from=old)
+        return self.written
+
+    def write_home(self, groups: dict[str, list[Facet]]) -> None:
+        labels = {
+            "collections": {c.id: c.title for c in self.config.collections},
+            "resourceTypes": RESOURCE_TYPES,
+            "accessStatuses": ACCESS_STATUSES,
+            # the tag colour of each access status, for results.js to take from the page
+            "accessTags": ACCESS_TAG_COLOURS,
+        }
         self.write(
             "index.html",
             "home.html",
             collections=groups["collections"],
             total=len(self.records),
             runtime_bytes=runtime_bytes(self.out / "pyodide"),
-            labels_json=json.dumps(
-                {
-                    "collections": {c.id: c.title for c in self.config.collections},
-                    "resourceTypes": RESOURCE_TYPES,
-                    "accessStatuses": ACCESS_STATUSES,
-                    # the tag colour of each access status, for results.js to take from the page
-                    "accessTags": ACCESS_TAG_COLOURS,
-                },
-                ensure_ascii=False,
-                separators=(",", ":"),
-            ),
+            labels_json=json.dumps(labels, ensure_ascii=False, separators=(",", ":")),
         )
-        for record in self.records:
-            self.render_record(record)
+
+    def write_browse(self, groups: dict[str, list[Facet]]) -> None:
+        """The browse page; past PUBLISHERS_ON_BROWSE publishers, one page of them per letter."""
         letters = by_letter(facet for facet in groups["publishers"] if facet.records)
         split = len(groups["publishers"]) > PUBLISHERS_ON_BROWSE
         self.write(
@@ -485,6 +497,8 @@ class Renderer:
                     facets=facets,
                     letters=letters,
                 )
+
+    def write_facets(self, groups: dict[str, list[Facet]]) -> None:
         headings = {
             "collections": "Collection",
             "types": "Resource type",
@@ -502,27 +516,19 @@ class Renderer:
                 else:
                     context["description"] = ""
                 self.write_facet_pages(facet, context)
+
+    def write_statements(self) -> None:
+        """About, privacy and accessibility, from site/pages/*.md (our own text, sanitised all the same)."""
         for name, title in (
             ("about", "About govsearch"),
             ("privacy", "Privacy"),
             ("accessibility", "Accessibility statement"),
         ):
             source = PAGES / f"{name}.md"
-            text = (
-                source.read_text("utf-8").replace(
-                    "{contact_url}", self.config.contact_url or self.config.url_for("about/")
-                )
-                if source.exists()
-                else ""
-            )
+            contact = self.config.contact_url or self.config.url_for("about/")
+            text = source.read_text("utf-8").replace("{contact_url}", contact) if source.exists() else ""
             body = markdown.markdown(text, extensions=["tables", "sane_lists"])
             self.write(f"{name}/index.html", "statement.html", title=title, body=Markup(sanitise_html(body)))
-        self.write("404.html", "404.html")
-        self.write_data_quality()
-        for old, record in self.moved_records():
-            # a record merged into another keeps its address: it shows the record it is now part of
-            self.render_record(record, moved_from=old)
-        return self.written
 
     def moved_records(self) -> list[tuple[str, dict[str, Any]]]:
         by_id = {record["id"]: record for record in self.records}

@@ -229,39 +229,45 @@ def _apis(rows: list[tuple[str, dict[str, str]]], orgs: dict[str, dict[str, str]
         if url is None:
             builder.reject(file, "url", problem or "no URL")
             continue
-        licence, access, note = _licence(row.get("license", ""), builder, file)
-        summary = (
-            builder.text(row.get("description"), "summary")
-            or f"{name}: an API from {publisher} listed in the UK government API catalogue."
-        )
         documentation = doc_url if doc_url and doc_url != url else None
         if documentation:
             doc_groups[documentation].append((file, row, publisher, url))
-        builder.add(
-            {
-                "id": make_id("apic", name),
-                "title": builder.text(name, "title"),
-                "summary": summary,
-                "url": url,
-                "resourceType": "api",
-                "publisher": publisher,
-                "accessStatus": access,
-                "accessNote": note,
-                "collection": builder.route(publisher, DEFAULT_COLLECTION),
-                "licence": licence,
-                "updated": iso_date(row.get("dateUpdated")),
-                "keywords": keywords(
-                    part for part in re.split(r",|\band\b", row.get("areaServed", "")) if part.strip()
-                ),
-                "documentationUrl": documentation,
-                "source": builder.provenance(file, name),
-            },
-            file,
-        )
+        _add_api(file, row, publisher, url, documentation, builder)
     for file in pending_left_out:
         builder.leave_out("shared-url-listed-in-documentation-record", file)
     for doc_url, members in doc_groups.items():
         _documentation(doc_url, members, builder)
+
+
+def _add_api(
+    file: str, row: dict[str, str], publisher: str, url: str, documentation: str | None, builder: ImportBuilder
+) -> None:
+    """One API row as a record: its own URL, its documentation page beside it."""
+    name = row.get("name", "")
+    licence, access, note = _licence(row.get("license", ""), builder, file)
+    summary = (
+        builder.text(row.get("description"), "summary")
+        or f"{name}: an API from {publisher} listed in the UK government API catalogue."
+    )
+    builder.add(
+        {
+            "id": make_id("apic", name),
+            "title": builder.text(name, "title"),
+            "summary": summary,
+            "url": url,
+            "resourceType": "api",
+            "publisher": publisher,
+            "accessStatus": access,
+            "accessNote": note,
+            "collection": builder.route(publisher, DEFAULT_COLLECTION),
+            "licence": licence,
+            "updated": iso_date(row.get("dateUpdated")),
+            "keywords": keywords(part for part in re.split(r",|\band\b", row.get("areaServed", "")) if part.strip()),
+            "documentationUrl": documentation,
+            "source": builder.provenance(file, name),
+        },
+        file,
+    )
 
 
 def _publisher(row: dict[str, str], orgs: dict[str, dict[str, str]], builder: ImportBuilder, file: str) -> str | None:

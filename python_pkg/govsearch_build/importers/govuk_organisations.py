@@ -95,26 +95,7 @@ def _one(item: Any, file: str, titles: dict[Any, Any], builder: ImportBuilder) -
     fmt = str(item.get("format") or "Organisation")
     status = str(details.get("govuk_status") or "")
     closed = str(details.get("govuk_closed_status") or "")
-    if status and status not in STATUS:
-        builder.note_unmapped("details.govuk_status", status, file)
-    if closed and closed not in CLOSED:
-        builder.note_unmapped("details.govuk_closed_status", closed, file)
-    phrase = STATUS.get(status, status or "status not stated")
-    if status == "closed":
-        if closed:
-            phrase += f" ({CLOSED.get(closed, closed.replace('_', ' '))})"
-        year = (iso_date(details.get("closed_at")) or "")[:4]
-        if year:
-            phrase += f" in {year}"
-    kind = fmt if fmt != "Other" else "Other organisation"
-    parts = [f"{kind}, {phrase}"]
-    parents = _names(item.get("parent_organisations"), titles)
-    if parents:
-        parts.append("part of " + ", ".join(parents[:3]))
-    successors = _names(item.get("superseding_organisations"), titles)
-    if successors:
-        parts.append("replaced by " + ", ".join(successors[:3]))
-    summary = "; ".join(parts) + "."
+    summary = _summary(item, fmt, status, closed, titles, builder, file)
     abbreviation = str(details.get("abbreviation") or "").strip()
     # Publisher of an organisation record is the organisation itself, under
     # its exact GOV.UK name (the title), so no authority look-up is needed.
@@ -147,3 +128,30 @@ def _one(item: Any, file: str, titles: dict[Any, Any], builder: ImportBuilder) -
         },
         file,
     )
+
+
+def _summary(
+    item: dict[str, Any], fmt: str, status: str, closed: str, titles: dict[Any, Any], builder: ImportBuilder, file: str
+) -> str:
+    """What the organisation is and its state, in words: "Ministerial department, closed (merged) in 2016; part of X."."""
+    details = item.get("details") or {}
+    if status and status not in STATUS:
+        builder.note_unmapped("details.govuk_status", status, file)
+    if closed and closed not in CLOSED:
+        builder.note_unmapped("details.govuk_closed_status", closed, file)
+    phrase = STATUS.get(status, status or "status not stated")
+    if status == "closed":
+        if closed:
+            phrase += f" ({CLOSED.get(closed, closed.replace('_', ' '))})"
+        year = (iso_date(details.get("closed_at")) or "")[:4]
+        if year:
+            phrase += f" in {year}"
+    kind = fmt if fmt != "Other" else "Other organisation"
+    parts = [f"{kind}, {phrase}"]
+    parents = _names(item.get("parent_organisations"), titles)
+    if parents:
+        parts.append("part of " + ", ".join(parents[:3]))
+    successors = _names(item.get("superseding_organisations"), titles)
+    if successors:
+        parts.append("replaced by " + ", ".join(successors[:3]))
+    return "; ".join(parts) + "."

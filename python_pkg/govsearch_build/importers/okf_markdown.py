@@ -99,12 +99,7 @@ def _one(path: Path, file: str, owners: dict[str, str], used: set[str], builder:
     routes_match = _ROUTES.search(body)
     routes = _LINK.findall(routes_match.group(1)) if routes_match else []
     sources = [s for s in data.get("sources") or [] if isinstance(s, dict)]
-    candidates = [str(data["resource"])] if str(data.get("resource", "")).startswith(("http://", "https://")) else []
-    candidates += [link for _, link in routes]
-    candidates += [
-        str(s["resource"]) for s in sources if str(s.get("resource", "")).startswith(("http://", "https://"))
-    ]
-    url = _first_unused_url(candidates, used, builder)
+    url = _first_unused_url(_url_candidates(data, routes, sources), used, builder)
     if url is None:
         builder.reject(file, "url", "no absolute URL: no resource, official route or source link")
         return
@@ -114,11 +109,7 @@ def _one(path: Path, file: str, owners: dict[str, str], used: set[str], builder:
         builder.reject(file, "publisher", "no provider, resource owner or source author names a publisher")
         return
     observed = iso_date(data.get("observed_at")) or iso_date(data.get("timestamp"))
-    route_body = ""
-    if routes:
-        route_body = "Official routes:\n\n" + "\n".join(
-            f"- [{builder.text(label, 'title')}]({link})" for label, link in routes
-        )
+    route_body = _route_list(routes, builder)
     builder.add(
         {
             "id": make_id("okfmd", path.stem),
@@ -129,19 +120,34 @@ def _one(path: Path, file: str, owners: dict[str, str], used: set[str], builder:
             "publisher": publisher,
             "accessStatus": "public",
             "collection": builder.collection or DEFAULT_COLLECTION,
-            "keywords": keywords(
-                [
-                    data.get("jurisdiction"),
-                    *(_as_list(data.get("tags"))),
-                    str(data.get("service_family", "")).replace("-", " ") or None,
-                    kind or None,
-                ]
-            ),
+            "keywords": _keywords(data, kind),
             "source": builder.provenance(file, path.stem, observed=observed),
         },
         file,
         body=route_body,
     )
+
+
+def _keywords(data: dict[str, Any], kind: str) -> list[str]:
+    """Jurisdiction, tags, service family and page type from the front matter."""
+    family = str(data.get("service_family", "")).replace("-", " ") or None
+    return keywords([data.get("jurisdiction"), *(_as_list(data.get("tags"))), family, kind or None])
+
+
+def _url_candidates(data: dict[str, Any], routes: list[tuple[str, str]], sources: list[dict[str, Any]]) -> list[str]:
+    """Where the record could point, best first: its resource, its official routes, its sources' resources."""
+    web = ("http://", "https://")
+    candidates = [str(data["resource"])] if str(data.get("resource", "")).startswith(web) else []
+    candidates += [link for _, link in routes]
+    candidates += [str(s["resource"]) for s in sources if str(s.get("resource", "")).startswith(web)]
+    return candidates
+
+
+def _route_list(routes: list[tuple[str, str]], builder: ImportBuilder) -> str:
+    """The record body: the service's official routes as a Markdown list (empty when it has none)."""
+    if not routes:
+        return ""
+    return "Official routes:\n\n" + "\n".join(f"- [{builder.text(label, 'title')}]({link})" for label, link in routes)
 
 
 def _first_unused_url(candidates: list[str], used: set[str], builder: ImportBuilder) -> str | None:

@@ -274,22 +274,8 @@ def _one(
     if resource_type is None:
         builder.note_unmapped("record_type", record_type, file)
         resource_type = "catalogue-record"
-    raw_url = str(item.get("url") or "").strip()
     raw_doc = str(item.get("documentation") or "").strip()
-    shared = record_type == "API Product" and product_urls.get(raw_url, 0) > 1
-    if raw_url and not shared:
-        url, problem = builder.url(raw_url)
-    elif raw_doc and docs[raw_doc] == 1:
-        url, problem = builder.url(raw_doc)
-    else:
-        url, problem = (
-            None,
-            (
-                "the url is shared by several API Products and the documentation page is not this API's own"
-                if raw_url
-                else "no url, and no documentation page of its own"
-            ),
-        )
+    url, problem = _own_url(item, record_type, raw_doc, product_urls, docs, builder)
     if url is None:
         builder.reject(file, "url", problem or "no url")
         return
@@ -324,3 +310,18 @@ def _one(
         },
         file,
     )
+
+
+def _own_url(
+    item: dict[str, Any], record_type: str, raw_doc: str, product_urls: Counter, docs: Counter, builder: ImportBuilder
+) -> tuple[str | None, str | None]:
+    """The record's own address: its url, unless several API Products share it; else a documentation page only it has."""
+    raw_url = str(item.get("url") or "").strip()
+    shared = record_type == "API Product" and product_urls.get(raw_url, 0) > 1
+    if raw_url and not shared:
+        return builder.url(raw_url)
+    if raw_doc and docs[raw_doc] == 1:
+        return builder.url(raw_doc)
+    if raw_url:
+        return None, "the url is shared by several API Products and the documentation page is not this API's own"
+    return None, "no url, and no documentation page of its own"
