@@ -2,11 +2,6 @@
 // searched words marked, the count, the did-you-mean link and the empty
 // state. Record text is only ever set as text nodes, never as HTML.
 
-const ACCESS_TAGS = {
-  public: "govuk-tag--green",
-  restricted: "govuk-tag--red",
-  "authentication-required": "govuk-tag--yellow",
-};
 // Words too common to mark (the engine ignores them too).
 const COMMON = new Set(["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "is", "it", "of", "on", "or", "the", "to", "with"]);
 
@@ -92,7 +87,7 @@ export function resultItem(item, { base, label, query }) {
   const type = element("li");
   type.append(element("strong", "govuk-tag govuk-tag--blue", label("resourceTypes", item.resourceType)));
   const access = element("li");
-  access.append(element("strong", `govuk-tag ${ACCESS_TAGS[item.accessStatus] || "govuk-tag--grey"}`, label("accessStatuses", item.accessStatus)));
+  access.append(element("strong", `govuk-tag ${label("accessTags", item.accessStatus)}`, label("accessStatuses", item.accessStatus)));
   const collections = (item.collections || [item.collection]).map((id) => label("collections", id));
   meta.append(type, access, element("li", "", collections.join(", ")));
   if (item.linkSecurity === "http-only") {
