@@ -214,3 +214,27 @@ def test_sharded_sites_answer_like_the_cli(open_page, sharded_served, sharded_si
         assert _checked(tool, text) == cli_call(sharded_site_dir, tool, arguments), (tool, arguments)
     page.fill("#search-input", "bathing water")
     page.wait_for_selector("#search-results li", timeout=READY_TIMEOUT_MS)
+
+
+# Several problems or filters at once, so the order of keys could show in the answer.
+KEY_ORDER_CALLS = [
+    (SEARCH_TOOL, {"query": "", "limit": 0, "resourceTypes": ["nope"], "zzz": 1, "aaa": 2}),
+    (SEARCH_TOOL, {"limit": 500, "query": 5, "collections": "ons", "publishers": [1, "x" * 80]}),
+    (SEARCH_TOOL, {"accessStatuses": ["public", "nope"], "query": "vat", "limit": 3, "collections": ["ons"]}),
+    (
+        SEARCH_TOOL,
+        {"publishers": ["HM Revenue & Customs"], "resourceTypes": ["api", "dataset"], "query": "vat", "limit": 2},
+    ),
+    (FILTER_TOOL, {"prefix": 7, "field": "nope", "extra": True}),
+]
+
+
+def test_the_same_arguments_in_any_key_order_give_the_clis_bytes(open_page, site_dir: Path):
+    """Agents send keys in any order, and DevTools' invokeTool sorts them: the answer must not follow either."""
+    page, mcp = _mcp_page(open_page, "")
+    for tool, arguments in KEY_ORDER_CALLS:
+        expected = cli_call(site_dir, tool, arguments)
+        for order in (list(arguments), sorted(arguments), list(reversed(arguments))):
+            text = execute_tool(page, tool, {key: arguments[key] for key in order})
+            assert text == expected, (tool, order)
+        assert _output(mcp.response(mcp.invoke(tool, arguments))) == json.loads(expected), (tool, arguments)
