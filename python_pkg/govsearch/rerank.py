@@ -557,19 +557,27 @@ def _holds(numbers: Sequence[int], number: int) -> bool:
     return at < len(numbers) and numbers[at] == number
 
 
-def suggestion(query: str, corrected: dict[str, str], row: Mapping[str, Any]) -> str | None:
-    """The query with each corrected word as the top result spells it ("did you mean")."""
+def suggestion(query: str, corrected: dict[str, str], rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """The query with each corrected word as the results spell it ("did you mean").
+
+    The index holds stems ("popul"), which are no words to offer a person: a
+    corrected word is spelt as the first result whose title, summary or
+    publisher holds it, and with no result spelling it there is no suggestion.
+    """
     if not corrected:
         return None
     spelt: dict[str, str] = {}
-    for text in (row.get("title", ""), row.get("summary", ""), row.get("publisher", "")):
-        for typed, indexed in analysed(text):
-            spelt.setdefault(indexed, typed.lower())
+    for row in rows:
+        for text in (row.get("title", ""), row.get("summary", ""), row.get("publisher", "")):
+            for typed, indexed in analysed(text):
+                spelt.setdefault(indexed, typed.lower())
     words = []
     for word in query.split():
         typed = analysed(word)
         if typed and typed[0][0] in corrected:
-            words.append(spelt.get(corrected[typed[0][0]], corrected[typed[0][0]]))
+            if corrected[typed[0][0]] not in spelt:
+                return None
+            words.append(spelt[corrected[typed[0][0]]])
         else:
             words.append(word)
     return " ".join(words)

@@ -134,12 +134,13 @@ def search(
     shown = found.ranked[:limit]
     catalogue.store.require([item.number for item in shown])
     tiers = {mode: (tier_terms, clauses) for mode, tier_terms, clauses in found.tiers}
-    results = []
+    results, corrections = [], {}
     for item in shown:
         result, corrected = _result(catalogue, item, *tiers[item.mode])
         results.append(result)
         if item is found.ranked[0] and item.mode == "fuzzy" and not offset:
-            found.suggestion = rerank.suggestion(arguments["query"], corrected, result)
+            corrections = corrected  # the words the top result was found by
+    found.suggestion = rerank.suggestion(arguments["query"], corrections, results)
     answer = {
         "ok": True,
         "query": arguments["query"],

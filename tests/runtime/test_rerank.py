@@ -242,3 +242,14 @@ def test_a_suggestion_spells_the_correction_as_the_record_shows_it(search):
     # "registy" is corrected by the publisher "HM Land Registry", not read back as the stem "registri".
     result = search({"query": "price registy"})
     assert result["match_mode"] == "fuzzy" and result["suggestion"] == "price registry"
+
+
+def test_a_suggestion_never_offers_an_index_stem():
+    """ "popul" is how the index holds "population": a person is offered the word as a result spells it, or nothing."""
+    from govsearch.rerank import suggestion
+
+    corrected = {stems("populaton")[0]: stems("population")[0]}
+    census = {"title": "Census", "summary": "Topics of the 2021 census.", "publisher": "Office for National Statistics"}
+    estimates = {"title": "Population estimates", "summary": "", "publisher": "ONS"}
+    assert suggestion("populaton census", corrected, [census, estimates]) == "population census"
+    assert suggestion("populaton census", corrected, [census]) is None
