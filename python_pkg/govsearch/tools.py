@@ -249,32 +249,34 @@ def _filters(
     return filters, applied
 
 
+# What each work budget (terms.MAX_POSTINGS, MAX_EXPANSIONS) left out, in words: {} is the list of what it cut.
+_BUDGET_NOTICES = (
+    (
+        "skipped",
+        "work_budget_reached",
+        "Looser matching ({}) was not tried: the stricter search already used this call's work budget. Use fewer or more specific words.",
+    ),
+    (
+        "dropped",
+        "common_terms_left_out",
+        "Left out of this search because they occur in too many records to weigh within the work budget: {}. The other words decided the results; add a more specific word.",
+    ),
+    (
+        "limited",
+        "expansions_limited",
+        f"{{}}: as a prefix or with one typo this reaches more than {MAX_EXPANSIONS} indexed words, so only the {MAX_EXPANSIONS} closest were searched. Type more of the word for complete results.",
+    ),
+)
+
+
 def _budget_notices(found: rerank.Answer) -> list[dict[str, Any]]:
-    """What the work budgets (terms.MAX_POSTINGS, MAX_EXPANSIONS) left out of this answer."""
+    """A notice for each work budget that cut this answer's work."""
     notices = []
-    if found.skipped:
-        notices.append(
-            _notice(
-                "work_budget_reached",
-                f"Looser matching ({', '.join(found.skipped).replace('_', ' ')}) was not tried: the stricter search already used this call's work budget. Use fewer or more specific words.",
-            )
-        )
-    if found.dropped:
-        words = ", ".join(word[:40] for word in found.dropped)
-        notices.append(
-            _notice(
-                "common_terms_left_out",
-                f"Left out of this search because they occur in too many records to weigh within the work budget: {words}. The other words decided the results; add a more specific word.",
-            )
-        )
-    if found.limited:
-        words = ", ".join(term[:40] for term in found.limited)
-        notices.append(
-            _notice(
-                "expansions_limited",
-                f"{words}: as a prefix or with one typo this reaches more than {MAX_EXPANSIONS} indexed words, so only the {MAX_EXPANSIONS} closest were searched. Type more of the word for complete results.",
-            )
-        )
+    for field, code, message in _BUDGET_NOTICES:
+        cut = getattr(found, field)
+        if cut:
+            words = ", ".join(word[:40] for word in cut)
+            notices.append(_notice(code, message.format(words.replace("_", " ") if field == "skipped" else words)))
     return notices
 
 
