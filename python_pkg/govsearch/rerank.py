@@ -35,6 +35,9 @@ RARE = 3  # a word in fewer records than this (in its commonest field) may be a 
 # A misspelt word of this many letters (its stem) may differ by two edits when no
 # term is one edit from it; shorter words would reach too many others that way.
 TWO_EDITS_FROM, TWO_EDITS_TO = 6, 16
+# Two-edit matching builds a large automaton per word (about 20 ms in CPython for
+# 16 letters): the work budget allows it for this many words of a call, letters only.
+MAX_TWO_EDIT_WORDS = 2
 FIELDS = ("title", "publisher", "keywords", "summary", "body")
 
 # Build-time record flags (govsearch_build.data_writer.record_flags) and what
@@ -287,7 +290,8 @@ def _typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], fr
     ("populaton": no stem is one edit from it) is read as the longest index
     term it begins with, if that keeps most of the word ("popul"). When no
     such term exists either ("drivng": the stem "drive" is two edits away),
-    a word of TWO_EDITS_FROM letters or more may differ by two edits.
+    a word of TWO_EDITS_FROM letters or more may differ by two edits (letters
+    only, and at most MAX_TWO_EDIT_WORDS words of a call: the work budget).
     """
     misspelt: set[str] = set()
     wider: set[str] = set()
@@ -300,6 +304,8 @@ def _typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], fr
                 prefix = _known_prefix(engine, term.typed)
                 if (
                     prefix is None
+                    and len(wider) < MAX_TWO_EDIT_WORDS
+                    and term.indexed.isalpha()
                     and TWO_EDITS_FROM <= len(term.indexed) <= TWO_EDITS_TO
                     and engine.matcher.expand(Clause(term.indexed, "required", edit_distance=2))
                 ):

@@ -236,6 +236,10 @@ def test_a_typo_two_edits_from_any_stem_is_still_corrected(search, monkeypatch):
     assert ids(result)[0] == "ons-org" and "typo_corrected" in result["results"][0]["reasons"]
     monkeypatch.setattr(rerank_module, "TWO_EDITS_FROM", 99)  # without the rule: nothing found
     assert search({"query": "statstcs"})["results"] == []
+    monkeypatch.undo()
+    assert search({"query": "stat1stcs"})["results"] == []  # not a word of letters: no two-edit reading
+    monkeypatch.setattr(rerank_module, "MAX_TWO_EDIT_WORDS", 0)  # the call's budget for two-edit words spent
+    assert search({"query": "statstcs"})["results"] == []
 
 
 def test_a_suggestion_spells_the_correction_as_the_record_shows_it(search):
