@@ -14,19 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from govsearch.tool_schemas import ACCESS_STATUSES, COLLECTIONS, RESOURCE_TYPES
+
 QUERY_CHARS = 160  # the schema's maxLength
 SYNTAX = "*~^+-:"
-RESOURCE_TYPES = [
-    "govuk-content",
-    "dataset",
-    "api",
-    "api-documentation",
-    "catalogue-record",
-    "organisation",
-    "guidance",
-]
-ACCESS = ["public", "restricted", "authentication-required", "access-not-established", "not-applicable"]
-COLLECTIONS = ["deep-evidence", "uk-living", "ons", "government-apis", "land-registry"]
 
 
 def record_counts(catalogue: Any) -> Counter[str]:
@@ -78,7 +69,7 @@ def adversarial_calls(catalogue: Any) -> list[tuple[str, dict[str, Any], bool]]:
     many_common = _words(common_long)
     every_filter = {
         "resourceTypes": RESOURCE_TYPES,
-        "accessStatuses": ACCESS,
+        "accessStatuses": ACCESS_STATUSES,
         "collections": COLLECTIONS,
         "publishers": publishers[:8],
     }

@@ -22,20 +22,11 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(ROOT / "python_pkg"))
 
+from govsearch.tool_schemas import COLLECTIONS, RESOURCE_TYPES  # noqa: E402
 from govsearch_build.records import Record, record_to_markdown  # noqa: E402
 
 SHARED_DATA = ROOT.parent / "shared" / "data"
 FULL_ESTATE = ROOT / "site" / "full-estate.toml"
-COLLECTIONS = ("deep-evidence", "uk-living", "ons", "government-apis", "land-registry")
-RESOURCE_TYPES = (
-    "govuk-content",
-    "dataset",
-    "api",
-    "api-documentation",
-    "catalogue-record",
-    "organisation",
-    "guidance",
-)
 
 
 @dataclass
