@@ -347,26 +347,9 @@ def expand(
         return [term] if holds(term) else []  # an exact term reaches itself, if the index holds it
     if not clause.edit_distance and term.index("*") == len(term) - 1:
         return prefixed(sorted_terms(), term[:-1])  # what the search box sends while typing: no automaton needed
-    if clause.edit_distance >= 2 and "*" not in term:
-        return _wider_typos(token_set(), term, clause.edit_distance)
     return (
         token_set().intersect(TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))).to_list()
     )
-
-
-def _wider_typos(vocabulary: TokenSet, term: str, edit_distance: int) -> list[str]:
-    """The terms within `edit_distance` edits of `term` that keep its first letter.
-
-    Two edits over the whole vocabulary cost 20-35 ms a word in CPython (three
-    times that in Pyodide), most of it walking branches a typo rarely takes:
-    people seldom get a word's first letter wrong. One edit (lunr's own
-    fuzzy matching) still reaches every term.
-    """
-    branch = vocabulary.edges.get(term[:1])
-    if branch is None or len(term) < 2:
-        return []
-    rest = LunrClause(term=term[1:], edit_distance=edit_distance)
-    return [term[0] + word for word in branch.intersect(TokenSet.from_clause(rest)).to_list()]
 
 
 def prefixed(sorted_terms: list[str], prefix: str) -> list[str]:
