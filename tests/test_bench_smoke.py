@@ -29,11 +29,13 @@ def test_quick_benchmark_measures_every_engine(tmp_path):
     result = json.loads((tmp_path / "quick.json").read_text("utf-8"))
     engines = result["sizes"][0]["engines"]
     assert set(engines) == {"ours", "lunr", "pagefind"}
-    # Ours and lunr.js answer from the same lunr index: they find hits for the same queries.
+    # Ours and lunr.js answer from the same lunr index: ours finds every query lunr.js
+    # finds, and may find more (the re-ranker reads a typo two edits away; lunr.js one).
     hits = {
         name: [(a.get("total") or 0) > 0 for a in engine["browser"]["warm"]]
         for name, engine in engines.items()
         if name != "pagefind"
     }
-    assert hits["ours"] == hits["lunr"]
+    assert len(hits["ours"]) == len(hits["lunr"]) > 0
+    assert [ours or not lunr for ours, lunr in zip(hits["ours"], hits["lunr"])] == [True] * len(hits["lunr"])
     assert engines["ours"]["figures"]["wasm_after_load_mb"] > 0
