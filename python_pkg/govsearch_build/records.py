@@ -88,14 +88,43 @@ class LoadResult:
             self.rejected_files.add(problem.file)
 
 
+def _without_timestamps(loader: type) -> type:
+    """`loader` leaving dates as the strings the author wrote (no datetime.date values)."""
+    loader.yaml_implicit_resolvers = {
+        key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    return loader
+
+
+@_without_timestamps
 class _StringDateLoader(yaml.SafeLoader):
     """SafeLoader that leaves dates as the strings the author wrote."""
 
 
-_StringDateLoader.yaml_implicit_resolvers = {
-    key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+# libyaml's parser (PyYAML's C loader, same constructor and resolver) reads
+# front matter about four times faster than the pure-Python one: at 300,000
+# records that is the difference between minutes and an hour. Where libyaml is
+# missing the pure-Python loader does all the work.
+_FastStringDateLoader: type | None = (
+    _without_timestamps(type("_FastStringDateLoader", (yaml.CSafeLoader,), {}))
+    if hasattr(yaml, "CSafeLoader")
+    else None
+)
+
+
+def load_front_matter(head: str) -> Any:
+    """The YAML front matter as Python values, dates kept as strings.
+
+    The C loader parses; anything it refuses is parsed again by the pure-Python
+    loader, so a rejection names the same line and problem with or without libyaml.
+    """
+    if _FastStringDateLoader is not None:
+        try:
+            return yaml.load(head, Loader=_FastStringDateLoader)
+        except (yaml.YAMLError, RecursionError):
+            pass
+    return yaml.load(head, Loader=_StringDateLoader)
 
 
 @lru_cache(maxsize=1)
@@ -143,7 +172,7 @@ def parse_record_text(text: str, file: str) -> tuple[dict[str, Any] | None, str,
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     try:
         head, body = split_front_matter(text)
-        data = yaml.load(head, Loader=_StringDateLoader)
+        data = load_front_matter(head)
     except ValueError as error:
         return None, "", [Rejection(file, "(front matter)", str(error))]
     except RecursionError:
