@@ -47,6 +47,7 @@ from govsearch.terms import NO_SEARCH_TERMS, SearchTerms
 from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
 
 from .config import SiteConfig
+from .postings import Postings
 from .records import Record
 
 # Title counts most, then who publishes it and its keywords, then the summary,
@@ -242,18 +243,19 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     ordered = in_number_order(records)
     layout = layout or choose_layout(config, len(ordered))
     writer = DataWriter(data_dir)
-    index = build_index(ordered, search_terms_of(config))
+    search_terms = search_terms_of(config)
     ranking = ranking_data(config, ordered)
     files = {
         "facets": writer.write("facets", facet_table(ordered), len(ordered)),
         "ranking": writer.write("ranking", ranking, len(ordered)),
     }
     if layout == SHARDED:
+        postings = Postings.build((index_document(r, search_terms) for r in ordered), list(FIELDS))
         files["directory"] = writer.write(
-            "directory", write_shards(writer, index, ordered, RankingData(ranking)), len(ordered)
+            "directory", write_shards(writer, postings, ordered, RankingData(ranking)), len(ordered)
         )
     else:
-        files["index"] = writer.write("index", index.serialize(), len(ordered))
+        files["index"] = writer.write("index", build_index(ordered, search_terms).serialize(), len(ordered))
         files["records"] = writer.write("records", {"records": [stored_record(r) for r in ordered]}, len(ordered))
     manifest = {
         "format": FORMAT,
@@ -270,16 +272,16 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
 
 
 def write_shards(
-    writer: DataWriter, index: Index, records: list[Record], ranking: RankingData | None = None
+    writer: DataWriter, postings: Postings, records: list[Record], ranking: RankingData | None = None
 ) -> dict[str, Any]:
-    """Split what lunr's scoring reads into shards; return the directory. Consumes the index's field vectors."""
+    """Split what lunr's scoring reads into shards; return the directory."""
     number_of = {record.id: number for number, record in enumerate(records)}
-    terms = sorted(index.inverted_index)
+    terms = postings.terms()
     rows = [_row(record) for record in records]
     return {
-        "fields": list(index.fields),
+        "fields": list(postings.fields),
         "vocabulary": writer.write("vocabulary", {"terms": terms}, len(terms)),
-        "postings": _postings_shards(writer, index, terms, number_of, rows, ranking or RankingData({})),
+        "postings": _postings_shards(writer, postings, terms, rows, ranking or RankingData({})),
         # Thousands of record and row shards: each listed by a sha256 prefix
         # alone (the path follows from number and hash), to keep the directory small.
         "records": {
@@ -343,39 +345,27 @@ def _top_rows(
 
 def _postings_shards(
     writer: DataWriter,
-    index: Index,
+    postings: Postings,
     terms: list[str],
-    number_of: dict[str, int],
     rows: list[list[Any]],
     ranking: RankingData,
 ) -> list[dict[str, Any]]:
     """Per term: its lunr term index and, per field, (record gaps, weights);
     for a word in at least TOP_ROWS_FROM records, also its best rows.
 
-    Weights come from lunr's field vectors: the term's boosted BM25 score in
-    that record's field, which is all lunr's similarity needs. The field
-    vectors are consumed as they are regrouped (the pairs are sorted below, so
-    order does not matter): holding both copies of every posting was the
-    build's peak memory at 100,000 records and more (bench/scale.py).
+    Weights are lunr's (govsearch_build/postings.py): the term's boosted BM25
+    score in that record's field, which is all lunr's similarity needs.
     """
-    by_index: dict[int, dict[str, list[tuple[int, float]]]] = defaultdict(lambda: defaultdict(list))
-    for field_ref in list(index.field_vectors):  # in lunr's order, which fixes each term's field order
-        vector = index.field_vectors.pop(field_ref)
-        field, ref = field_ref.split("/", 1)
-        elements = vector.elements
-        for position in range(0, len(elements), 2):
-            by_index[elements[position]][field].append((number_of[ref], elements[position + 1]))
     shards, current, size = [], {}, 0
     for term in terms:
-        term_index = index.inverted_index[term]["_index"]
-        fields = {}
-        for field, pairs in by_index.get(term_index, {}).items():
-            pairs.sort()
-            fields[field] = [encode_gaps([number for number, _ in pairs]), [weight for _, weight in pairs]]
-        current[term] = {POSTING_TERM_INDEX: term_index, POSTING_FIELDS: fields}
-        pairs_by_field = by_index.get(term_index, {})
+        pairs_by_field = postings.of(term)
+        fields = {
+            field: [encode_gaps([number for number, _ in pairs]), [weight for _, weight in pairs]]
+            for field, pairs in pairs_by_field.items()
+        }
+        current[term] = {POSTING_TERM_INDEX: postings.term_index(term), POSTING_FIELDS: fields}
         if len({number for pairs in pairs_by_field.values() for number, _ in pairs}) >= TOP_ROWS_FROM:
-            current[term][POSTING_ROWS] = _top_rows(term, pairs_by_field, list(index.fields), rows, ranking)
+            current[term][POSTING_ROWS] = _top_rows(term, pairs_by_field, postings.fields, rows, ranking)
         size += len(dump(current[term])) + len(term) + 4
         if size >= POSTINGS_SHARD_BYTES:
             shards.append(_close_shard(writer, len(shards), current))

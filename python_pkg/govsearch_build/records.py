@@ -12,6 +12,7 @@ import json
 import os
 import re
 import stat
+import sys
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,6 +29,11 @@ import yaml
 from .quality import QualityLog
 
 MAX_FILE_BYTES = 256 * 1024
+# Values that repeat across records (a few hundred publishers, a handful of
+# types and statuses, dates): one string each, shared, instead of one per record.
+# With the field names, also shared, a record held in memory is about a third
+# smaller (4.2 to 2.7 KB for a simulated record): 450 MB less at 300,000 records.
+SHARED_VALUES = ("collection", "resourceType", "accessStatus", "publisher", "licence", "observed", "updated", "kind")
 TEXT_FIELDS = ("title", "summary", "publisher", "accessNote", "licence")
 # Hostile-input limits. A record is a flat mapping with a few small nested
 # objects, so anything much bigger or deeper is not a record: YAML aliases can
@@ -220,10 +226,13 @@ def normalise(value: Any) -> Any:
     if isinstance(value, list):
         return [normalise(item) for item in value]
     if isinstance(value, dict):
-        out = {str(key): normalise(item) for key, item in value.items()}
+        out = {sys.intern(str(key)): normalise(item) for key, item in value.items()}
         for name in TEXT_FIELDS:
             if isinstance(out.get(name), str):
                 out[name] = " ".join(out[name].split())
+        for name in SHARED_VALUES:
+            if isinstance(out.get(name), str):
+                out[name] = sys.intern(out[name])
         return out
     return value
 

@@ -378,7 +378,10 @@ class Renderer:
         self.assets = assets
         self.report = report or {}
         self.moved = moved or {}
-        self.records = [dict(record.data, body=record.body) for record in records]
+        # The records' own field dicts, not copies (a copy with the body was a
+        # kilobyte a record, 300 MB at 300,000): bodies are looked up by id when a page is written.
+        self.records = [record.data for record in records]
+        self.bodies = {record.id: record.body for record in records}
         self.publisher_slug = publisher_slugs(r["publisher"] for r in self.records)
         self.env = Environment(
             loader=FileSystemLoader(str(TEMPLATES)),
@@ -616,7 +619,7 @@ class Renderer:
             "record.html",
             record=record,
             moved_from=moved_from,
-            body=render_markdown(record["body"]) if record.get("body") else None,
+            body=render_markdown(body) if (body := record.get("body", self.bodies.get(record["id"]))) else None,
             source_rows=source_rows,
             source_name=SOURCE_NAMES.get(source.get("kind", "curated"), str(source.get("kind"))),
             curated=source.get("kind", "curated") == "curated",
