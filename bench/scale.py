@@ -338,7 +338,12 @@ def markdown(result: dict) -> str:
         ("... reading records (s)", None, lambda s: _step(s, "Reading", "s")),
         ("... indexing (s)", None, lambda s: _step(s, "Indexing", "s")),
         ("... rendering pages (s)", None, lambda s: _step(s, "Rendering", "s")),
-        ("Peak RSS while indexing (MB, sampled each second)", None, lambda s: _step(s, "Indexing", "peak_rss_mb")),
+        (
+            "Peak RSS while reading records (MB, sampled each second)",
+            None,
+            lambda s: _step(s, "Reading", "peak_rss_mb"),
+        ),
+        ("Peak RSS while indexing (MB, sampled)", None, lambda s: _step(s, "Indexing", "peak_rss_mb")),
         ("Peak RSS while rendering pages (MB, sampled)", None, lambda s: _step(s, "Rendering", "peak_rss_mb")),
         (
             "Published size as the Pages archive (MB; limit 1,000)",
@@ -467,6 +472,10 @@ def main(argv: list[str] | None = None) -> int:
         help="only the indexing step's memory and time for N records made in memory (prints JSON)",
     )
     parser.add_argument("--render", metavar="NAME", help="only rewrite NAME.md (and the projection) from NAME.json")
+    parser.add_argument(
+        "--merge", metavar="NAMES", help="combine results NAME1,NAME2,... (sizes run side by side) into --name"
+    )
+    parser.add_argument("--notes", metavar="FILE", help="with --merge or --render: Markdown added under the tables")
     options = parser.parse_args(argv)
     targets = [int(n) for n in options.extrapolate.split(",") if n]
     if options.index_only:
@@ -479,10 +488,13 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
         return 0
-    if options.render:
-        path = Path(options.out) / f"{options.render}.json"
-        result = json.loads(path.read_text("utf-8"))
-        _finish(result, targets, path.parent)
+    if options.merge or options.render:
+        out = Path(options.out)
+        result = merged(out, options.merge.split(","), options.name) if options.merge else None
+        result = result or json.loads((out / f"{options.render}.json").read_text("utf-8"))
+        if options.notes:
+            result["notes"] = Path(options.notes).read_text("utf-8").strip()
+        _finish(result, targets, out)
         return 0
     started = time.time()
     result = {
@@ -503,6 +515,17 @@ def main(argv: list[str] | None = None) -> int:
         result["wall_s"] = time.time() - started
         _finish(result, targets, out)
     return 0
+
+
+def merged(folder: Path, names: list[str], name: str) -> dict:
+    """One result from several runs made side by side (each slowed the others: their times say so)."""
+    runs = [json.loads((folder / f"{run}.json").read_text("utf-8")) for run in names]
+    result = dict(runs[0], name=name)
+    result["command"] = "; ".join(run["command"] for run in runs) + " (run side by side, merged)"
+    result["started"] = min(run["started"] for run in runs)
+    result["finished"] = max(run.get("finished", run["started"]) for run in runs)
+    result["sizes"] = sorted((size for run in runs for size in run["sizes"]), key=lambda size: size["records"])
+    return result
 
 
 def _finish(result: dict, targets: list[int], out: Path) -> None:
