@@ -106,3 +106,50 @@ def test_no_text_of_the_exports_in_the_generator_source():
         text = source.read_text("utf-8")
         copied = sorted(s for s in strings if s in text)
         assert copied == [], f"{source.name} holds text of the exports: {copied[:5]}"
+
+
+def test_scale_results_run_side_by_side_merge_into_one_table(tmp_path):
+    import scale
+
+    def run(records, started, wall):
+        size = {
+            "records": records,
+            "build": {"wall_s": wall, "peak_rss_mb": records / 100, "steps": [], "pages_limit_message": None},
+            "published": {
+                "archive_mb": records / 50,
+                "files": records,
+                "by_folder": {"records": {"mb": 1}, "data": {"mb": 2}},
+            },
+            "chromium": None,
+        }
+        return {
+            "name": f"r{records}",
+            "command": f"scale {records}",
+            "started": started,
+            "finished": started,
+            "seed": 18,
+            "machine": {
+                "nproc": 2,
+                "cpu": "x",
+                "memory_gb": 1,
+                "mem_available_gb_at_start": 1,
+                "uptime_at_start": "load",
+                "chromium": "c",
+            },
+            "model": {"learnt_from_records": 1, "heaps_k": 1, "heaps_b": 0.5},
+            "sizes": [size],
+        }
+
+    for records, started in ((300000, "2026-12-01T02:00"), (100000, "2026-12-01T01:40")):
+        (tmp_path / f"r{records}.json").write_text(json.dumps(run(records, started, records / 10)))
+    result = scale.merged(tmp_path, ["r300000", "r100000"], "both")
+    assert [size["records"] for size in result["sizes"]] == [100000, 300000]
+    assert result["started"] == "2026-12-01T01:40" and "scale 100000" in result["command"]
+    scale._finish(result, [1000000], tmp_path)
+    table = (tmp_path / "both.md").read_text("utf-8")
+    assert "| 100,000 | 300,000 |" in table
+    # projected through the two: peak 1,000 MB at 100,000 and 3,000 at 300,000 -> 10,000 at 1,000,000
+    assert (
+        json.loads((tmp_path / "both.json").read_text())["extrapolated"]["figures"]["Build peak RSS (MB)"]["1000000"]
+        == 10000
+    )
