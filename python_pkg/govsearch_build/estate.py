@@ -4,7 +4,10 @@ Importers see one export at a time; the same resource can still arrive from
 several (a curated `deep-evidence` record and the API catalogue's row for the
 same API, an ONS dataset also listed for land and property). Here records
 whose URLs name the same resource (`quality.normalised_url`) become one
-record that belongs to every collection they were in.
+record that belongs to every collection they were in. One exception: curated
+records our own authors gave titles with no word in common are different
+resources at one address (APIs behind one gateway, such as DWP's 38 at
+api.engineering.dwp.gov.uk), and stay apart.
 
 Which record's facts win: a reviewed record (one with `evidence`, the
 `deep-evidence` tier) first, then curated records, then imports in the order
@@ -17,6 +20,7 @@ update date or (for unreviewed records) licence.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from .config import COLLECTION_IDS
@@ -33,6 +37,42 @@ def _rank(record: Record, position: int) -> tuple[int, int]:
     return (0 if reviewed else 1 if curated else 2, position)
 
 
+# words that say what kind of thing a title names, not which one
+_KIND_WORDS = frozenset({"api", "apis", "the", "of", "and", "for", "service", "data"})
+
+
+def _title_words(record: Record) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", record.data["title"].lower())) - _KIND_WORDS
+
+
+def _curated(record: Record) -> bool:
+    return record.data.get("source", {}).get("kind", "curated") == "curated"
+
+
+def _resources(members: list[tuple[int, Record]]) -> list[list[tuple[int, Record]]]:
+    """The resources among records at one URL: a curated record whose title shares
+    no word with an earlier curated one's is a resource of its own; every other
+    record joins the first resource (an import's title is no evidence either way)."""
+    resources: list[list[tuple[int, Record]]] = []
+    for position, record in members:
+        home = next(
+            (
+                resource
+                for resource in resources
+                if not _curated(record)
+                or any(_curated(r) and _title_words(r) & _title_words(record) for _, r in resource)
+            ),
+            None,
+        )
+        if home is None and resources and not any(_curated(r) for _, r in resources[0]):
+            home = resources[0]  # the first curated record joins the imports before it
+        if home is None:
+            resources.append([(position, record)])
+        else:
+            home.append((position, record))
+    return resources
+
+
 def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
     """One record per normalised URL, in the order the first of each came;
     every record gets `collections` (its own first, then the others').
@@ -41,7 +81,7 @@ def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str
     for position, record in enumerate(records):
         groups[normalised_url(record.data["url"])].append((position, record))
     kept: list[tuple[int, Record]] = []
-    for members in groups.values():
+    for members in (resource for group in groups.values() for resource in _resources(group)):
         ordered = sorted(members, key=lambda pair: _rank(pair[1], pair[0]))
         winner = ordered[0][1]
         collections = {winner.data["collection"]}
