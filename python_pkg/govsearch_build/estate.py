@@ -27,6 +27,7 @@ from .config import COLLECTION_IDS
 from .importers.merge import merge_into
 from .quality import QualityLog, normalised_url
 from .records import Record
+from .service_titles import service_titles
 
 OGL = "Open Government Licence v3.0"
 
@@ -144,6 +145,7 @@ def finish_estate(records: list[Record], log: QualityLog, moved: dict[str, str] 
     """The whole-estate rules, in order; returns the records to build."""
     records = merge_same_resources(records, log, moved)
     link_records(records)
+    service_titles(records, log)
     govuk_licence(records, log)
     api_titles(records, log)
     return records

@@ -42,6 +42,10 @@ RULES = {
         "One resource, one record across collections",
         "Records of the same resource (same URL once scheme, host case, a trailing slash or an empty last query value are set aside), within or across collections, become one record that belongs to each collection.",
     ),
+    "service-titled-by-dataset": (
+        "Services titled by their data, not their server",
+        'A web service or file whose title names only its server ("Barrow Council INSPIRE WFS GML 3.2 Download Service"), is a layer code ("manc_all_development") or repeats its dataset\'s title takes the title of the dataset record its row points to, with the kind of service in brackets ("Advert Control Areas (WFS)").',
+    ),
     "documentation-linked": (
         "APIs and their documentation linked",
         "An API and its documentation page are linked both ways; a page documenting one API only is the API record's documentation link.",
