@@ -76,3 +76,19 @@ def test_server_titles_and_service_kinds():
     assert service_kind("https://x.gov.uk/arcgis/rest/services/A/MapServer/0") == "ArcGIS MapServer"
     assert service_kind("https://x.gov.uk/files/trees.geojson") == "GeoJSON"
     assert service_kind("https://x.gov.uk/page") is None
+
+
+def test_a_code_title_is_spelled_as_words_and_found_by_any_of_them(tmp_path):
+    from govsearch import Catalogue, DirectoryLoader
+    from govsearch_build.config import load_config
+    from govsearch_build.data_writer import write_data
+    from sitefixture import SITE_TOML
+
+    routes = dict(DATASET, id="occ-routes", title="OCC_Gritting_Routes", url="https://maps.example.gov.uk/routes")
+    records = finish_estate([Record(data=routes, body="", file="occ.md")], QualityLog())
+    assert records[0].data["title"] == "OCC Gritting Routes"
+    write_data(load_config(SITE_TOML), records, tmp_path / "data", layout="sharded")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    for query in ("gritting routes", "OCC_Gritting_Routes"):
+        found = catalogue.call("search_government_knowledge", {"query": query})
+        assert [r["id"] for r in found["results"]] == ["occ-routes"], query

@@ -24,8 +24,9 @@ import re
 from collections import defaultdict
 
 from .config import COLLECTION_IDS
+from .importers.cleaning import keywords
 from .importers.merge import merge_into
-from .quality import QualityLog, normalised_url
+from .quality import QualityLog, normalised_url, spell_out_code
 from .records import Record
 from .service_titles import service_titles
 
@@ -133,6 +134,18 @@ def api_titles(records: list[Record], log: QualityLog) -> None:
             data["title"] = f"{data['title']} API"
 
 
+def code_titles(records: list[Record], log: QualityLog) -> None:
+    """A title still written as a code once services have their dataset's title
+    ("OCC_Gritting_Routes") is spelled as words; the code stays a keyword."""
+    for record in records:
+        data = record.data
+        if "_" in data["title"] and "evidence" not in data:
+            spelled = spell_out_code(data["title"])
+            log.note("code-title-spelled", "changed", record.file, data["title"], spelled)
+            data["keywords"] = keywords([*data.get("keywords", []), data["title"]])
+            data["title"] = spelled
+
+
 def record_former_ids(records: list[Record], moved: dict[str, str]) -> None:
     """Each record lists the ids of the records merged into it (`formerIds`),
     so an id an agent kept from an earlier build still finds and fetches it."""
@@ -146,6 +159,7 @@ def finish_estate(records: list[Record], log: QualityLog, moved: dict[str, str] 
     records = merge_same_resources(records, log, moved)
     link_records(records)
     service_titles(records, log)
+    code_titles(records, log)
     govuk_licence(records, log)
     api_titles(records, log)
     return records

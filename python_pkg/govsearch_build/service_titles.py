@@ -16,31 +16,10 @@ after records of the same resource are merged.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
 
 from .importers.cleaning import LIMITS, keywords, trim
-from .quality import FILLER_WORDS, FORMAT_WORDS, QualityLog, is_generic_title
+from .quality import QualityLog, names_only_its_server, service_kind
 from .records import Record
-
-# Words a server's name adds to its publisher's name and the format words.
-_FORMATS = FORMAT_WORDS | {"gml", "png", "jpeg"}
-_SERVER_WORDS = frozenset("overview preview inspire ogc council borough county district city".split())
-_WORD = re.compile(r"[a-z]+|[0-9]+")
-# (pattern over the URL's path, lower case) -> the kind shown in brackets
-_PATH_KINDS = (
-    (re.compile(r"/featureserver\b"), "ArcGIS FeatureServer"),
-    (re.compile(r"/mapserver\b"), "ArcGIS MapServer"),
-    (re.compile(r"/imageserver\b"), "ArcGIS ImageServer"),
-    (re.compile(r"(?:^|/)wfs(?:/|$)"), "WFS"),
-    (re.compile(r"(?:^|/)wms(?:/|$)"), "WMS"),
-    (re.compile(r"(?:^|/)wmts(?:/|$)"), "WMTS"),
-    (re.compile(r"\.geojson$"), "GeoJSON"),
-    (re.compile(r"\.csv$"), "CSV"),
-    (re.compile(r"\.kml$"), "KML"),
-    (re.compile(r"\.zip$"), "ZIP"),
-)
-_SERVICES = {"wfs": "WFS", "wms": "WMS", "wmts": "WMTS", "wcs": "WCS"}
-_TITLE_KINDS = {**_SERVICES, "geojson": "GeoJSON", "csv": "CSV", "kml": "KML", "shp": "SHP", "gml": "GML"}
 
 
 def service_titles(records: list[Record], log: QualityLog) -> None:
@@ -73,34 +52,11 @@ def _title_from(data: dict, dataset_title: str) -> str | None:
 
 
 def _with_kind(title: str, kind: str) -> str:
-    if kind.lower() in _WORD.findall(title.lower()):
+    if kind.lower() in re.findall(r"[a-z]+", title.lower()):
         return title  # "Topsoil Organic Carbon, Scotland WMS" says it already
     return trim(f"{title} ({kind})", LIMITS["title"])[0]
-
-
-def names_only_its_server(title: str, publisher: str) -> bool:
-    """True when the title says who serves it and how, but not what: every word is
-    the publisher's, a format or a filler word, and at least one is a format."""
-    if is_generic_title(title):
-        return True
-    words = _WORD.findall(title.lower())
-    own = set(_WORD.findall(publisher.lower())) | FILLER_WORDS | _SERVER_WORDS
-    return any(w in _FORMATS for w in words) and all(w in own or w in _FORMATS or w.isdigit() for w in words)
 
 
 def _is_code(title: str) -> bool:
     """A layer or table code ("manc_all_development"), not words."""
     return " " not in title.strip() and "_" in title
-
-
-def service_kind(url: str, title: str = "") -> str | None:
-    """What kind of service or file a URL serves ("WFS", "ArcGIS FeatureServer", "CSV"), if it says."""
-    parts = urlsplit(url)
-    for name, value in parse_qsl(parts.query):
-        if name.lower() == "service" and value.lower() in _SERVICES:
-            return _SERVICES[value.lower()]
-    path = parts.path.lower().rstrip("/")
-    for pattern, kind in _PATH_KINDS:
-        if pattern.search(path):
-            return kind
-    return next((_TITLE_KINDS[w] for w in _WORD.findall(title.lower()) if w in _TITLE_KINDS), None)
