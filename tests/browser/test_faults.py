@@ -103,6 +103,23 @@ def test_a_tampered_data_file_fails_closed(open_page, pattern, change):
     assert page.locator("#search-results li").count() == 0
 
 
+def test_a_tampered_precompiled_standard_library_fails_closed(open_page, site_dir: Path):
+    # The build's python_stdlib.<hash>.zip holds bytecode Python runs without
+    # a source to compare: it is used only if its sha256 matches the lock file.
+    lock = json.loads((site_dir / "pyodide" / "pyodide-lock.json").read_text("utf-8"))
+    assert lock["govsearch_stdlib"]["file_name"].startswith("python_stdlib.")
+    page, guard = open_page(None)
+    guard.expect_console_errors(
+        r"Failed to fetch", r"integrity", r"standard library", r"digest", r"encodings", r"Aborted"
+    )
+    page.route(f"**/pyodide/{lock['govsearch_stdlib']['file_name']}", _tamper(_flip_a_byte))
+    page.goto(guard.origin + "/")
+    assert wait_for_runtime(page, *SETTLED, timeout_ms=60_000) == "failed"
+    error = _error(_call(page, SEARCH_TOOL, {"query": "vat"})[0])
+    assert error["code"] == "site_unavailable" and "python_stdlib." in error["message"], error
+    assert "failed its integrity check" in error["message"], error
+
+
 def test_a_tampered_postings_shard_fails_only_the_queries_that_need_it(
     open_page, sharded_served, sharded_site_dir: Path
 ):

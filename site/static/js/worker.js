@@ -51,6 +51,8 @@ const DEADLINE_MS = 30000;
 // again, up to DOWNLOAD_ATTEMPTS times; then only the calls needing it fail.
 const STALL_MS = 8000;
 const DOWNLOAD_ATTEMPTS = 2;
+// Preparation waits this long after "ready" for the page's first calls.
+const FIRST_CALL_GRACE_MS = 300;
 
 function post(message) {
   self.postMessage(message);
@@ -137,15 +139,15 @@ function store(files) {
   }
 }
 
-// Pyodide checks each wheel against the sha256 in pyodide-lock.json (fetch
-// integrity), but a mismatch surfaces only as "Failed to fetch". After a
-// failed load, check the wheels ourselves to name the integrity check.
+// Each wheel and the precompiled standard library are checked against their
+// sha256 in pyodide-lock.json (fetch integrity), but a mismatch surfaces only
+// as "Failed to fetch" (or, for the standard library, a broken bootstrap).
+// After a failed load, check them ourselves to name the integrity check.
 async function packageIntegrity(indexURL) {
   try {
     const lock = JSON.parse(new TextDecoder().decode(await download(new URL("pyodide-lock.json", indexURL).href, { stallMs: STALL_MS })));
     const names = ["govsearch", ...((lock.packages.govsearch && lock.packages.govsearch.depends) || [])];
-    for (const name of names) {
-      const entry = lock.packages[name];
+    for (const entry of [lock.govsearch_stdlib, ...names.map((name) => lock.packages[name])]) {
       const bytes = entry && (await download(new URL(entry.file_name, indexURL).href, { stallMs: STALL_MS }));
       if (!bytes) {
         continue;
@@ -217,13 +219,16 @@ function mark(name) {
   post({ type: MESSAGE.TIMING, mark: name, at: performance.timeOrigin + performance.now() });
 }
 
-// The wheels the lock file lists for govsearch, fetched (with their sha256
-// as fetch integrity, as Pyodide asks for them) while the runtime compiles;
-// Pyodide's own requests for them are answered with these responses.
-function prefetchWheels(indexURL, lock) {
+// The wheels the lock file lists for govsearch and our precompiled standard
+// library, fetched with their sha256 as fetch integrity while the runtime
+// compiles; Pyodide's own requests for them are answered with these
+// responses (so a file that fails its check fails the start, closed).
+function prefetchRuntimeFiles(indexURL, lock) {
   const early = new Map();
   const names = ["govsearch", ...((lock.packages.govsearch && lock.packages.govsearch.depends) || [])];
-  for (const entry of names.map((name) => lock.packages[name]).filter(Boolean)) {
+  const entries = names.map((name) => lock.packages[name]).filter(Boolean);
+  const stdlib = stdlibUrl(indexURL, lock);
+  for (const entry of stdlib ? [...entries, lock.govsearch_stdlib] : entries) {
     const href = new URL(entry.file_name, indexURL).href;
     const integrity = integrityOf(entry.sha256);
     const response = fetch(href, { credentials: "same-origin", integrity });
@@ -234,12 +239,20 @@ function prefetchWheels(indexURL, lock) {
   self.fetch = (input, init) => {
     const href = input && typeof input === "object" && "url" in input ? input.url : String(input);
     const waiting = early.get(href);
-    if (waiting && init && init.integrity === waiting.integrity) {
+    // Pyodide asks for the wheels with their integrity and for the standard library without.
+    if (waiting && (href === stdlib || (init && init.integrity === waiting.integrity))) {
       early.delete(href);
       return waiting.response;
     }
     return original(input, init);
   };
+}
+
+// The standard library with what govsearch imports compiled (the build's
+// precompile.mjs), or undefined: Pyodide's own, compiled in the page.
+function stdlibUrl(indexURL, lock) {
+  const entry = lock.govsearch_stdlib;
+  return entry && typeof entry.file_name === "string" && typeof entry.sha256 === "string" ? new URL(entry.file_name, indexURL).href : undefined;
 }
 
 function integrityOf(hex) {
@@ -276,14 +289,14 @@ function keepSnapshot() {
 async function bootRuntime(indexURL, lock, problems) {
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   const contents = await lock;
-  prefetchWheels(indexURL, contents);
-  const options = { indexURL, lockFileContents: contents, packageBaseUrl: indexURL, packages: ["govsearch"], stdout: () => {}, stderr: (line) => problems.length < 8 && problems.push(String(line)) };
+  prefetchRuntimeFiles(indexURL, contents);
+  const options = { indexURL, stdLibURL: stdlibUrl(indexURL, contents), lockFileContents: contents, packageBaseUrl: indexURL, packages: ["govsearch"], stdout: () => {}, stderr: (line) => problems.length < 8 && problems.push(String(line)) };
   const snapshot = await cachedSnapshot(indexURL, contents.govsearch_snapshot);
   if (snapshot) {
     try {
       return await failOnWasmWarning(loadPyodide({ ...options, _loadSnapshot: snapshot }));
     } catch (error) {
-      prefetchWheels(indexURL, contents); // the first attempt took them
+      prefetchRuntimeFiles(indexURL, contents); // the first attempt took them
     }
   } else {
     snapshotEntry = contents.govsearch_snapshot;
@@ -364,7 +377,9 @@ async function openCatalogue(pyodide) {
   if (status.ok) {
     post({ type: MESSAGE.READY, records: status.records });
     warming = pyodide.globals.get("govsearch_warm");
-    warmWhenIdle();
+    // The page sends the calls it queued when it hears "ready": let them go
+    // first (each call starts preparation again when it ends).
+    setTimeout(() => busy === 0 && warmWhenIdle(), FIRST_CALL_GRACE_MS);
   } else {
     post({ type: MESSAGE.UNAVAILABLE, message: status.message });
   }
@@ -411,12 +426,20 @@ async function downloadData(name, onBytes = () => {}) {
   return null;
 }
 
-// A shard a call asked for, onto Pyodide's disk.
-async function downloadDataFile(name) {
-  const bytes = await downloadData(name);
-  if (bytes) {
-    store([[name, bytes]]);
+// A shard a call asked for, onto Pyodide's disk. Calls that ask for the same
+// file while it is on its way share its download (the page's own first
+// search and an agent's first call usually need the same postings shard).
+const inFlight = new Map();
+
+function downloadDataFile(name) {
+  let pending = inFlight.get(name);
+  if (!pending) {
+    pending = downloadData(name)
+      .then((bytes) => bytes && store([[name, bytes]]))
+      .finally(() => inFlight.delete(name));
+    inFlight.set(name, pending);
   }
+  return pending;
 }
 
 // Fair turns at Python: it answers one step of one call at a time (between
