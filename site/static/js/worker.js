@@ -43,6 +43,7 @@ let warming = null; // govsearch_warm while preparation remains: one piece per i
 let busy = 0; // calls being answered
 let runtimeUrl = null; // absolute URL of the site's runtime folder
 let snapshotEntry = null; // the lock file's memory snapshot, to be cached once search is idle
+let wheelsLater = null; // after a snapshot start: installs the wheels' files once search is idle
 // A call not started within DEADLINE_MS of arriving answers "timeout" (it
 // waited behind other calls); a running call ends when its work does (each
 // call's work is bounded, see docs/architecture.md "Work budget").
@@ -294,7 +295,11 @@ async function bootRuntime(indexURL, lock, problems) {
   const snapshot = await cachedSnapshot(indexURL, contents.govsearch_snapshot);
   if (snapshot) {
     try {
-      return await failOnWasmWarning(loadPyodide({ ...options, _loadSnapshot: snapshot }));
+      // Every module of the wheels is already imported in the snapshot: their
+      // files are installed once search is idle, not before the first answer.
+      const pyodide = await failOnWasmWarning(loadPyodide({ ...options, packages: [], _loadSnapshot: snapshot }));
+      wheelsLater = () => pyodide.loadPackage("govsearch", { messageCallback: () => {} }).catch(() => {});
+      return pyodide;
     } catch (error) {
       prefetchRuntimeFiles(indexURL, contents); // the first attempt took them
     }
@@ -403,6 +408,10 @@ function warmWhenIdle() {
     } else {
       warming = null;
       keepSnapshot();
+      if (wheelsLater) {
+        wheelsLater(); // a wheel that fails its integrity check stays out; nothing runs its code
+        wheelsLater = null;
+      }
     }
   }, 0);
 }
