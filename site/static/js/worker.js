@@ -13,8 +13,9 @@
 // {type: "stats"} in answers {type: "stats", wasmHeapBytes}: the size of
 // Python's WebAssembly memory, for benchmarks (null before Pyodide starts).
 // {type: "timing", mark, at}: a start-up step done (runtime_ready,
-// wheels_loaded, data_downloaded, catalogue_open, snapshot_cached) at
-// wall-clock time `at`.
+// wheels_loaded, data_downloaded, catalogue_open, snapshot_cached; after a
+// start from the cached snapshot: snapshot_restored, then wheels_installed or
+// wheels_refused once idle) at wall-clock time `at`.
 
 import { download, manifestOf, sha256Hex } from "./download.js";
 import { errorJson, LANE, MESSAGE, pageOffset } from "./messages.js";
@@ -263,6 +264,8 @@ function integrityOf(hex) {
 // Pyodide's memory snapshot (made by the build), only when the HTTP cache
 // already holds it: a first visit does not wait for its bytes (see
 // docs/startup.md). Checked against the lock file's sha256; null otherwise.
+// Its bytes come as a promise ({bytes}): they decompress while Pyodide loads its
+// JavaScript and fetches the WebAssembly (loadPyodide awaits them only then).
 async function cachedSnapshot(indexURL, entry) {
   if (!entry || typeof entry.file_name !== "string" || typeof DecompressionStream !== "function") {
     return null;
@@ -270,7 +273,12 @@ async function cachedSnapshot(indexURL, entry) {
   try {
     const url = new URL(entry.file_name, indexURL).href;
     const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin", credentials: "same-origin", integrity: integrityOf(entry.sha256) });
-    return response.ok ? new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()) : null;
+    if (!response.ok) {
+      return null;
+    }
+    const bytes = new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer().then((buffer) => new Uint8Array(buffer));
+    bytes.catch(() => {}); // loadPyodide meets (and reports) a failure
+    return { bytes }; // wrapped: an async function would wait for a promise it returns
   } catch (error) {
     return null; // not cached, or not what the lock file vouches for: bootstrap instead
   }
@@ -297,8 +305,13 @@ async function bootRuntime(indexURL, lock, problems) {
     try {
       // Every module of the wheels is already imported in the snapshot: their
       // files are installed once search is idle, not before the first answer.
-      const pyodide = await failOnWasmWarning(loadPyodide({ ...options, packages: [], _loadSnapshot: snapshot }));
-      wheelsLater = () => pyodide.loadPackage("govsearch", { messageCallback: () => {} }).catch(() => {});
+      const pyodide = await failOnWasmWarning(loadPyodide({ ...options, packages: [], _loadSnapshot: snapshot.bytes }));
+      wheelsLater = () =>
+        pyodide
+          .loadPackage("govsearch", { messageCallback: () => {}, errorCallback: () => {} })
+          .then((loaded) => (loaded || []).some((entry) => entry && entry.name === "govsearch"), () => false)
+          .then((installed) => mark(installed ? "wheels_installed" : "wheels_refused"));
+      mark("snapshot_restored");
       return pyodide;
     } catch (error) {
       prefetchRuntimeFiles(indexURL, contents); // the first attempt took them
