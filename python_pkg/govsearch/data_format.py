@@ -55,11 +55,12 @@ sharded layout: `directory` is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
-FORMAT = "govsearch-site/1"
+FORMAT = "govsearch-site/2"
 DATA_FOLDER = "data"
 MANIFEST = "manifest.json"
 
@@ -93,6 +94,11 @@ def shard_stem(kind: str, number: int) -> str:
 def listed_shard_path(kind: str, number: int, sha256: str) -> str:
     """The path of a record or row shard, which the directory lists by hash alone."""
     return content_name(shard_stem(kind, number), sha256)
+
+
+def page_folder(kind: str) -> str:
+    """Where the pages listing a kind's shards live (the directory names their hashes)."""
+    return f"directory/{kind}"
 
 
 def code_width(count: int) -> int:
@@ -138,3 +144,38 @@ def decode_column(column: Any) -> tuple[list[int], list[float]]:
     """A field's postings ([gaps, weights]) as record numbers and their weights."""
     gaps, weights = column
     return decode_gaps(gaps), weights
+
+
+def profile_table(
+    columns: Mapping[str, tuple[list[Any], list[int]]], flags: Sequence[int], per_chunk: int | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """The facets file's content from every record's value code per field
+    (field -> (values, codes by record number)) and flag mask; and, when
+    `per_chunk` is given, the records' profile codes chunk by chunk (written
+    as separate files, whose hashes the caller adds as records.sha256)."""
+    fields = list(columns)
+    keys = list(zip(*(columns[field][1] for field in fields), flags))
+    counts = Counter(keys)
+    order = sorted(counts, key=lambda key: (-counts[key], key))
+    profile = {key: number for number, key in enumerate(order)}
+    widths = {field: code_width(len(columns[field][0])) for field in fields}
+    table = {
+        "columns": {field: {"values": columns[field][0]} for field in fields},
+        "profiles": {
+            "widths": widths,
+            "codes": {
+                field: encode_codes((key[at] for key in order), widths[field]) for at, field in enumerate(fields)
+            },
+            "flags": encode_codes((key[-1] for key in order), 1),
+            "records": [counts[key] for key in order],
+        },
+    }
+    width = code_width(len(order))
+    codes = [profile[key] for key in keys]
+    records: dict[str, Any] = {"count": len(codes), "width": width}
+    table["records"] = records
+    if per_chunk is None:
+        records["codes"] = encode_codes(codes, width)
+        return table, []
+    records["perChunk"] = per_chunk
+    return table, [encode_codes(codes[start : start + per_chunk], width) for start in range(0, len(codes), per_chunk)]
