@@ -97,6 +97,14 @@ class ShardDirectory:
         """Read every entry not read yet; a deferring loader names all that are missing at once."""
         gather(*(lambda entry=entry: self.read(entry, role) for entry in entries if entry["path"] not in self._cache))
 
+    def every_entry(self) -> Iterator[Mapping[str, Any]]:
+        """Every shard's entry (reading every page, each checked): to check a whole site, not for queries."""
+        yield self.directory["vocabulary"]
+        for pages in (self.postings, self.ids, self.identifiers):
+            yield from pages
+        for listed in self.listed.values():
+            yield from listed.entries(list(range(listed.count)))
+
     def posting_entry(self, term: str) -> Mapping[str, Any] | None:
         return self.postings.entry(term)
 
