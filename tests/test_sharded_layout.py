@@ -18,6 +18,7 @@ from govsearch import sharded as sharded_module
 from govsearch.loaders import MissingFiles
 from govsearch.session import Session
 from govsearch.terms import MATCH_MODES, clauses_for, query_terms
+from govsearch_build import data_writer
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.records import load_content
@@ -37,11 +38,17 @@ def layouts(tmp_path_factory):
     assert len(loaded.records) >= 400 and not loaded.rejected
     config = load_config(REPO / "site" / "site.toml")
     sites = {}
-    for layout in ("single", "sharded"):
-        site = tmp_path_factory.mktemp(layout)
-        manifest = write_data(config, loaded.records, site / "data", layout=layout)
-        assert manifest["layout"] == layout
-        sites[layout] = site
+    # Small pages and profile chunks, so a few hundred records span many of each, as an estate does.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(data_writer, "PAGE", 4)
+        patch.setattr(data_writer, "PROFILES_PER_CHUNK", 37)
+        for layout in ("single", "sharded"):
+            site = tmp_path_factory.mktemp(layout)
+            manifest = write_data(config, loaded.records, site / "data", layout=layout)
+            assert manifest["layout"] == layout
+            sites[layout] = site
+    directory = json.loads((sites["sharded"] / "data" / manifest["files"]["directory"]["path"]).read_bytes())
+    assert len(directory["postings"]["pages"]) > 2 and len(directory["rows"]["pages"]) > 2
     return sites, loaded.records
 
 
@@ -228,6 +235,20 @@ def test_tampered_row_or_record_shard_fails_closed(layouts, tmp_path, kind):
         result = catalogue.call("search_government_knowledge", {"query": rare_word(catalogue)})
     else:
         result = catalogue.call("get_resource_record", {"recordId": "companies-house-api"})
+    assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
+    assert "integrity" in result["error"]["message"]
+
+
+def test_a_tampered_profile_chunk_fails_closed(layouts, tmp_path):
+    """Each record's profile comes in a chunk the facets file vouches for: a changed chunk is refused."""
+    sites, _ = layouts
+    copy = tmp_path / "site"
+    shutil.copytree(sites["sharded"], copy)
+    chunks = sorted((copy / "data" / "profiles").glob("*.json"))
+    assert len(chunks) > 2
+    for chunk in chunks:
+        chunk.write_bytes(chunk.read_bytes() + b" ")
+    result = Catalogue.open(DirectoryLoader(copy)).call("search_government_knowledge", {"query": "land registry"})
     assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
     assert "integrity" in result["error"]["message"]
 

@@ -110,15 +110,11 @@ class SearchEngine:
         key = tuple(clauses)
         if key in self._recent:
             self._recent.move_to_end(key)
-        else:
-            self._recent[key] = (
-                Matches(self.matcher.match(clauses), getattr(self.matcher, "limited", ())) if clauses else Matches({})
-            )
-            while len(self._recent) > RECENT_QUERIES:
-                self._recent.popitem(last=False)
-        matches = self._recent[key]
-        # Every match's profile and flags, asked for at once (kept matches are not worked out again).
-        self.facets.require(matches.scores)
+            return self._recent[key]
+        matches = Matches(self.matcher.match(clauses), getattr(self.matcher, "limited", ())) if clauses else Matches({})
+        self._recent[key] = matches
+        while len(self._recent) > RECENT_QUERIES:
+            self._recent.popitem(last=False)
         return matches
 
     def within_budget(self, clauses: list[Clause], budget: Budget) -> list[Clause]:

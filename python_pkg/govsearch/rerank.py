@@ -174,6 +174,8 @@ def answer(
     """
     budget = _Budget()
     tiers = _tiers(engine, terms, filters, sorted(identified), budget, strict_only)
+    # Every tier's profiles and flags, in one round of downloads: the facet counts read them all.
+    engine.facets.require(number for tier in tiers for number in tier.matches.scores)
     depth = start + POOL
     ranked: list[Ranked] = []
     for tier in tiers:

@@ -122,81 +122,91 @@ class ShardDirectory:
         return None if entry is None else self.read(entry, "postings")["terms"].get(term)
 
 
-class KeyPages:
+class _Pages:
+    """Pages listing a kind's shards, each read (and checked) once, then kept
+    with its shards' entries: small, and asked for by every query."""
+
+    def __init__(self, shards: ShardDirectory, kind: str, listing: Mapping[str, Any]):
+        self.shards, self.kind = shards, kind
+        self.per_page, self.hashes = listing["perPage"], listing["pages"]
+        self._pages: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+
+    def _page(self, page: int) -> tuple[Any, list[dict[str, Any]]]:
+        """The page's listing and its shards' entries."""
+        kept = self._pages.get(page)
+        if kept is None:
+            sha256 = self.hashes[page]
+            entry = {"path": listed_shard_path(page_folder(self.kind), page, sha256), "sha256": sha256}
+            listing = parse(read_verified_bytes(self.shards.loader, entry, "directory"), entry["path"])
+            kept = self._pages[page] = (listing, self._entries(page, listing))
+        return kept
+
+    def _entries(self, page: int, listing: Any) -> list[dict[str, Any]]:
+        first = page * self.per_page
+        return [
+            {"path": listed_shard_path(self.kind, first + position, sha256), "sha256": sha256}
+            for position, sha256 in enumerate(listing["sha256"])
+        ]
+
+    def _read_pages(self, pages: set[int]) -> None:
+        """Read every page not read yet; a deferring loader names all that are missing at once."""
+        gather(*(lambda page=page: self._page(page) for page in sorted(pages) if page not in self._pages))
+
+
+class KeyPages(_Pages):
     """A kind's key-range shards (postings, ids, identifiers), listed in pages:
     the directory holds each page's first key and hash, a page each of its
     shards' first key, hash and size."""
 
     def __init__(self, shards: ShardDirectory, kind: str, listing: Mapping[str, Any]):
-        self.shards, self.kind = shards, kind
-        self.per_page, self.firsts, self.hashes = listing["perPage"], listing["first"], listing["pages"]
+        super().__init__(shards, kind, listing)
+        self.firsts = listing["first"]
 
-    def _page(self, key: str) -> int:
-        return bisect.bisect_right(self.firsts, key) - 1
+    def _entries(self, page: int, listing: Any) -> list[dict[str, Any]]:
+        if not listing["first"] or listing["first"][0] != self.firsts[page]:
+            raise SiteUnavailable(f"{self.kind} page {page} does not start with the directory's key")
+        entries = super()._entries(page, listing)
+        for entry, size in zip(entries, listing["size"]):
+            entry["size"] = size
+        return entries
 
     def entries(self, keys: list[str]) -> list[Mapping[str, Any]]:
         """The shards holding these keys (none for a key before the first); every page needed read in one round."""
-        pages = sorted({self._page(key) for key in keys} - {-1})
-        gather(*(lambda page=page: self._read(page) for page in pages))
+        self._read_pages({bisect.bisect_right(self.firsts, key) - 1 for key in keys} - {-1})
         found = {entry["path"]: entry for entry in map(self.entry, keys) if entry is not None}
         return list(found.values())
 
     def entry(self, key: str) -> Mapping[str, Any] | None:
-        page = self._page(key)
+        page = bisect.bisect_right(self.firsts, key) - 1
         if page < 0:
             return None
-        listing = self._read(page)
-        position = bisect.bisect_right(listing["first"], key) - 1
-        if position < 0:
-            raise SiteUnavailable(f"{self.kind} page {page} does not start with the directory's key")
-        number, sha256 = page * self.per_page + position, listing["sha256"][position]
-        return {
-            "path": listed_shard_path(self.kind, number, sha256),
-            "sha256": sha256,
-            "size": listing["size"][position],
-        }
-
-    def _read(self, page: int) -> Any:
-        sha256 = self.hashes[page]
-        return self.shards.read(
-            {"path": listed_shard_path(page_folder(self.kind), page, sha256), "sha256": sha256}, "directory"
-        )
+        listing, entries = self._page(page)
+        return entries[bisect.bisect_right(listing["first"], key) - 1]
 
     def __iter__(self) -> Iterator[Mapping[str, Any]]:
         """Every shard's entry, page by page (reads every page: for checks, not queries)."""
         for page in range(len(self.firsts)):
-            yield from self.entries(self._read(page)["first"])
+            yield from self._page(page)[1]
 
     def shard(self, key: str, role: str) -> Any | None:
         entry = self.entry(key)
         return None if entry is None else self.shards.read(entry, role)
 
 
-class HashPages:
+class HashPages(_Pages):
     """Record or row shards, listed by sha256 alone in pages (their paths follow from number and hash)."""
 
     def __init__(self, shards: ShardDirectory, kind: str, listing: Mapping[str, Any]):
-        self.shards, self.kind = shards, kind
-        self.per_page, self.count, self.hashes = listing["perPage"], listing["shards"], listing["pages"]
+        super().__init__(shards, kind, listing)
+        self.count = listing["shards"]
 
     def entries(self, indexes: list[int]) -> list[Mapping[str, Any]]:
         """The shards' entries; every page needed read in one round."""
         for index in indexes:
             if not 0 <= index < self.count:
                 raise SiteUnavailable(f"{self.kind} shard {index} is not in the directory")
-        pages = sorted({index // self.per_page for index in indexes})
-        listings = dict(zip(pages, gather(*(lambda page=page: self._read(page) for page in pages))))
-        entries = []
-        for index in indexes:
-            sha256 = listings[index // self.per_page]["sha256"][index % self.per_page]
-            entries.append({"path": listed_shard_path(self.kind, index, sha256), "sha256": sha256})
-        return entries
-
-    def _read(self, page: int) -> Any:
-        sha256 = self.hashes[page]
-        return self.shards.read(
-            {"path": listed_shard_path(page_folder(self.kind), page, sha256), "sha256": sha256}, "directory"
-        )
+        self._read_pages({index // self.per_page for index in indexes})
+        return [self._page(index // self.per_page)[1][index % self.per_page] for index in indexes]
 
 
 class ShardedMatcher:
