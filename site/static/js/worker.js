@@ -411,12 +411,15 @@ async function downloadData(name, onBytes = () => {}) {
   return null;
 }
 
-// A shard a call asked for, onto Pyodide's disk.
-async function downloadDataFile(name) {
-  const bytes = await downloadData(name);
-  if (bytes) {
-    store([[name, bytes]]);
+// A shard a call asked for, onto Pyodide's disk. Calls asking for the same
+// file at once (the page's #q= search and an agent's first call) share one download.
+const downloading = new Map();
+function downloadDataFile(name) {
+  if (!downloading.has(name)) {
+    const done = downloadData(name).then((bytes) => bytes && store([[name, bytes]]));
+    downloading.set(name, done.finally(() => downloading.delete(name)));
   }
+  return downloading.get(name);
 }
 
 // Fair turns at Python: it answers one step of one call at a time (between
