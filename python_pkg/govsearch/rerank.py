@@ -86,11 +86,11 @@ class RankingData:
     """What the build worked out for the re-ranker: each record's flags, and
     the site's synonym groups and intent words."""
 
-    def __init__(self, data: Mapping[str, Any]):
+    def __init__(self, data: Mapping[str, Any], records: int = 0):
         codes = data.get("flags", "")
-        self.flags = [_CODES[char] for char in codes]
-        weights = [self._weight(mask) for mask in range(64)]
-        self.priors = [weights[mask] for mask in self.flags]
+        self.flags = [_CODES[char] for char in codes] or [0] * records
+        self._weights = [self._weight(mask) for mask in range(64)]
+        self.priors = [self._weights[mask] for mask in self.flags]
         search = data.get("search", {})
         self.search_terms = SearchTerms.from_lists(search.get("synonyms", []), search.get("intents", {}))
 
@@ -101,6 +101,11 @@ class RankingData:
             if mask >> bit & 1:
                 weight *= factor
         return weight
+
+    def set_flags(self, start: int, masks: list[int]) -> None:
+        """Records' flags from their facet profiles (govsearch.facets), read on first need."""
+        self.flags[start : start + len(masks)] = masks
+        self.priors[start : start + len(masks)] = map(self._weights.__getitem__, masks)
 
     def prior(self, number: int) -> float:
         return self.priors[number] if number < len(self.priors) else 1.0
@@ -169,6 +174,8 @@ def answer(
     """
     budget = _Budget()
     tiers = _tiers(engine, terms, filters, sorted(identified), budget, strict_only)
+    # Every tier's profiles and flags, in one round of downloads: the facet counts read them all.
+    engine.facets.require(number for tier in tiers for number in tier.matches.scores)
     depth = start + POOL
     ranked: list[Ranked] = []
     for tier in tiers:
