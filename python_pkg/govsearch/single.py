@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from lunr.index import Index
-from lunr.query import Clause as LunrClause
 from lunr.token_set import TokenSet
 
 from .rerank import identifier_keys
-from .terms import Clause, budgeted, expand, to_lunr_query, vocabulary_token_set
+from .terms import Clause, budgeted, expand, fuzzy_token_set, intersection, to_lunr_query, vocabulary_token_set
 
 
 class LunrMatcher:
@@ -59,9 +58,8 @@ class LunrMatcher:
         counts = []
         for clause in clauses:
             term = clause.term + "*" if clause.wildcard else clause.term
-            reached = self.index.token_set.vocabulary.intersect(
-                TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))
-            ).to_list()
+            query = fuzzy_token_set(term, clause.edit_distance) if clause.edit_distance else TokenSet.from_string(term)
+            reached = intersection(self.index.token_set.vocabulary, query)
             fields = (self.index.inverted_index[term] for term in budgeted(reached, clause))
             counts.append(
                 sum(len(postings) for field in fields for name, postings in field.items() if name != "_index")
@@ -87,7 +85,7 @@ class _Budgeted:
 
     def intersect(self, other: TokenSet) -> _Expansions:
         clause = self.clauses.pop(0) if self.clauses else None
-        reached = self.vocabulary.intersect(other).to_list()
+        reached = intersection(self.vocabulary, other)
         kept = budgeted(reached, clause) if clause else reached
         if len(kept) < len(reached):
             self.cut.append(clause.term)

@@ -21,17 +21,17 @@ import bisect
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from lunr.pipeline import Pipeline
-from lunr.query import Clause as LunrClause
 from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 from lunr.stop_word_filter import stop_word_filter
 from lunr.token import Token
 from lunr.token_set import TokenSet
-from lunr.tokenizer import Tokenizer
+from lunr.tokenizer import SEPARATOR_CHARS, Tokenizer
 from lunr.trimmer import trimmer
 
 # In the order the engine tries them (docs/ranking.md): every word; every
@@ -62,6 +62,9 @@ MAX_SHARD_BYTES = 600_000
 # at full estate) for the first key a person presses.
 PREFIX_MIN_LENGTH = 3
 _WORDLIKE = re.compile(r"[^\W_]")
+# lunr's tokenizer splits lower-cased text at each of these characters, one by one, in Python:
+# the same split by one regular expression reads a record's summary several times faster.
+_SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
 
 _PIPELINE = Pipeline()
 _PIPELINE.add(trimmer, stop_word_filter, stemmer)
@@ -102,6 +105,10 @@ class SearchTerms:
     # words collide ("ons" and "one" both stem to "on").
     phrases: dict[tuple[str, ...], str]
     intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
+    longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "longest", max(map(len, self.phrases), default=0))
 
     @classmethod
     def from_lists(cls, synonyms: list[list[str]], intents: dict[str, list[str]]) -> SearchTerms:
@@ -117,10 +124,6 @@ class SearchTerms:
             for _, indexed in analysed(word)[:1]:
                 intent_terms[indexed] = tuple(types)
         return cls(phrases, intent_terms)
-
-    @property
-    def longest(self) -> int:
-        return max(map(len, self.phrases), default=0)
 
     def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
         """The longest group phrase starting at `start` of (typed, indexed)
@@ -167,7 +170,12 @@ def analysed(text: str) -> tuple[tuple[str, str], ...]:
     """(typed, indexed) of each word of `text` the index could hold: stop
     words and punctuation left out. Kept for recent texts: the re-ranker
     reads the same titles and summaries query after query."""
-    return tuple(pair for pair in map(_analysed_word, map(str, Tokenizer(text))) if pair is not None)
+    return tuple(pair for pair in map(_analysed_word, words(text)) if pair is not None)
+
+
+def words(text: str) -> list[str]:
+    """The words lunr's Tokenizer makes of `text` (lower-cased, split at spaces and hyphens)."""
+    return [word for word in _SEPARATORS.split(text.lower()) if word]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -347,9 +355,105 @@ def expand(
         return [term] if holds(term) else []  # an exact term reaches itself, if the index holds it
     if not clause.edit_distance and term.index("*") == len(term) - 1:
         return prefixed(sorted_terms(), term[:-1])  # what the search box sends while typing: no automaton needed
-    return (
-        token_set().intersect(TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))).to_list()
-    )
+    query = fuzzy_token_set(term, clause.edit_distance) if clause.edit_distance else TokenSet.from_string(term)
+    return intersection(token_set(), query)
+
+
+def fuzzy_token_set(string: str, edit_distance: int) -> TokenSet:
+    """lunr's TokenSet.from_fuzzy_string(string, edit_distance), node for node.
+
+    lunr's builder pushes the same step (node, edits left, rest of the
+    string) many times over (a deletion then an insertion meets a
+    substitution); a repeated step only finds the edges and flags it sets
+    already there, so it is done once. Ten letters with two edits: a
+    fraction of the steps.
+    """
+    root = TokenSet()
+    stack: list[tuple[TokenSet, int, str]] = [(root, edit_distance, string)]
+    done: set[tuple[int, int, str]] = set()
+    while stack:
+        node, edits, rest = stack.pop()
+        key = (id(node), edits, rest)
+        if key in done:
+            continue
+        done.add(key)
+        if rest:  # no edit
+            stack.append((_edge(node, rest[0], len(rest) == 1), edits, rest[1:]))
+        if not edits:
+            continue
+        stack.append((_edge(node, "*", not rest), edits - 1, rest))  # insertion
+        if len(rest) > 1:  # deletion
+            stack.append((node, edits - 1, rest[1:]))
+        if len(rest) == 1:  # deleting the last character
+            node.final = True
+        if rest:  # substitution
+            stack.append((_edge(node, "*", len(rest) == 1), edits - 1, rest[1:]))
+        if len(rest) > 1:  # transposition
+            stack.append((_edge(node, rest[1], False), edits - 1, rest[0] + rest[2:]))
+    return root
+
+
+def _edge(node: TokenSet, char: str, final: bool) -> TokenSet:
+    """The node's child along `char` (made if missing), marked final if `final`."""
+    child = node.edges.get(char)
+    if child is None:
+        child = node.edges[char] = TokenSet()
+    if final:
+        child.final = True
+    return child
+
+
+class _Node:
+    __slots__ = ("final", "edges")
+
+    def __init__(self, final: bool):
+        self.final = final
+        self.edges: dict[str, _Node] = {}
+
+
+def intersection(vocabulary: TokenSet, query: TokenSet) -> list[str]:
+    """vocabulary.intersect(query).to_list(): the same terms in the same order.
+
+    lunr's intersect visits the same (query node, output node) pair again
+    and again (the typo automaton reaches a node by many paths); a repeated
+    visit only finds its output edges made already, so each pair is visited
+    once. It also scans every vocabulary edge for each letter of the query
+    where one look-up does. Output edges are made in lunr's order, so the
+    list (lunr's depth-first walk) comes out in lunr's order.
+    """
+    output = _Node(False)
+    stack: list[tuple[TokenSet, TokenSet, _Node]] = [(vocabulary, query, output)]
+    visited: set[tuple[int, int]] = set()
+    while stack:
+        node, q_node, out = stack.pop()
+        key = (id(q_node), id(out))
+        if key in visited:
+            continue
+        visited.add(key)
+        n_edges, out_edges = node.edges, out.edges
+        for q_edge, q_next in q_node.edges.items():
+            if q_edge == "*":
+                pairs: Any = n_edges.items()
+            elif q_edge in n_edges:
+                pairs = ((q_edge, n_edges[q_edge]),)
+            else:
+                continue
+            for n_edge, child in pairs:
+                final = child.final and q_next.final
+                next_out = out_edges.get(n_edge)
+                if next_out is None:
+                    next_out = out_edges[n_edge] = _Node(final)
+                elif final:
+                    next_out.final = True
+                stack.append((child, q_next, next_out))
+    found: list[str] = []
+    walk: list[tuple[str, _Node]] = [("", output)]
+    while walk:
+        prefix, out = walk.pop()
+        if out.final:
+            found.append(prefix)
+        walk.extend((prefix + edge, child) for edge, child in out.edges.items())
+    return found
 
 
 def prefixed(sorted_terms: list[str], prefix: str) -> list[str]:
