@@ -355,8 +355,112 @@ def expand(
         return [term] if holds(term) else []  # an exact term reaches itself, if the index holds it
     if not clause.edit_distance and term.index("*") == len(term) - 1:
         return prefixed(sorted_terms(), term[:-1])  # what the search box sends while typing: no automaton needed
+    if clause.edit_distance and "*" not in term:
+        return typo_expansion(token_set(), term, clause.edit_distance)
     query = fuzzy_token_set(term, clause.edit_distance) if clause.edit_distance else TokenSet.from_string(term)
     return intersection(token_set(), query)
+
+
+def typo_expansion(vocabulary: TokenSet, term: str, edit_distance: int) -> list[str]:
+    """vocabulary.intersect(TokenSet.from_fuzzy_string(term, edit_distance)).to_list(),
+    found without walking lunr's automaton over the vocabulary.
+
+    Which terms lunr's automaton accepts is worked out by `_within_edits`,
+    one pass over the vocabulary; lunr's order (which decides how lunr adds
+    up scores) comes from lunr's own walk over those few terms alone. A
+    misspelt word usually reaches none or one, and then no automaton is built.
+    """
+    found = _within_edits(vocabulary, term, edit_distance)
+    if len(found) < 2:
+        return found
+    return intersection(vocabulary_token_set(found), fuzzy_token_set(term, edit_distance))
+
+
+# A state of lunr's typo automaton: (a character moved by a transposition or "",
+# position in the term, edits left); what is still to be matched is the moved
+# character, then the term from that position.
+_State = tuple[str, int, int]
+
+
+def _within_edits(vocabulary: TokenSet, term: str, edits: int) -> list[str]:
+    """The terms of the vocabulary (a trie) that lunr's from_fuzzy_string automaton accepts.
+
+    Its steps, for what is left to match (`rest`): emit rest[0] (no edit);
+    emit any character (insertion); drop rest[0] while more follow
+    (deletion); emit any character for rest[0] (substitution); emit rest[1]
+    and keep rest[0] in front (transposition). Each edit costs one. A word
+    is accepted where some run has no more characters left than edits (the
+    rest can be deleted). States are walked as sets, one pass over the trie;
+    a set with no edits left follows only the characters it still expects.
+    """
+    sets: list[frozenset[_State]] = []
+    ids: dict[frozenset[_State], int] = {}
+    steps: list[dict[str, int]] = []
+    accepting: list[bool] = []
+    expected: list[tuple[str, ...] | None] = []  # None: any character may follow (edits are left)
+
+    def number(states: frozenset[_State]) -> int:
+        if not states:
+            return -1
+        if states not in ids:
+            ids[states] = len(sets)
+            sets.append(states)
+            steps.append({})
+            remaining = [((1 if moved else 0) + len(term) - at, moved, at, left) for moved, at, left in states]
+            accepting.append(any(length <= left for length, _, _, left in remaining))
+            exact = all(not left for *_, left in remaining)
+            firsts = {moved or term[at] for length, moved, at, _ in remaining if length}
+            expected.append(tuple(sorted(firsts)) if exact else None)
+        return ids[states]
+
+    found: list[str] = []
+    walk = [(vocabulary, "", number(_closure(term, {("", 0, edits)})))]
+    while walk:
+        node, prefix, at = walk.pop()
+        row, chars = steps[at], expected[at]
+        edges = node.edges
+        children = edges.items() if chars is None else [(c, edges[c]) for c in chars if c in edges]
+        for char, child in children:
+            after = row.get(char)
+            if after is None:
+                after = row[char] = number(_step(term, sets[at], char))
+            if after < 0:
+                continue
+            if child.final and accepting[after]:
+                found.append(prefix + char)
+            walk.append((child, prefix + char, after))
+    return found
+
+
+def _step(term: str, states: frozenset[_State], char: str) -> frozenset[_State]:
+    """The states after emitting `char` (then any deletions)."""
+    after: set[_State] = set()
+    for moved, at, left in states:
+        length = (1 if moved else 0) + len(term) - at
+        first = moved or (term[at] if length else "")
+        consumed = ("", at, left) if moved else ("", at + 1, left)  # rest[0] matched or substituted
+        if length and char == first:
+            after.add(consumed)
+        if left:
+            after.add((moved, at, left - 1))  # insertion
+            if length:
+                after.add((consumed[0], consumed[1], left - 1))  # substitution
+            if length > 1 and char == (term[at] if moved else term[at + 1]):  # transposition
+                after.add((moved, at + 1, left - 1) if moved else (term[at], at + 2, left - 1))
+    return _closure(term, after)
+
+
+def _closure(term: str, states: set[_State]) -> frozenset[_State]:
+    """The states with any deletions (of rest[0], while more follow) added."""
+    todo = list(states)
+    while todo:
+        moved, at, left = todo.pop()
+        if left and (1 if moved else 0) + len(term) - at > 1:
+            deleted = ("", at, left - 1) if moved else ("", at + 1, left - 1)
+            if deleted not in states:
+                states.add(deleted)
+                todo.append(deleted)
+    return frozenset(states)
 
 
 def fuzzy_token_set(string: str, edit_distance: int) -> TokenSet:
