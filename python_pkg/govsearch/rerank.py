@@ -512,11 +512,11 @@ def _corrected(terms: list[Term], misspelt: frozenset[str], texts: Sequence[str]
     words = []
     for term in terms:
         near = (
-            [pair for pair in held if pair[1] != term.indexed and _one_edit(term.indexed, pair[1])]
+            next((pair for pair in held if pair[1] != term.indexed and _one_edit(term.indexed, pair[1])), None)
             if term.indexed in misspelt
-            else []
+            else None
         )
-        words.append(near[0] if near else (term.typed, term.indexed))
+        words.append(near or (term.typed, term.indexed))
     return words
 
 

@@ -107,8 +107,13 @@ class SearchTerms:
     intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
 
+    # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
+    starts: tuple[frozenset[str], frozenset[str]] = field(init=False)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "longest", max(map(len, self.phrases), default=0))
+        typed = frozenset(key[0] for key in self.phrases if len(key) == 1)
+        object.__setattr__(self, "starts", (typed, frozenset(key[0] for key in self.phrases if len(key) > 1)))
 
     @classmethod
     def from_lists(cls, synonyms: list[list[str]], intents: dict[str, list[str]]) -> SearchTerms:
@@ -128,6 +133,8 @@ class SearchTerms:
     def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
         """The longest group phrase starting at `start` of (typed, indexed)
         words: (its length, the group's token)."""
+        if pairs[start][0] not in self.starts[0] and pairs[start][1] not in self.starts[1]:
+            return None  # most words of a title start no phrase
         for length in range(min(self.longest, len(pairs) - start), 0, -1):
             words = pairs[start : start + length]
             key = (words[0][0],) if length == 1 else tuple(indexed for _, indexed in words)
