@@ -193,7 +193,7 @@ def test_the_browser_loader_keeps_no_second_copy_of_a_file(layouts, tmp_path):
     # Gone from disk and dropped from the cache: the next read asks for a download.
     shards = catalogue.store.shards
     shards._cache.clear()
-    catalogue.engine._recent.clear()
+    catalogue.engine.forget()
     loader.deferring = True
     with pytest.raises(MissingFiles):
         catalogue.call("search_government_knowledge", {"query": "land registry"})

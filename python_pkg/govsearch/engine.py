@@ -92,6 +92,7 @@ class SearchEngine:
         self.matcher = matcher
         self.facets = facets
         self._recent: OrderedDict[tuple[Clause, ...], Matches] = OrderedDict()
+        self._remembered: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
     def preparations(self) -> list[Callable[[], object]]:
         """What can be worked out before the first query needs it, in pieces."""
@@ -116,6 +117,24 @@ class SearchEngine:
         while len(self._recent) > RECENT_QUERIES:
             self._recent.popitem(last=False)
         return matches
+
+    def remembered(self, key: tuple[Any, ...], work: Callable[[], Any]) -> Any:
+        """What `work` gave for `key`, kept for the last few keys: in the
+        browser a call is asked again once its shards have arrived, and
+        should not redo what it finished before they came. `work` must
+        depend only on the key and the site (then keeping it changes nothing)."""
+        if key in self._remembered:
+            self._remembered.move_to_end(key)
+            return self._remembered[key]
+        value = self._remembered[key] = work()
+        while len(self._remembered) > RECENT_QUERIES:
+            self._remembered.popitem(last=False)
+        return value
+
+    def forget(self) -> None:
+        """Drop what is kept from recent calls (a test that changes a budget between calls)."""
+        self._recent.clear()
+        self._remembered.clear()
 
     def within_budget(self, clauses: list[Clause], budget: Budget) -> list[Clause]:
         """The clauses to match within the call's budget (which they use up);
@@ -146,7 +165,7 @@ class SearchEngine:
             filtered = self.filter(matches, filters)
             return Ranked(len(filtered), self.best(matches, filtered, limit))
 
-        return matches.worked(("rank", _key(filters), limit), work)
+        return matches.worked(("rank", filters_key(filters), limit), work)
 
     def filters_pass_nothing(self, filters: Mapping[str, frozenset[str]]) -> bool:
         """True when no record at all passes the filters: decided from the
@@ -186,7 +205,7 @@ class SearchEngine:
         but not its own, so its counts show what choosing another value of
         that dimension would give.
         """
-        return matches.worked(("facets", _key(filters)), lambda: self._facet_counts(matches, filters))
+        return matches.worked(("facets", filters_key(filters)), lambda: self._facet_counts(matches, filters))
 
     def _facet_counts(self, matches: Matches, filters: Mapping[str, frozenset[str]]) -> dict[str, dict[str, int]]:
         counts: dict[str, Counter[str]] = {name: Counter() for name in DIMENSIONS}
@@ -221,5 +240,5 @@ def _work(clauses: list[Clause], reach: Mapping[Clause, int]) -> int:
     return int(sum(map(reach.__getitem__, clauses)) * max(1, (terms + 1) / 3))
 
 
-def _key(filters: Mapping[str, frozenset[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def filters_key(filters: Mapping[str, frozenset[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(sorted((name, tuple(sorted(values))) for name, values in filters.items()))
