@@ -16,16 +16,10 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-CHROMIUM = "/usr/bin/chromium"
+from govsearch_build.chromium import CHROMIUM, FLAGS
+
 ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-    "--enable-features=WebMCP",
+    *FLAGS,
     # measureUserAgentSpecificMemory() answers at once instead of at the next GC (up to 20 s)
     "--enable-blink-features=ForceEagerMeasureMemory",
 ]

@@ -214,7 +214,8 @@ def category(engine: str, path: str) -> str:
     name = path.rsplit("/", 1)[-1]
     if engine == "ours":
         if path.startswith("/pyodide/"):
-            return "runtime" if name in PYODIDE_CORE else "engine"
+            # python_stdlib.<hash>.zip: the runtime's standard library, precompiled by the build.
+            return "runtime" if name in PYODIDE_CORE or name.startswith("python_stdlib.") else "engine"
         if path.startswith("/data/"):
             return "data"
         if path.startswith("/static/js/worker"):

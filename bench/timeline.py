@@ -4,8 +4,10 @@
     .venv/bin/python bench/timeline.py --site _site --label curated [--runs 5] [--name NAME]
 
 Each run is one cold load of bench/pages/bare.html (a worker that only
-starts the site's own Pyodide) and one cold load of the site, alternating, each
-in a fresh browser; then a second visit to the site in a new tab of the same
+starts the site's own Pyodide, with the npm standard library: the issue's
+floor), one of the same page with the build's precompiled standard library
+(bare.html?precompiled: what govsearch adds beyond that runtime) and one cold
+load of the site, alternating, each in a fresh browser; then a second visit to the site in a new tab of the same
 browser (HTTP cache warm). The server sends GitHub Pages' caching headers
 (max-age=600, ETag, 304s). Every mark is milliseconds since the page's
 navigation: the worker posts its steps (`timing` messages) and the page marks
@@ -96,18 +98,21 @@ def run(site: Path, runs: int) -> dict:
     server = BenchServer(site, cache_max_age=PAGES_MAX_AGE, overlay=overlay).start()
     server.precompress("index.html", "data", "pyodide", "static")
     ours = server.url + "#" + urlencode({"q": QUERY})
-    found = {"bare": [], "cold": [], "repeat": []}
+    found = {"bare": [], "bare_precompiled": [], "cold": [], "repeat": []}
     load = [os.getloadavg()[0]]
     try:
         with sync_playwright() as playwright:
             for _ in range(runs):
-                for kind in ("bare", "ours"):
+                for kind in ("bare", "bare_precompiled", "ours"):
                     browser = launch(playwright)
                     try:
                         context = browser.new_context()
                         context.add_init_script(INIT_JS)
-                        if kind == "bare":
-                            found["bare"].append(visit(context, server, server.url + "bench-bare/", ["runtime_ready"]))
+                        if kind.startswith("bare"):
+                            query = "?precompiled" if kind == "bare_precompiled" else ""
+                            found[kind].append(
+                                visit(context, server, server.url + "bench-bare/" + query, ["runtime_ready"])
+                            )
                         else:
                             # A visitor who stays a moment: the worker caches the runtime's snapshot once idle.
                             found["cold"].append(
@@ -136,11 +141,17 @@ def summary(found: dict, load: list[float]) -> dict:
         kind: {mark: median([v["marks"].get(mark) for v in visits]) for mark in MARKS} for kind, visits in found.items()
     }
     bare = medians["bare"]["runtime_ready"]
+    precompiled = medians.get("bare_precompiled", {}).get("runtime_ready")
     first, again = medians["cold"]["agent_first_result"], medians["repeat"]["agent_first_result"]
     return {
         "runs": len(found["cold"]),
         "load_average": {"min": min(load), "max": max(load), "samples": load},
-        "medians_ms": {"bare": {"runtime_ready": bare}, "cold": medians["cold"], "repeat": medians["repeat"]},
+        "medians_ms": {
+            "bare": {"runtime_ready": bare},
+            "bare_precompiled": {"runtime_ready": precompiled},
+            "cold": medians["cold"],
+            "repeat": medians["repeat"],
+        },
         "bytes": {kind: median([v["bytes"] for v in visits]) for kind, visits in found.items()},
         "bytes_after_answer": {
             kind: median([v.get("bytes_after_answer") for v in visits]) for kind, visits in found.items()
@@ -148,6 +159,8 @@ def summary(found: dict, load: list[float]) -> dict:
         "requests": {kind: median([v["requests"] for v in visits]) for kind, visits in found.items()},
         "not_modified": {kind: median([v["not_modified"] for v in visits]) for kind, visits in found.items()},
         "ratio_first_answer_to_bare": first / bare if first and bare else None,
+        # The same runtime with the build's precompiled standard library: what govsearch adds beyond it.
+        "ratio_first_answer_to_bare_precompiled": first / precompiled if first and precompiled else None,
         "ratio_repeat_to_cold": again / first if again and first else None,
         "visits": found,
     }
@@ -173,6 +186,18 @@ def markdown(results: dict) -> str:
     lines.append(
         "| **first answer / bare runtime** | "
         + " | ".join(f"**{r['ratio_first_answer_to_bare']:.2f}×** | " for r in results.values())
+        + "|"
+    )
+    lines.append(
+        "| bare runtime ready, precompiled standard library (same run) | "
+        + " | ".join(
+            f"{fmt((r['medians_ms'].get('bare_precompiled') or {}).get('runtime_ready'))} | " for r in results.values()
+        )
+        + "|"
+    )
+    lines.append(
+        "| first answer / bare runtime with precompiled standard library | "
+        + " | ".join(f"{ratio(r.get('ratio_first_answer_to_bare_precompiled'))} | " for r in results.values())
         + "|"
     )
     lines.append(
@@ -204,6 +229,10 @@ def markdown(results: dict) -> str:
         + " |"
     )
     return "\n".join(lines) + "\n"
+
+
+def ratio(value) -> str:
+    return "–" if value is None else f"{value:.2f}×"
 
 
 def fmt(value) -> str:

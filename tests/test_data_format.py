@@ -18,6 +18,7 @@ from govsearch.data_format import (
     encode_codes,
     encode_gaps,
     listed_shard_path,
+    page_folder,
 )
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
@@ -51,11 +52,20 @@ def test_a_built_sharded_site_keeps_to_the_layout(tmp_path):
     assert json.loads((data / MANIFEST).read_bytes()) == manifest and (data / manifest["tools"]["path"]).is_file()
     directory = json.loads((data / manifest["files"]["directory"]["path"]).read_bytes())
     for kind in ("records", "rows"):
-        hashes = directory[kind]["sha256"]
-        assert hashes and all(
+        listing = directory[kind]
+        hashes = [
+            sha
+            for page, digest in enumerate(listing["pages"])
+            for sha in json.loads((data / listed_shard_path(page_folder(kind), page, digest)).read_bytes())["sha256"]
+        ]
+        assert len(hashes) == listing["shards"] and all(
             (data / listed_shard_path(kind, number, sha)).is_file() for number, sha in enumerate(hashes)
         )
-    shard = json.loads((data / directory["postings"][0]["path"]).read_bytes())
+    page = json.loads(
+        (data / listed_shard_path(page_folder("postings"), 0, directory["postings"]["pages"][0])).read_bytes()
+    )
+    assert page["first"][0] == directory["postings"]["first"][0]
+    shard = json.loads((data / listed_shard_path("postings", 0, page["sha256"][0])).read_bytes())
     for posting in shard["terms"].values():
         assert isinstance(posting[POSTING_TERM_INDEX], int)
         for column in posting[POSTING_FIELDS].values():

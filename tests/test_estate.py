@@ -100,6 +100,24 @@ def test_same_resource_becomes_one_record_and_reviewed_facts_win():
     assert quality["generic-title"]["changed"] == 1
 
 
+def test_apis_behind_one_gateway_stay_apart():
+    """Two curated APIs at one gateway address, titled with no word in common, are two
+    resources (a search for either finds it by its own name); an import there joins the first."""
+    gateway = "https://api.gateway.example.gov.uk"
+    lookup = dict(REVIEWED, id="de-address-lookup", title="Address Lookup", url=gateway)
+    claims = dict(IMPORTED, id="claims-api", title="Citizen Claims", url=gateway + "/", source={"kind": "curated"})
+    row = dict(IMPORTED, id="apic-award", title="Award Details", url=gateway)
+    log = QualityLog()
+    records = {
+        r.id: r.data
+        for r in finish_estate([Record(data=d, body="", file=f"{d['id']}.md") for d in (lookup, claims, row)], log)
+    }
+    assert set(records) == {"de-address-lookup", "claims-api"}
+    assert records["de-address-lookup"]["title"] == "Address Lookup"
+    assert records["claims-api"]["title"] == "Citizen Claims"
+    assert log.as_dict()["same-resource-merged"]["merged"] == 1  # the import, into the first
+
+
 def test_filters_by_any_collection_find_it_once(tmp_path):
     records = finish_estate(_records(), QualityLog())
     write_data(load_config(SITE_TOML), records, tmp_path / "data", layout="sharded")

@@ -111,3 +111,25 @@ def test_repeat_visits_have_a_memory_snapshot_of_the_modules_the_worker_imports(
     assert entry, "pyodide-lock.json lists no memory snapshot"
     data = (site / "pyodide" / entry["file_name"]).read_bytes()
     assert hashlib.sha256(data).hexdigest() == entry["sha256"] and len(data) == entry["size"]
+
+
+def test_the_python_the_worker_imports_is_published_as_bytecode(site):
+    """Compiling the modules it imports from source was most of the page's start-up
+    (docs/startup.md); a build without node still works, so only this check notices
+    the bytecode went missing. Nothing is left out: the rest stays source."""
+    import hashlib
+    import zipfile
+
+    lock = json.loads((site / "pyodide" / "pyodide-lock.json").read_text("utf-8"))
+    entry = lock.get("govsearch_stdlib")
+    assert entry, "pyodide-lock.json lists no precompiled standard library"
+    path = site / "pyodide" / entry["file_name"]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"]
+    names = set(zipfile.ZipFile(path).namelist())
+    original = set(zipfile.ZipFile(REPO / "node_modules" / "pyodide" / "python_stdlib.zip").namelist())
+    # Every module is still there, as source or as bytecode, and what govsearch imports is bytecode.
+    assert {name.removesuffix("c") for name in names} == original
+    assert {"json/decoder.pyc", "re/_compiler.pyc", "difflib.pyc", "dataclasses.pyc"} <= names
+    [wheel] = (site / "pyodide").glob("govsearch-*.whl")
+    wheel_names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"govsearch/session.py", "govsearch/__pycache__/session.cpython-314.pyc"} <= wheel_names

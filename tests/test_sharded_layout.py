@@ -18,6 +18,7 @@ from govsearch import sharded as sharded_module
 from govsearch.loaders import MissingFiles
 from govsearch.session import Session
 from govsearch.terms import MATCH_MODES, clauses_for, query_terms
+from govsearch_build import data_writer
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.records import load_content
@@ -37,11 +38,17 @@ def layouts(tmp_path_factory):
     assert len(loaded.records) >= 400 and not loaded.rejected
     config = load_config(REPO / "site" / "site.toml")
     sites = {}
-    for layout in ("single", "sharded"):
-        site = tmp_path_factory.mktemp(layout)
-        manifest = write_data(config, loaded.records, site / "data", layout=layout)
-        assert manifest["layout"] == layout
-        sites[layout] = site
+    # Small pages and profile chunks, so a few hundred records span many of each, as an estate does.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(data_writer, "PAGE", 4)
+        patch.setattr(data_writer, "PROFILES_PER_CHUNK", 37)
+        for layout in ("single", "sharded"):
+            site = tmp_path_factory.mktemp(layout)
+            manifest = write_data(config, loaded.records, site / "data", layout=layout)
+            assert manifest["layout"] == layout
+            sites[layout] = site
+    directory = json.loads((sites["sharded"] / "data" / manifest["files"]["directory"]["path"]).read_bytes())
+    assert len(directory["postings"]["pages"]) > 2 and len(directory["rows"]["pages"]) > 2
     return sites, loaded.records
 
 
@@ -122,10 +129,12 @@ class CountingLoader(DirectoryLoader):
     def __init__(self, site):
         super().__init__(site)
         self.read_bytes = 0
+        self.names = []
 
     def read(self, name):
         data = super().read(name)
         self.read_bytes += len(data)
+        self.names.append(name)
         return data
 
 
@@ -184,7 +193,7 @@ def test_the_browser_loader_keeps_no_second_copy_of_a_file(layouts, tmp_path):
     # Gone from disk and dropped from the cache: the next read asks for a download.
     shards = catalogue.store.shards
     shards._cache.clear()
-    catalogue.engine._recent.clear()
+    catalogue.engine.forget()
     loader.deferring = True
     with pytest.raises(MissingFiles):
         catalogue.call("search_government_knowledge", {"query": "land registry"})
@@ -199,7 +208,7 @@ def test_warming_comes_in_small_pieces_and_ends(layouts):
         pieces += 1
     assert pieces >= 3 and session.warm() is False
     engine = session.catalogue.engine
-    assert engine.matcher._token_set is not None and engine.facets._profiles is not None
+    assert engine.matcher._token_set is not None
     assert gc.get_freeze_count() > 0  # the last piece took what was built out of the collector's walks
 
 
@@ -230,12 +239,26 @@ def test_tampered_row_or_record_shard_fails_closed(layouts, tmp_path, kind):
     assert "integrity" in result["error"]["message"]
 
 
+def test_a_tampered_profile_chunk_fails_closed(layouts, tmp_path):
+    """Each record's profile comes in a chunk the facets file vouches for: a changed chunk is refused."""
+    sites, _ = layouts
+    copy = tmp_path / "site"
+    shutil.copytree(sites["sharded"], copy)
+    chunks = sorted((copy / "data" / "profiles").glob("*.json"))
+    assert len(chunks) > 2
+    for chunk in chunks:
+        chunk.write_bytes(chunk.read_bytes() + b" ")
+    result = Catalogue.open(DirectoryLoader(copy)).call("search_government_knowledge", {"query": "land registry"})
+    assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
+    assert "integrity" in result["error"]["message"]
+
+
 def test_shards_listed_without_enough_of_a_sha256_are_refused(layouts, tmp_path):
     sites, _ = layouts
     copy = tmp_path / "site"
     shutil.copytree(sites["sharded"], copy)
     catalogue = Catalogue.open(DirectoryLoader(copy))
-    hashes = catalogue.store.shards.directory["rows"]["sha256"]
+    hashes = catalogue.store.shards.listed["rows"].hashes  # the pages listing the row shards
     hashes[:] = [digest[:31] for digest in hashes]  # 124 bits: not enough to vouch
     result = catalogue.call("search_government_knowledge", {"query": rare_word(catalogue)})
     assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
@@ -271,7 +294,9 @@ def test_the_browser_path_fetches_a_calls_files_in_few_parallel_rounds(layouts, 
     rounds, answer = browser_rounds(sites["sharded"], tmp_path, tool, arguments, prefix_last)
     asked = [name for names in rounds for name in names]
     assert all(rounds) and len(asked) == len(set(asked)), "a file was asked for twice"
-    assert len(rounds) <= 4
+    # Rounds: directory page, postings, (vocabulary,) the matches' profile chunks, row
+    # page, rows. Pages and chunks keep the first answer's bytes flat at any estate size.
+    assert len(rounds) <= 6
     expected = Session(DirectoryLoader(sites["sharded"])).answer_sync(tool, json.dumps(arguments), prefix_last)
     assert answer == expected and json.loads(answer)["ok"] is True
 
@@ -316,7 +341,12 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
     for word in words[:5]:
         arguments = {"query": word, "limit": 20}
         rounds, answer = browser_rounds(site, tmp_path, "search_government_knowledge", arguments)
-        assert len(rounds) == 1 and all(name.startswith("postings/") for name in rounds[0]), (word, rounds)
+        # its directory page, its postings, the profiles of its records: no row shard
+        assert [sorted({name.split("/")[0] for name in names}) for names in rounds] == [
+            ["directory"],
+            ["postings"],
+            ["profiles"],
+        ], (word, rounds)
         result = json.loads(answer)
         assert result["returned"] == 20
         assert answer == Session(DirectoryLoader(sites["single"])).answer_sync(
@@ -339,6 +369,7 @@ def test_a_word_missing_from_the_warmed_vocabulary_fetches_no_shard(layouts):
     loader = CountingLoader(sites["sharded"])
     catalogue = Catalogue.open(loader)
     catalogue.engine.warm()
-    before = loader.read_bytes
+    before = len(loader.names)
     result = catalogue.call("search_government_knowledge", {"query": "qqqzzz"})
-    assert result["total"] == 0 and loader.read_bytes == before
+    # at most the directory page that gives the budget its shard size
+    assert result["total"] == 0 and all(name.startswith("directory/") for name in loader.names[before:])

@@ -13,7 +13,8 @@ from typing import Any, Protocol
 
 from .data_format import FORMAT, MANIFEST, SHARDED
 from .data_reader import SiteUnavailable, parse, read_bytes, read_verified
-from .engine import FacetTable, SearchEngine
+from .engine import SearchEngine
+from .facets import FacetTable
 from .loaders import Loader
 from .rerank import RankingData
 from .sharded import ShardDirectory, ShardedMatcher, ShardedStore
@@ -57,8 +58,9 @@ class Catalogue:
             raise SiteUnavailable(f"{MANIFEST} is not a {FORMAT} manifest")
         files = manifest.get("files", {})
         try:
-            facets = FacetTable.from_json(read_verified(loader, files.get("facets"), "facets"))
-            ranking = RankingData(read_verified(loader, files["ranking"], "ranking")) if "ranking" in files else None
+            facets = FacetTable.from_json(read_verified(loader, files.get("facets"), "facets"), loader)
+            ranking = RankingData(read_verified(loader, files.get("ranking"), "ranking"), facets.count)
+            facets.listeners.append(ranking.set_flags)  # flags come with the records' profiles
             if manifest.get("layout") == SHARDED:
                 shards = ShardDirectory(loader, read_verified(loader, files.get("directory"), "directory"))
                 store, matcher = ShardedStore(shards), ShardedMatcher(shards)

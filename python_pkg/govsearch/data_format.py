@@ -12,32 +12,55 @@ Everything lives in the site's `data/` folder (DATA_FOLDER):
   Roles: `facets` and `ranking` always; `index` and `records` in the single
   layout, `directory` in the sharded one. `tools` names the tools'
   definitions as agents are shown them (`tools.<hash>.json`), which the page
-  checks before registering any tool.
+  checks before registering any tool. The worker downloads every `files`
+  entry at start, so none of them may grow with the number of records:
+  what does (each record's profile, the shard lists) comes in chunks and
+  pages that a query reads on first need.
 - Every other file is content-named: `<stem>.<first HASH_IN_NAME hex digits
-  of its sha256>.json` (content_name).
+  of its sha256>.json` (content_name). Files listed by a sha256 prefix alone
+  (at least SHORTEST_DIGEST hex digits) have a path that follows from kind,
+  number and hash (shard_stem, listed_shard_path); each is vouched for by the
+  file that lists it, down from the manifest.
 
 Records are numbered in (title, id) order; every per-record list below is
 indexed by that number.
 
-facets: `{"columns": {field: {"values": [...], "width": w, "codes": "..."}}}`.
-  Each record's value is its index in `values`, written as `w` base-64
-  characters of CODE_ALPHABET, most significant first, records concatenated
-  (encode_codes / decode_codes). A value may be a list: a resource in
-  several collections.
+facets (govsearch/facets.py; written by profile_table):
+  `{"columns": {field: {"values": [...]}}, "profiles": {"widths": {field: w},
+  "codes": {field: "..."}, "flags": "...", "records": [n, ...]}, "records":
+  {"count": n, "width": w, "codes": "..."} | {"count": n, "width": w,
+  "perChunk": c, "sha256": [...]}}`. A *profile* is a distinct combination
+  of the four filter values and the ranking flags (rerank.FLAG_WEIGHTS as a
+  bit mask): `profiles` gives each profile's value index per field, its flag
+  mask (one character) and how many records have it. Each record's profile
+  is a code of `records.width` characters: inline (`codes`, single layout) or
+  in chunks of `perChunk` records, `profiles/<number>.<hash>.json` =
+  `{"codes": "..."}`, listed by hash (sharded layout); a query reads the
+  chunks its matches fall in. Codes are fixed-width base-64 characters of
+  CODE_ALPHABET, most significant first, concatenated (encode_codes /
+  decode_codes). A value may be a list: a resource in several collections.
+
+ranking: `{"search": {"synonyms": [[...]], "intents": {word: [types]}}}`
+  (the records' flags are in their profiles).
 
 single layout: `index` is lunr 2.3.9's own serialisation (lunr.js can load
   it); `records` is `{"records": [stored record, ...]}`.
 
 sharded layout: `directory` is
-  `{"fields": [lunr fields], "vocabulary": entry, "postings": [entry + first],
-  "records": {"perShard": n, "sha256": [...]}, "rows": {"perShard": n,
-  "fields": [...], "sha256": [...]}, "ids": [entry + first],
-  "identifiers": [entry + first]}`.
+  `{"fields": [lunr fields], "vocabulary": entry, "postings": key pages,
+  "ids": key pages, "identifiers": key pages, "records": {"perShard": n,
+  **hash pages}, "rows": {"perShard": n, "fields": [...], **hash pages}}`.
 
-  Key-range shards (postings, ids, identifiers) are listed with `first`, the
-  first key they hold, and found by bisection. Record and row shards are
-  listed by sha256 prefix alone (at least SHORTEST_DIGEST hex digits): their
-  path follows from kind, number and hash (shard_stem, listed_shard_path).
+  Shard lists come in pages of `perPage` (page_folder: `directory/<kind>/
+  <number>.<hash>.json`), each listed by hash, so the directory grows with
+  the pages, not the shards:
+  - key pages (postings, ids, identifiers: shards by key range) are
+    `{"perPage": p, "first": [first key of each page], "pages": [sha256]}`;
+    a page is `{"first": [...], "sha256": [...], "size": [...]}` for its
+    shards, shard `page * perPage + i` being `<kind>/<number>.<hash>.json`.
+    Keys are found by bisection, in the directory, then in the page;
+  - hash pages (records, rows: shards by record number) are `{"perPage": p,
+    "shards": n, "pages": [sha256]}`; a page is `{"sha256": [...]}`.
 
   - vocabulary: `{"terms": [every index term, sorted]}`;
   - postings: `{"terms": {term: posting}}`. A posting maps POSTING_TERM_INDEX
@@ -55,11 +78,12 @@ sharded layout: `directory` is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
-FORMAT = "govsearch-site/1"
+FORMAT = "govsearch-site/2"
 DATA_FOLDER = "data"
 MANIFEST = "manifest.json"
 
@@ -93,6 +117,11 @@ def shard_stem(kind: str, number: int) -> str:
 def listed_shard_path(kind: str, number: int, sha256: str) -> str:
     """The path of a record or row shard, which the directory lists by hash alone."""
     return content_name(shard_stem(kind, number), sha256)
+
+
+def page_folder(kind: str) -> str:
+    """Where the pages listing a kind's shards live (the directory names their hashes)."""
+    return f"directory/{kind}"
 
 
 def code_width(count: int) -> int:
@@ -138,3 +167,38 @@ def decode_column(column: Any) -> tuple[list[int], list[float]]:
     """A field's postings ([gaps, weights]) as record numbers and their weights."""
     gaps, weights = column
     return decode_gaps(gaps), weights
+
+
+def profile_table(
+    columns: Mapping[str, tuple[list[Any], list[int]]], flags: Sequence[int], per_chunk: int | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """The facets file's content from every record's value code per field
+    (field -> (values, codes by record number)) and flag mask; and, when
+    `per_chunk` is given, the records' profile codes chunk by chunk (written
+    as separate files, whose hashes the caller adds as records.sha256)."""
+    fields = list(columns)
+    keys = list(zip(*(columns[field][1] for field in fields), flags))
+    counts = Counter(keys)
+    order = sorted(counts, key=lambda key: (-counts[key], key))
+    profile = {key: number for number, key in enumerate(order)}
+    widths = {field: code_width(len(columns[field][0])) for field in fields}
+    table = {
+        "columns": {field: {"values": columns[field][0]} for field in fields},
+        "profiles": {
+            "widths": widths,
+            "codes": {
+                field: encode_codes((key[at] for key in order), widths[field]) for at, field in enumerate(fields)
+            },
+            "flags": encode_codes((key[-1] for key in order), 1),
+            "records": [counts[key] for key in order],
+        },
+    }
+    width = code_width(len(order))
+    codes = [profile[key] for key in keys]
+    records: dict[str, Any] = {"count": len(codes), "width": width}
+    table["records"] = records
+    if per_chunk is None:
+        records["codes"] = encode_codes(codes, width)
+        return table, []
+    records["perChunk"] = per_chunk
+    return table, [encode_codes(codes[start : start + per_chunk], width) for start in range(0, len(codes), per_chunk)]

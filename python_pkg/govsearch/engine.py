@@ -11,23 +11,17 @@ title, then id" is simply "score, then record number", in every layout.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Protocol
 
 # CODE_ALPHABET is re-exported: the ranking flags use the same alphabet.
 from .data_format import CODE_ALPHABET as CODE_ALPHABET
-from .data_format import decode_codes
+from .facets import DIMENSIONS as DIMENSIONS
+from .facets import FacetTable as FacetTable
 from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, Clause
 
-# Tool filter property -> record field it filters on.
-DIMENSIONS = {
-    "resourceTypes": "resourceType",
-    "accessStatuses": "accessStatus",
-    "collections": "collection",
-    "publishers": "publisher",
-}
 SCORE_PLACES = 6
 # Rounding to SCORE_PLACES moves a score by at most half a step, so a record
 # more than two steps below the limit-th best raw score cannot be among the
@@ -52,64 +46,6 @@ class Matcher(Protocol):
 class Hit:
     number: int  # the record's position in (title, id) order
     score: float  # rounded to SCORE_PLACES, so order is stable across platforms
-
-
-class FacetTable:
-    """One column per filter dimension: every record's value, as a code.
-
-    Codes are fixed-width base-64 strings (data_format.encode_codes: one
-    character for up to 64 distinct values). A value may be a list: a record of one resource that
-    belongs to several collections has the list of them as its one value,
-    and passes a filter naming any of them. Filters and facet counts work on *profiles*: the
-    distinct combinations of the four values, a few thousand at most, so a
-    query's matches are read once whatever the filters. They are worked out
-    the first time a query needs them: opening a large site decodes nothing.
-    """
-
-    def __init__(self, columns: Mapping[str, Mapping[str, Any]]):
-        # every value as a tuple of the values it stands for (one, or a record's several)
-        self.names = {
-            field: [tuple(value) if isinstance(value, list) else (value,) for value in column["values"]]
-            for field, column in columns.items()
-        }
-        self.encoded = {field: column["codes"] for field, column in columns.items()}
-        self.widths = {field: column["width"] for field, column in columns.items()}
-        self._profiles: tuple[list[int], list[tuple[tuple[str, ...], ...]]] | None = None
-        self._values: dict[str, list[str]] = {}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> FacetTable:
-        missing = set(DIMENSIONS.values()) - set(data.get("columns", {}))
-        if missing:
-            raise ValueError(f"the facet table lacks {', '.join(sorted(missing))}")
-        return cls(data["columns"])
-
-    def codes(self, field: str) -> list[int]:
-        """Every record's value code for the field, by record number."""
-        return decode_codes(self.encoded[field], self.widths[field])
-
-    @property
-    def profiles(self) -> tuple[list[int], list[tuple[tuple[str, ...], ...]]]:
-        """Each record's profile id, and each profile's values (in DIMENSIONS order, each a tuple)."""
-        if self._profiles is None:
-            fields = list(DIMENSIONS.values())
-            ids: dict[tuple[int, ...], int] = {}
-            of_record = [ids.setdefault(key, len(ids)) for key in zip(*map(self.codes, fields))]
-            values = [tuple(self.names[field][code] for field, code in zip(fields, key)) for key in ids]
-            self._profiles = (of_record, values)
-        return self._profiles
-
-    def tally(self, numbers: Iterable[int]) -> Counter[int]:
-        """How many of the records have each profile."""
-        return Counter(map(self.profiles[0].__getitem__, numbers))
-
-    def values(self, field: str) -> list[str]:
-        """Every distinct value of the field, sorted; one list per table, so
-        indexes built over it (publisher suggestions) are built once."""
-        kept = self._values.get(field)
-        if kept is None:
-            kept = self._values[field] = sorted({member for value in self.names[field] for member in value})
-        return kept
 
 
 class Matches:
@@ -156,6 +92,7 @@ class SearchEngine:
         self.matcher = matcher
         self.facets = facets
         self._recent: OrderedDict[tuple[Clause, ...], Matches] = OrderedDict()
+        self._remembered: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
     def preparations(self) -> list[Callable[[], object]]:
         """What can be worked out before the first query needs it, in pieces."""
@@ -180,6 +117,24 @@ class SearchEngine:
         while len(self._recent) > RECENT_QUERIES:
             self._recent.popitem(last=False)
         return matches
+
+    def remembered(self, key: tuple[Any, ...], work: Callable[[], Any]) -> Any:
+        """What `work` gave for `key`, kept for the last few keys: in the
+        browser a call is asked again once its shards have arrived, and
+        should not redo what it finished before they came. `work` must
+        depend only on the key and the site (then keeping it changes nothing)."""
+        if key in self._remembered:
+            self._remembered.move_to_end(key)
+            return self._remembered[key]
+        value = self._remembered[key] = work()
+        while len(self._remembered) > RECENT_QUERIES:
+            self._remembered.popitem(last=False)
+        return value
+
+    def forget(self) -> None:
+        """Drop what is kept from recent calls (a test that changes a budget between calls)."""
+        self._recent.clear()
+        self._remembered.clear()
 
     def within_budget(self, clauses: list[Clause], budget: Budget) -> list[Clause]:
         """The clauses to match within the call's budget (which they use up);
@@ -210,7 +165,7 @@ class SearchEngine:
             filtered = self.filter(matches, filters)
             return Ranked(len(filtered), self.best(matches, filtered, limit))
 
-        return matches.worked(("rank", _key(filters), limit), work)
+        return matches.worked(("rank", filters_key(filters), limit), work)
 
     def filters_pass_nothing(self, filters: Mapping[str, frozenset[str]]) -> bool:
         """True when no record at all passes the filters: decided from the
@@ -250,7 +205,7 @@ class SearchEngine:
         but not its own, so its counts show what choosing another value of
         that dimension would give.
         """
-        return matches.worked(("facets", _key(filters)), lambda: self._facet_counts(matches, filters))
+        return matches.worked(("facets", filters_key(filters)), lambda: self._facet_counts(matches, filters))
 
     def _facet_counts(self, matches: Matches, filters: Mapping[str, frozenset[str]]) -> dict[str, dict[str, int]]:
         counts: dict[str, Counter[str]] = {name: Counter() for name in DIMENSIONS}
@@ -285,5 +240,5 @@ def _work(clauses: list[Clause], reach: Mapping[Clause, int]) -> int:
     return int(sum(map(reach.__getitem__, clauses)) * max(1, (terms + 1) / 3))
 
 
-def _key(filters: Mapping[str, frozenset[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def filters_key(filters: Mapping[str, frozenset[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(sorted((name, tuple(sorted(values))) for name, values in filters.items()))

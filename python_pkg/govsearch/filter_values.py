@@ -27,9 +27,11 @@ _counts: WeakKeyDictionary[SearchEngine, dict[str, dict[str, int]]] = WeakKeyDic
 
 def catalogue_counts(engine: SearchEngine) -> dict[str, dict[str, int]]:
     """Records per value of each filter dimension over the whole catalogue,
-    most first, then by value; worked out once per opened site."""
+    most first, then by value; worked out once per opened site from the
+    build's count of each profile."""
     if engine not in _counts:
-        everything = Matches(dict.fromkeys(range(len(engine.facets.profiles[0])), 0.0))
+        everything = Matches({})
+        everything._tally = engine.facets.catalogue_tally()  # counted at build time: no profile chunk is read
         _counts[engine] = engine.facet_counts(everything, {})
     return _counts[engine]
 

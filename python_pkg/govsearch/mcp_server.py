@@ -101,17 +101,12 @@ def check_every_file(catalogue: Catalogue) -> None:
     if shards is None:
         return  # the single layout: opening the site checked every file it uses
     try:
-        listed = shards.directory
-        entries = [listed["vocabulary"], *listed["postings"], *listed["ids"]]
-        entries += [
-            shards.listed_entry(kind, index)
-            for kind in ("rows", "records")
-            for index in range(len(listed[kind]["sha256"]))
-        ]
+        entries = list(shards.every_entry())
     except (KeyError, TypeError) as error:
         raise SiteUnavailable(f"the shard directory is malformed ({error})") from None
     for entry in entries:
         read_verified_bytes(shards.loader, entry, "shard")
+    catalogue.engine.facets.require(range(catalogue.engine.facets.count))  # every profile chunk
 
 
 def serve(catalogue: Catalogue) -> int:

@@ -26,7 +26,7 @@ from itertools import compress
 from operator import mul
 from typing import Any
 
-from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine
+from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine, filters_key
 from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, NO_SEARCH_TERMS, Clause, SearchTerms, Term, analysed, clauses_for
 
 TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
@@ -86,11 +86,11 @@ class RankingData:
     """What the build worked out for the re-ranker: each record's flags, and
     the site's synonym groups and intent words."""
 
-    def __init__(self, data: Mapping[str, Any]):
+    def __init__(self, data: Mapping[str, Any], records: int = 0):
         codes = data.get("flags", "")
-        self.flags = [_CODES[char] for char in codes]
-        weights = [self._weight(mask) for mask in range(64)]
-        self.priors = [weights[mask] for mask in self.flags]
+        self.flags = [_CODES[char] for char in codes] or [0] * records
+        self._weights = [self._weight(mask) for mask in range(64)]
+        self.priors = [self._weights[mask] for mask in self.flags]
         search = data.get("search", {})
         self.search_terms = SearchTerms.from_lists(search.get("synonyms", []), search.get("intents", {}))
 
@@ -101,6 +101,11 @@ class RankingData:
             if mask >> bit & 1:
                 weight *= factor
         return weight
+
+    def set_flags(self, start: int, masks: list[int]) -> None:
+        """Records' flags from their facet profiles (govsearch.facets), read on first need."""
+        self.flags[start : start + len(masks)] = masks
+        self.priors[start : start + len(masks)] = map(self._weights.__getitem__, masks)
 
     def prior(self, number: int) -> float:
         return self.priors[number] if number < len(self.priors) else 1.0
@@ -167,8 +172,39 @@ def answer(
     POOL alone, so the window from 0 is exactly the tool's answer and pages
     the search page asks for in steps of POOL never overlap or skip a record.
     """
+    # Ranked once per call: the browser asks again once the rows it needs have arrived.
+    key = ("answer", _settings(), tuple(terms), filters_key(filters), tuple(sorted(identified)), strict_only, start)
+    first, misspelt = engine.remembered(
+        key, lambda: _first_stage(engine, ranking, terms, filters, sorted(identified), strict_only, start)
+    )
+    ranked = [Ranked(item.number, item.score, item.mode, list(item.reasons)) for item in first.ranked]
+    if ranked and (len(_phrase_words(terms)) > 1 or _exact_words(terms)):
+        _row_evidence(terms, ranked, rows([item.number for item in ranked]), ranking.search_terms, misspelt)
+    return Answer(
+        first.total, first.mode, ranked, first.tiers, first.matches, None, first.skipped, first.dropped, first.limited
+    )
+
+
+def _settings() -> tuple[int, ...]:
+    """The rules' settings the first stage reads (a test may change them between calls)."""
+    return (MAX_POSTINGS, MAX_SHARD_BYTES, RARE, TWO_EDITS_FROM, TWO_EDITS_TO, MAX_TWO_EDIT_WORDS, TIER_TARGET, POOL)
+
+
+def _first_stage(
+    engine: SearchEngine,
+    ranking: RankingData,
+    terms: list[Term],
+    filters: Mapping[str, frozenset[str]],
+    identified: list[int],
+    strict_only: bool,
+    start: int,
+) -> tuple[Answer, frozenset[str]]:
+    """The answer before row evidence (its records ordered by what the index
+    holds), and the words the fuzzy tier read as misspelt."""
     budget = _Budget()
-    tiers = _tiers(engine, terms, filters, sorted(identified), budget, strict_only)
+    tiers = _tiers(engine, terms, filters, identified, budget, strict_only)
+    # Every tier's profiles and flags, in one round of downloads: the facet counts read them all.
+    engine.facets.require(number for tier in tiers for number in tier.matches.scores)
     depth = start + POOL
     ranked: list[Ranked] = []
     for tier in tiers:
@@ -176,26 +212,21 @@ def answer(
             break
         ranked += _rank_tier(engine, ranking, tier, depth - len(ranked))
     mode = ranked[0].mode if ranked else "all_terms"
-    ranked = ranked[start:]
-    if ranked and (len(_phrase_words(terms)) > 1 or _exact_words(terms)):
-        misspelt = frozenset(
-            clause.term for tier in tiers if tier.mode == "fuzzy" for clause in tier.clauses if clause.edit_distance
-        )
-        _row_evidence(terms, ranked, rows([item.number for item in ranked]), ranking.search_terms, misspelt)
-    union = _union([tier.matches for tier in tiers])
-    total = sum(len(tier.numbers) for tier in tiers)
-    limited = tuple(dict.fromkeys(term for tier in tiers for term in tier.matches.limited))
-    return Answer(
-        total,
+    misspelt = frozenset(
+        clause.term for tier in tiers if tier.mode == "fuzzy" for clause in tier.clauses if clause.edit_distance
+    )
+    answer = Answer(
+        sum(len(tier.numbers) for tier in tiers),
         mode,
-        ranked,
+        ranked[start:],
         [(tier.mode, tier.terms, tier.clauses) for tier in tiers],
-        union,
+        _union([tier.matches for tier in tiers]),
         None,
         budget.skipped,
         budget.dropped,
-        limited,
+        tuple(dict.fromkeys(term for tier in tiers for term in tier.matches.limited)),
     )
+    return answer, misspelt
 
 
 class _Budget:
@@ -488,11 +519,11 @@ def _corrected(terms: list[Term], misspelt: frozenset[str], texts: Sequence[str]
     words = []
     for term in terms:
         near = (
-            [pair for pair in held if pair[1] != term.indexed and _one_edit(term.indexed, pair[1])]
+            next((pair for pair in held if pair[1] != term.indexed and _one_edit(term.indexed, pair[1])), None)
             if term.indexed in misspelt
-            else []
+            else None
         )
-        words.append(near[0] if near else (term.typed, term.indexed))
+        words.append(near or (term.typed, term.indexed))
     return words
 
 

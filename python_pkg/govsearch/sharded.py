@@ -20,16 +20,23 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter, OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from itertools import chain, compress, repeat
 from operator import add, mul, truediv
 from typing import Any
 
 from lunr.token_set import TokenSet
 
-from .data_format import POSTING_FIELDS, POSTING_ROWS, POSTING_TERM_INDEX, decode_column, listed_shard_path
+from .data_format import (
+    POSTING_FIELDS,
+    POSTING_ROWS,
+    POSTING_TERM_INDEX,
+    decode_column,
+    listed_shard_path,
+    page_folder,
+)
 from .data_reader import SiteUnavailable, parse, read_verified_bytes
-from .loaders import Loader, MissingFiles
+from .loaders import Loader, gather
 from .terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_set
 
 # Shards kept parsed, by the size of their JSON: a long session must not grow
@@ -43,17 +50,19 @@ DECODED_KEPT = 64  # (term, field) record lists kept decoded for the re-ranker's
 
 class ShardDirectory:
     """The directory file's view of the shards, with a cache of those read
-    (least recently used shards leave first)."""
+    (least recently used shards leave first).
+
+    The directory lists pages, not shards (data_format: key pages, hash
+    pages): a page is read the first time a query needs a shard it lists.
+    """
 
     def __init__(self, loader: Loader, directory: Mapping[str, Any], cache_bytes: int = CACHE_BYTES):
         self.loader = loader
         self.directory = directory
-        self.postings = directory["postings"]
-        self.posting_firsts = [entry["first"] for entry in self.postings]
-        self.id_shards = directory["ids"]
-        self.id_firsts = [entry["first"] for entry in self.id_shards]
-        self.identifier_shards = directory.get("identifiers", [])
-        self.identifier_firsts = [entry["first"] for entry in self.identifier_shards]
+        self.postings = KeyPages(self, "postings", directory["postings"])
+        self.ids = KeyPages(self, "ids", directory["ids"])
+        self.identifiers = KeyPages(self, "identifiers", directory["identifiers"])
+        self.listed = {kind: HashPages(self, kind, directory[kind]) for kind in ("records", "rows")}
         self.cache_bytes = cache_bytes
         self.cached_bytes = 0
         self._cache: OrderedDict[str, tuple[Any, int]] = OrderedDict()
@@ -86,35 +95,118 @@ class ShardDirectory:
 
     def require(self, entries: list[Mapping[str, Any]], role: str) -> None:
         """Read every entry not read yet; a deferring loader names all that are missing at once."""
-        missing: list[str] = []
-        for entry in entries:
-            if entry["path"] not in self._cache:
-                try:
-                    self.read(entry, role)
-                except MissingFiles as error:
-                    missing.extend(error.names)
-        if missing:
-            raise MissingFiles(sorted(set(missing)))
+        gather(*(lambda entry=entry: self.read(entry, role) for entry in entries if entry["path"] not in self._cache))
+
+    def every_entry(self) -> Iterator[Mapping[str, Any]]:
+        """Every shard's entry (reading every page, each checked): to check a whole site, not for queries."""
+        yield self.directory["vocabulary"]
+        for pages in (self.postings, self.ids, self.identifiers):
+            yield from pages
+        for listed in self.listed.values():
+            yield from listed.entries(list(range(listed.count)))
 
     def posting_entry(self, term: str) -> Mapping[str, Any] | None:
-        position = bisect.bisect_right(self.posting_firsts, term) - 1
-        return None if position < 0 else self.postings[position]
+        return self.postings.entry(term)
+
+    def posting_entries(self, terms: list[str]) -> list[Mapping[str, Any]]:
+        """The postings shards holding these terms (their pages read in one round)."""
+        return self.postings.entries(terms)
 
     def listed_entry(self, kind: str, index: int) -> Mapping[str, Any]:
         """Shard `index` of the record or row store: listed by sha256 alone, its path follows."""
-        hashes = self.directory[kind]["sha256"]
-        if not 0 <= index < len(hashes):
-            raise SiteUnavailable(f"{kind} shard {index} is not in the directory")
-        return {"path": listed_shard_path(kind, index, hashes[index]), "sha256": hashes[index]}
-
-    def shard_for(self, firsts: list[str], shards: list[Mapping[str, Any]], key: str, role: str) -> Any | None:
-        position = bisect.bisect_right(firsts, key) - 1
-        return None if position < 0 else self.read(shards[position], role)
+        return self.listed[kind].entries([index])[0]
 
     def posting(self, term: str) -> Mapping[str, Any] | None:
         """The term's postings, or None when the index does not hold the term."""
-        shard = self.shard_for(self.posting_firsts, self.postings, term, "postings")
-        return None if shard is None else shard["terms"].get(term)
+        entry = self.postings.entry(term)
+        return None if entry is None else self.read(entry, "postings")["terms"].get(term)
+
+
+class _Pages:
+    """Pages listing a kind's shards, each read (and checked) once, then kept
+    with its shards' entries: small, and asked for by every query."""
+
+    def __init__(self, shards: ShardDirectory, kind: str, listing: Mapping[str, Any]):
+        self.shards, self.kind = shards, kind
+        self.per_page, self.hashes = listing["perPage"], listing["pages"]
+        self._pages: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+
+    def _page(self, page: int) -> tuple[Any, list[dict[str, Any]]]:
+        """The page's listing and its shards' entries."""
+        kept = self._pages.get(page)
+        if kept is None:
+            sha256 = self.hashes[page]
+            entry = {"path": listed_shard_path(page_folder(self.kind), page, sha256), "sha256": sha256}
+            listing = parse(read_verified_bytes(self.shards.loader, entry, "directory"), entry["path"])
+            kept = self._pages[page] = (listing, self._entries(page, listing))
+        return kept
+
+    def _entries(self, page: int, listing: Any) -> list[dict[str, Any]]:
+        first = page * self.per_page
+        return [
+            {"path": listed_shard_path(self.kind, first + position, sha256), "sha256": sha256}
+            for position, sha256 in enumerate(listing["sha256"])
+        ]
+
+    def _read_pages(self, pages: set[int]) -> None:
+        """Read every page not read yet; a deferring loader names all that are missing at once."""
+        gather(*(lambda page=page: self._page(page) for page in sorted(pages) if page not in self._pages))
+
+
+class KeyPages(_Pages):
+    """A kind's key-range shards (postings, ids, identifiers), listed in pages:
+    the directory holds each page's first key and hash, a page each of its
+    shards' first key, hash and size."""
+
+    def __init__(self, shards: ShardDirectory, kind: str, listing: Mapping[str, Any]):
+        super().__init__(shards, kind, listing)
+        self.firsts = listing["first"]
+
+    def _entries(self, page: int, listing: Any) -> list[dict[str, Any]]:
+        if not listing["first"] or listing["first"][0] != self.firsts[page]:
+            raise SiteUnavailable(f"{self.kind} page {page} does not start with the directory's key")
+        entries = super()._entries(page, listing)
+        for entry, size in zip(entries, listing["size"]):
+            entry["size"] = size
+        return entries
+
+    def entries(self, keys: list[str]) -> list[Mapping[str, Any]]:
+        """The shards holding these keys (none for a key before the first); every page needed read in one round."""
+        self._read_pages({bisect.bisect_right(self.firsts, key) - 1 for key in keys} - {-1})
+        found = {entry["path"]: entry for entry in map(self.entry, keys) if entry is not None}
+        return list(found.values())
+
+    def entry(self, key: str) -> Mapping[str, Any] | None:
+        page = bisect.bisect_right(self.firsts, key) - 1
+        if page < 0:
+            return None
+        listing, entries = self._page(page)
+        return entries[bisect.bisect_right(listing["first"], key) - 1]
+
+    def __iter__(self) -> Iterator[Mapping[str, Any]]:
+        """Every shard's entry, page by page (reads every page: for checks, not queries)."""
+        for page in range(len(self.firsts)):
+            yield from self._page(page)[1]
+
+    def shard(self, key: str, role: str) -> Any | None:
+        entry = self.entry(key)
+        return None if entry is None else self.shards.read(entry, role)
+
+
+class HashPages(_Pages):
+    """Record or row shards, listed by sha256 alone in pages (their paths follow from number and hash)."""
+
+    def __init__(self, shards: ShardDirectory, kind: str, listing: Mapping[str, Any]):
+        super().__init__(shards, kind, listing)
+        self.count = listing["shards"]
+
+    def entries(self, indexes: list[int]) -> list[Mapping[str, Any]]:
+        """The shards' entries; every page needed read in one round."""
+        for index in indexes:
+            if not 0 <= index < self.count:
+                raise SiteUnavailable(f"{self.kind} shard {index} is not in the directory")
+        self._read_pages({index // self.per_page for index in indexes})
+        return [self._page(index // self.per_page)[1][index % self.per_page] for index in indexes]
 
 
 class ShardedMatcher:
@@ -193,8 +285,7 @@ class ShardedMatcher:
 
     def _require_postings(self, terms: list[str]) -> None:
         terms = [term for term in terms if self._known(term)]
-        entries = {entry["path"]: entry for entry in map(self.shards.posting_entry, terms) if entry is not None}
-        self.shards.require(list(entries.values()), "postings")
+        self.shards.require(self.shards.posting_entries(terms), "postings")
 
     def _expansions(self, clauses: list[Clause]) -> tuple[list[list[str]], tuple[str, ...]]:
         """Each clause's index terms within the expansion budget (their
@@ -220,6 +311,7 @@ class ShardedMatcher:
         decided from the directory's sizes; a clause left unread counts as
         reaching more than any budget."""
         reached = [[c.term] if self._exact(c) else budgeted(self.expand(c), c) for c in clauses]
+        self.shards.posting_entries([term for terms in reached for term in terms])  # their pages, in one round
         # Sizes from the directory, whatever is cached or loaded already: the
         # same call decides the same way in the CLI and in a long page session.
         needs = [self._shard_bytes(terms) for terms in reached]
@@ -244,10 +336,7 @@ class ShardedMatcher:
         return not clause.edit_distance and not clause.wildcard and "*" not in clause.term
 
     def _shard_bytes(self, terms: list[str]) -> int:
-        entries = {
-            entry["path"]: entry.get("size", 0) for entry in map(self.shards.posting_entry, terms) if entry is not None
-        }
-        return sum(entries.values())
+        return sum(entry.get("size", 0) for entry in self.shards.posting_entries(terms))
 
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         expansions, self.limited = self._expansions(clauses)
@@ -405,7 +494,7 @@ class ShardedStore:
 
     def require(self, numbers: list[int]) -> None:
         indexes = sorted({number // self.per_row_shard for number in numbers if self.shards.known_row(number) is None})
-        self.shards.require([self.shards.listed_entry("rows", index) for index in indexes], "rows")
+        self.shards.require(self.shards.listed["rows"].entries(indexes), "rows")
 
     def row(self, number: int) -> dict[str, Any]:
         values = self.shards.known_row(number)
@@ -416,11 +505,11 @@ class ShardedStore:
 
     def identified(self, key: str) -> list[int]:
         """The records an identifier key names (rerank.identifier_keys)."""
-        shard = self.shards.shard_for(self.shards.identifier_firsts, self.shards.identifier_shards, key, "identifiers")
+        shard = self.shards.identifiers.shard(key, "identifiers")
         return [] if shard is None else list(shard["ids"].get(key, []))
 
     def find(self, record_id: str) -> dict[str, Any] | None:
-        shard = self.shards.shard_for(self.shards.id_firsts, self.shards.id_shards, record_id, "ids")
+        shard = self.shards.ids.shard(record_id, "ids")
         number = None if shard is None else shard["ids"].get(record_id)
         if number is None:
             return None

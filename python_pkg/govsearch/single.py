@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from lunr.index import Index
-from lunr.query import Clause as LunrClause
 from lunr.token_set import TokenSet
 
 from .rerank import identifier_keys
-from .terms import Clause, budgeted, expand, to_lunr_query, vocabulary_token_set
+from .terms import Clause, budgeted, expand, intersection, to_lunr_query, typo_expansion, vocabulary_token_set
 
 
 class LunrMatcher:
@@ -59,9 +58,12 @@ class LunrMatcher:
         counts = []
         for clause in clauses:
             term = clause.term + "*" if clause.wildcard else clause.term
-            reached = self.index.token_set.vocabulary.intersect(
-                TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))
-            ).to_list()
+            vocabulary = self.index.token_set.vocabulary
+            reached = (
+                typo_expansion(vocabulary, term, clause.edit_distance)
+                if clause.edit_distance
+                else intersection(vocabulary, TokenSet.from_string(term))
+            )
             fields = (self.index.inverted_index[term] for term in budgeted(reached, clause))
             counts.append(
                 sum(len(postings) for field in fields for name, postings in field.items() if name != "_index")
@@ -87,7 +89,10 @@ class _Budgeted:
 
     def intersect(self, other: TokenSet) -> _Expansions:
         clause = self.clauses.pop(0) if self.clauses else None
-        reached = self.vocabulary.intersect(other).to_list()
+        if clause is not None and clause.edit_distance and not clause.wildcard and "*" not in clause.term:
+            reached = typo_expansion(self.vocabulary, clause.term, clause.edit_distance)  # what `other` accepts
+        else:
+            reached = intersection(self.vocabulary, other)
         kept = budgeted(reached, clause) if clause else reached
         if len(kept) < len(reached):
             self.cut.append(clause.term)

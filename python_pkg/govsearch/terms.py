@@ -21,17 +21,17 @@ import bisect
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from lunr.pipeline import Pipeline
-from lunr.query import Clause as LunrClause
 from lunr.query import Query, QueryPresence
 from lunr.stemmer import stemmer
 from lunr.stop_word_filter import stop_word_filter
 from lunr.token import Token
 from lunr.token_set import TokenSet
-from lunr.tokenizer import Tokenizer
+from lunr.tokenizer import SEPARATOR_CHARS, Tokenizer
 from lunr.trimmer import trimmer
 
 # In the order the engine tries them (docs/ranking.md): every word; every
@@ -62,6 +62,9 @@ MAX_SHARD_BYTES = 600_000
 # at full estate) for the first key a person presses.
 PREFIX_MIN_LENGTH = 3
 _WORDLIKE = re.compile(r"[^\W_]")
+# lunr's tokenizer splits lower-cased text at each of these characters, one by one, in Python:
+# the same split by one regular expression reads a record's summary several times faster.
+_SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
 
 _PIPELINE = Pipeline()
 _PIPELINE.add(trimmer, stop_word_filter, stemmer)
@@ -102,6 +105,15 @@ class SearchTerms:
     # words collide ("ons" and "one" both stem to "on").
     phrases: dict[tuple[str, ...], str]
     intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
+    longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
+
+    # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
+    starts: tuple[frozenset[str], frozenset[str]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "longest", max(map(len, self.phrases), default=0))
+        typed = frozenset(key[0] for key in self.phrases if len(key) == 1)
+        object.__setattr__(self, "starts", (typed, frozenset(key[0] for key in self.phrases if len(key) > 1)))
 
     @classmethod
     def from_lists(cls, synonyms: list[list[str]], intents: dict[str, list[str]]) -> SearchTerms:
@@ -118,13 +130,11 @@ class SearchTerms:
                 intent_terms[indexed] = tuple(types)
         return cls(phrases, intent_terms)
 
-    @property
-    def longest(self) -> int:
-        return max(map(len, self.phrases), default=0)
-
     def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
         """The longest group phrase starting at `start` of (typed, indexed)
         words: (its length, the group's token)."""
+        if pairs[start][0] not in self.starts[0] and pairs[start][1] not in self.starts[1]:
+            return None  # most words of a title start no phrase
         for length in range(min(self.longest, len(pairs) - start), 0, -1):
             words = pairs[start : start + length]
             key = (words[0][0],) if length == 1 else tuple(indexed for _, indexed in words)
@@ -167,7 +177,12 @@ def analysed(text: str) -> tuple[tuple[str, str], ...]:
     """(typed, indexed) of each word of `text` the index could hold: stop
     words and punctuation left out. Kept for recent texts: the re-ranker
     reads the same titles and summaries query after query."""
-    return tuple(pair for pair in map(_analysed_word, map(str, Tokenizer(text))) if pair is not None)
+    return tuple(pair for pair in map(_analysed_word, words(text)) if pair is not None)
+
+
+def words(text: str) -> list[str]:
+    """The words lunr's Tokenizer makes of `text` (lower-cased, split at spaces and hyphens)."""
+    return [word for word in _SEPARATORS.split(text.lower()) if word]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -347,9 +362,209 @@ def expand(
         return [term] if holds(term) else []  # an exact term reaches itself, if the index holds it
     if not clause.edit_distance and term.index("*") == len(term) - 1:
         return prefixed(sorted_terms(), term[:-1])  # what the search box sends while typing: no automaton needed
-    return (
-        token_set().intersect(TokenSet.from_clause(LunrClause(term=term, edit_distance=clause.edit_distance))).to_list()
-    )
+    if clause.edit_distance and "*" not in term:
+        return typo_expansion(token_set(), term, clause.edit_distance)
+    query = fuzzy_token_set(term, clause.edit_distance) if clause.edit_distance else TokenSet.from_string(term)
+    return intersection(token_set(), query)
+
+
+def typo_expansion(vocabulary: TokenSet, term: str, edit_distance: int) -> list[str]:
+    """vocabulary.intersect(TokenSet.from_fuzzy_string(term, edit_distance)).to_list(),
+    found without walking lunr's automaton over the vocabulary.
+
+    Which terms lunr's automaton accepts is worked out by `_within_edits`,
+    one pass over the vocabulary; lunr's order (which decides how lunr adds
+    up scores) comes from lunr's own walk over those few terms alone. A
+    misspelt word usually reaches none or one, and then no automaton is built.
+    """
+    found = _within_edits(vocabulary, term, edit_distance)
+    if len(found) < 2:
+        return found
+    return intersection(vocabulary_token_set(found), fuzzy_token_set(term, edit_distance))
+
+
+# A state of lunr's typo automaton: (a character moved by a transposition or "",
+# position in the term, edits left); what is still to be matched is the moved
+# character, then the term from that position.
+_State = tuple[str, int, int]
+
+
+def _within_edits(vocabulary: TokenSet, term: str, edits: int) -> list[str]:
+    """The terms of the vocabulary (a trie) that lunr's from_fuzzy_string automaton accepts.
+
+    Its steps, for what is left to match (`rest`): emit rest[0] (no edit);
+    emit any character (insertion); drop rest[0] while more follow
+    (deletion); emit any character for rest[0] (substitution); emit rest[1]
+    and keep rest[0] in front (transposition). Each edit costs one. A word
+    is accepted where some run has no more characters left than edits (the
+    rest can be deleted). States are walked as sets, one pass over the trie;
+    a set with no edits left follows only the characters it still expects.
+    """
+    sets: list[frozenset[_State]] = []
+    ids: dict[frozenset[_State], int] = {}
+    steps: list[dict[str, int]] = []
+    accepting: list[bool] = []
+    expected: list[tuple[str, ...] | None] = []  # None: any character may follow (edits are left)
+
+    def number(states: frozenset[_State]) -> int:
+        if not states:
+            return -1
+        if states not in ids:
+            ids[states] = len(sets)
+            sets.append(states)
+            steps.append({})
+            remaining = [((1 if moved else 0) + len(term) - at, moved, at, left) for moved, at, left in states]
+            accepting.append(any(length <= left for length, _, _, left in remaining))
+            exact = all(not left for *_, left in remaining)
+            firsts = {moved or term[at] for length, moved, at, _ in remaining if length}
+            expected.append(tuple(sorted(firsts)) if exact else None)
+        return ids[states]
+
+    found: list[str] = []
+    walk = [(vocabulary, "", number(_closure(term, {("", 0, edits)})))]
+    while walk:
+        node, prefix, at = walk.pop()
+        row, chars = steps[at], expected[at]
+        edges = node.edges
+        children = edges.items() if chars is None else [(c, edges[c]) for c in chars if c in edges]
+        for char, child in children:
+            after = row.get(char)
+            if after is None:
+                after = row[char] = number(_step(term, sets[at], char))
+            if after < 0:
+                continue
+            if child.final and accepting[after]:
+                found.append(prefix + char)
+            walk.append((child, prefix + char, after))
+    return found
+
+
+def _step(term: str, states: frozenset[_State], char: str) -> frozenset[_State]:
+    """The states after emitting `char` (then any deletions)."""
+    after: set[_State] = set()
+    for moved, at, left in states:
+        length = (1 if moved else 0) + len(term) - at
+        first = moved or (term[at] if length else "")
+        consumed = ("", at, left) if moved else ("", at + 1, left)  # rest[0] matched or substituted
+        if length and char == first:
+            after.add(consumed)
+        if left:
+            after.add((moved, at, left - 1))  # insertion
+            if length:
+                after.add((consumed[0], consumed[1], left - 1))  # substitution
+            if length > 1 and char == (term[at] if moved else term[at + 1]):  # transposition
+                after.add((moved, at + 1, left - 1) if moved else (term[at], at + 2, left - 1))
+    return _closure(term, after)
+
+
+def _closure(term: str, states: set[_State]) -> frozenset[_State]:
+    """The states with any deletions (of rest[0], while more follow) added."""
+    todo = list(states)
+    while todo:
+        moved, at, left = todo.pop()
+        if left and (1 if moved else 0) + len(term) - at > 1:
+            deleted = ("", at, left - 1) if moved else ("", at + 1, left - 1)
+            if deleted not in states:
+                states.add(deleted)
+                todo.append(deleted)
+    return frozenset(states)
+
+
+def fuzzy_token_set(string: str, edit_distance: int) -> TokenSet:
+    """lunr's TokenSet.from_fuzzy_string(string, edit_distance), node for node.
+
+    lunr's builder pushes the same step (node, edits left, rest of the
+    string) many times over (a deletion then an insertion meets a
+    substitution); a repeated step only finds the edges and flags it sets
+    already there, so it is done once. Ten letters with two edits: a
+    fraction of the steps.
+    """
+    root = TokenSet()
+    stack: list[tuple[TokenSet, int, str]] = [(root, edit_distance, string)]
+    done: set[tuple[int, int, str]] = set()
+    while stack:
+        node, edits, rest = stack.pop()
+        key = (id(node), edits, rest)
+        if key in done:
+            continue
+        done.add(key)
+        if rest:  # no edit
+            stack.append((_edge(node, rest[0], len(rest) == 1), edits, rest[1:]))
+        if not edits:
+            continue
+        stack.append((_edge(node, "*", not rest), edits - 1, rest))  # insertion
+        if len(rest) > 1:  # deletion
+            stack.append((node, edits - 1, rest[1:]))
+        if len(rest) == 1:  # deleting the last character
+            node.final = True
+        if rest:  # substitution
+            stack.append((_edge(node, "*", len(rest) == 1), edits - 1, rest[1:]))
+        if len(rest) > 1:  # transposition
+            stack.append((_edge(node, rest[1], False), edits - 1, rest[0] + rest[2:]))
+    return root
+
+
+def _edge(node: TokenSet, char: str, final: bool) -> TokenSet:
+    """The node's child along `char` (made if missing), marked final if `final`."""
+    child = node.edges.get(char)
+    if child is None:
+        child = node.edges[char] = TokenSet()
+    if final:
+        child.final = True
+    return child
+
+
+class _Node:
+    __slots__ = ("final", "edges")
+
+    def __init__(self, final: bool):
+        self.final = final
+        self.edges: dict[str, _Node] = {}
+
+
+def intersection(vocabulary: TokenSet, query: TokenSet) -> list[str]:
+    """vocabulary.intersect(query).to_list(): the same terms in the same order.
+
+    lunr's intersect visits the same (query node, output node) pair again
+    and again (the typo automaton reaches a node by many paths); a repeated
+    visit only finds its output edges made already, so each pair is visited
+    once. It also scans every vocabulary edge for each letter of the query
+    where one look-up does. Output edges are made in lunr's order, so the
+    list (lunr's depth-first walk) comes out in lunr's order.
+    """
+    output = _Node(False)
+    stack: list[tuple[TokenSet, TokenSet, _Node]] = [(vocabulary, query, output)]
+    visited: set[tuple[int, int]] = set()
+    while stack:
+        node, q_node, out = stack.pop()
+        key = (id(q_node), id(out))
+        if key in visited:
+            continue
+        visited.add(key)
+        n_edges, out_edges = node.edges, out.edges
+        for q_edge, q_next in q_node.edges.items():
+            if q_edge == "*":
+                pairs: Any = n_edges.items()
+            elif q_edge in n_edges:
+                pairs = ((q_edge, n_edges[q_edge]),)
+            else:
+                continue
+            for n_edge, child in pairs:
+                final = child.final and q_next.final
+                next_out = out_edges.get(n_edge)
+                if next_out is None:
+                    next_out = out_edges[n_edge] = _Node(final)
+                elif final:
+                    next_out.final = True
+                stack.append((child, q_next, next_out))
+    found: list[str] = []
+    walk: list[tuple[str, _Node]] = [("", output)]
+    while walk:
+        prefix, out = walk.pop()
+        if out.final:
+            found.append(prefix)
+        walk.extend((prefix + edge, child) for edge, child in out.edges.items())
+    return found
 
 
 def prefixed(sorted_terms: list[str], prefix: str) -> list[str]:

@@ -35,13 +35,16 @@ from govsearch.data_format import (
     SHARDED,
     SHORTEST_DIGEST,
     SINGLE,
-    code_width,
     content_name,
-    encode_codes,
+    decode_codes,
     encode_gaps,
+    listed_shard_path,
+    page_folder,
+    profile_table,
     shard_stem,
 )
 from govsearch.engine import DIMENSIONS, SCORE_PLACES
+from govsearch.facets import CHUNKS as FACET_CHUNKS
 from govsearch.rerank import INTENT_BOOST, TITLE_BOOST, RankingData, flag_code, identifier_keys
 from govsearch.terms import NO_SEARCH_TERMS, SearchTerms
 from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
@@ -95,6 +98,11 @@ ROW_FIELDS = (*RESULT_FIELDS, *RESULT_OPTIONAL)
 TOP_ROWS_FROM = 50  # records holding the term
 TOP_ROWS = 20
 IDS_PER_SHARD = 500
+# The first answer must not read what grows with the estate: each record's
+# profile comes in chunks by record number (a query reads those its matches
+# fall in), and the directory lists shards in pages of PAGE entries.
+PROFILES_PER_CHUNK = 2048
+PAGE = 64
 
 
 def index_document(record: Record, search_terms: SearchTerms = NO_SEARCH_TERMS) -> dict[str, str]:
@@ -157,7 +165,8 @@ def record_flags(record: Record) -> list[str]:
 
 def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
     """What the re-ranker reads: every record's flags (one character each, by
-    number) and the site's synonym groups and intent words."""
+    number; written into the facet profiles, not the ranking file) and the
+    site's synonym groups and intent words."""
     return {
         "flags": "".join(flag_code(record_flags(record)) for record in records),
         "search": {
@@ -183,22 +192,25 @@ def build_index(records: list[Record], search_terms: SearchTerms = NO_SEARCH_TER
     return lunr(ref="id", fields=list(FIELDS), documents=[index_document(r, search_terms) for r in records])
 
 
-def facet_table(records: list[Record]) -> dict[str, Any]:
-    """Per dimension: the distinct values and every record's code as fixed-width base 64."""
+def facet_table(writer: DataWriter, records: list[Record], flags: str, per_chunk: int | None = None) -> dict[str, Any]:
+    """The facets file (data_format.profile_table): per dimension its distinct
+    values, every profile, and each record's profile code; inline, or (with
+    `per_chunk`) in chunk files by record number that the file vouches for."""
     columns = {}
     for field in DIMENSIONS.values():
         of_record = [_facet_value(record, field) for record in records]
         # single values first, then the lists of a record's several collections
         values = sorted(set(of_record), key=lambda value: (isinstance(value, tuple), value))
-        width = code_width(len(values))
         code = {value: number for number, value in enumerate(values)}
         shown = [list(value) if isinstance(value, tuple) else value for value in values]
-        columns[field] = {
-            "values": shown,
-            "width": width,
-            "codes": encode_codes((code[value] for value in of_record), width),
-        }
-    return {"columns": columns}
+        columns[field] = (shown, [code[value] for value in of_record])
+    table, chunks = profile_table(columns, decode_codes(flags, 1), per_chunk)
+    if per_chunk is not None:
+        table["records"]["sha256"] = [
+            writer.write(shard_stem(FACET_CHUNKS, number), {"codes": codes})["sha256"][:SHORTEST_DIGEST]
+            for number, codes in enumerate(chunks)
+        ]
+    return table
 
 
 def _facet_value(record: Record, field: str) -> str | tuple[str, ...]:
@@ -245,9 +257,10 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     writer = DataWriter(data_dir)
     search_terms = search_terms_of(config)
     ranking = ranking_data(config, ordered)
+    chunked = PROFILES_PER_CHUNK if layout == SHARDED else None
     files = {
-        "facets": writer.write("facets", facet_table(ordered), len(ordered)),
-        "ranking": writer.write("ranking", ranking, len(ordered)),
+        "facets": writer.write("facets", facet_table(writer, ordered, ranking["flags"], chunked), len(ordered)),
+        "ranking": writer.write("ranking", {"search": ranking["search"]}),
     }
     if layout == SHARDED:
         postings = Postings.build((index_document(r, search_terms) for r in ordered), list(FIELDS))
@@ -281,23 +294,56 @@ def write_shards(
     return {
         "fields": list(postings.fields),
         "vocabulary": writer.write("vocabulary", {"terms": terms}, len(terms)),
-        "postings": _postings_shards(writer, postings, terms, rows, ranking or RankingData({})),
-        # Thousands of record and row shards: each listed by a sha256 prefix
-        # alone (the path follows from number and hash), to keep the directory small.
+        "postings": _key_pages(
+            writer, "postings", _postings_shards(writer, postings, terms, rows, ranking or RankingData({}))
+        ),
         "records": {
             "perShard": RECORDS_PER_SHARD,
-            "sha256": [
-                writer.write(
-                    shard_stem("records", start // RECORDS_PER_SHARD),
-                    {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]},
-                )["sha256"][:SHORTEST_DIGEST]
-                for start in range(0, len(records), RECORDS_PER_SHARD)
-            ],
+            **_hash_pages(
+                writer,
+                "records",
+                [
+                    writer.write(
+                        shard_stem("records", start // RECORDS_PER_SHARD),
+                        {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]},
+                    )["sha256"][:SHORTEST_DIGEST]
+                    for start in range(0, len(records), RECORDS_PER_SHARD)
+                ],
+            ),
         },
         "rows": _row_shards(writer, records),
-        "ids": _id_shards(writer, number_of),
-        "identifiers": _identifier_shards(writer, records),
+        "ids": _key_pages(writer, "ids", _id_shards(writer, number_of)),
+        "identifiers": _key_pages(writer, "identifiers", _identifier_shards(writer, records)),
     }
+
+
+def _hash_pages(writer: DataWriter, kind: str, hashes: list[str]) -> dict[str, Any]:
+    """Record or row shards' hashes in pages of PAGE (data_format: hash pages): the directory lists the pages."""
+    pages = [
+        writer.write(shard_stem(page_folder(kind), start // PAGE), {"sha256": hashes[start : start + PAGE]})
+        for start in range(0, len(hashes), PAGE)
+    ]
+    return {"perPage": PAGE, "shards": len(hashes), "pages": [page["sha256"][:SHORTEST_DIGEST] for page in pages]}
+
+
+def _key_pages(writer: DataWriter, kind: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Key-range shards' entries in pages of PAGE (data_format: key pages): the directory lists each page's first key."""
+    firsts, hashes = [], []
+    for start in range(0, len(entries), PAGE):
+        chunk = entries[start : start + PAGE]
+        for number, entry in enumerate(chunk, start):
+            assert entry["path"] == listed_shard_path(kind, number, entry["sha256"]), entry["path"]
+        page = writer.write(
+            shard_stem(page_folder(kind), start // PAGE),
+            {
+                "first": [entry["first"] for entry in chunk],
+                "sha256": [entry["sha256"][:SHORTEST_DIGEST] for entry in chunk],
+                "size": [entry["size"] for entry in chunk],
+            },
+        )
+        firsts.append(chunk[0]["first"])
+        hashes.append(page["sha256"][:SHORTEST_DIGEST])
+    return {"perPage": PAGE, "first": firsts, "pages": hashes}
 
 
 def _row(record: Record) -> list[Any]:
@@ -312,7 +358,7 @@ def _row_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:
         hashes.append(
             writer.write(shard_stem("rows", start // ROWS_PER_SHARD), {"rows": rows})["sha256"][:SHORTEST_DIGEST]
         )
-    return {"perShard": ROWS_PER_SHARD, "fields": list(ROW_FIELDS), "sha256": hashes}
+    return {"perShard": ROWS_PER_SHARD, "fields": list(ROW_FIELDS), **_hash_pages(writer, "rows", hashes)}
 
 
 def _top_rows(

@@ -4,7 +4,10 @@ Importers see one export at a time; the same resource can still arrive from
 several (a curated `deep-evidence` record and the API catalogue's row for the
 same API, an ONS dataset also listed for land and property). Here records
 whose URLs name the same resource (`quality.normalised_url`) become one
-record that belongs to every collection they were in.
+record that belongs to every collection they were in. One exception: curated
+records our own authors gave titles with no word in common are different
+resources at one address (APIs behind one gateway, such as DWP's 38 at
+api.engineering.dwp.gov.uk), and stay apart.
 
 Which record's facts win: a reviewed record (one with `evidence`, the
 `deep-evidence` tier) first, then curated records, then imports in the order
@@ -17,12 +20,15 @@ update date or (for unreviewed records) licence.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from .config import COLLECTION_IDS
+from .importers.cleaning import keywords
 from .importers.merge import merge_into
-from .quality import QualityLog, normalised_url
+from .quality import QualityLog, normalised_url, spell_out_code
 from .records import Record
+from .service_titles import service_titles
 
 OGL = "Open Government Licence v3.0"
 
@@ -33,6 +39,42 @@ def _rank(record: Record, position: int) -> tuple[int, int]:
     return (0 if reviewed else 1 if curated else 2, position)
 
 
+# words that say what kind of thing a title names, not which one
+_KIND_WORDS = frozenset({"api", "apis", "the", "of", "and", "for", "service", "data"})
+
+
+def _title_words(record: Record) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", record.data["title"].lower())) - _KIND_WORDS
+
+
+def _curated(record: Record) -> bool:
+    return record.data.get("source", {}).get("kind", "curated") == "curated"
+
+
+def _resources(members: list[tuple[int, Record]]) -> list[list[tuple[int, Record]]]:
+    """The resources among records at one URL: a curated record whose title shares
+    no word with an earlier curated one's is a resource of its own; every other
+    record joins the first resource (an import's title is no evidence either way)."""
+    resources: list[list[tuple[int, Record]]] = []
+    for position, record in members:
+        home = next(
+            (
+                resource
+                for resource in resources
+                if not _curated(record)
+                or any(_curated(r) and _title_words(r) & _title_words(record) for _, r in resource)
+            ),
+            None,
+        )
+        if home is None and resources and not any(_curated(r) for _, r in resources[0]):
+            home = resources[0]  # the first curated record joins the imports before it
+        if home is None:
+            resources.append([(position, record)])
+        else:
+            home.append((position, record))
+    return resources
+
+
 def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
     """One record per normalised URL, in the order the first of each came;
     every record gets `collections` (its own first, then the others').
@@ -41,7 +83,7 @@ def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str
     for position, record in enumerate(records):
         groups[normalised_url(record.data["url"])].append((position, record))
     kept: list[tuple[int, Record]] = []
-    for members in groups.values():
+    for members in (resource for group in groups.values() for resource in _resources(group)):
         ordered = sorted(members, key=lambda pair: _rank(pair[1], pair[0]))
         winner = ordered[0][1]
         collections = {winner.data["collection"]}
@@ -92,6 +134,18 @@ def api_titles(records: list[Record], log: QualityLog) -> None:
             data["title"] = f"{data['title']} API"
 
 
+def code_titles(records: list[Record], log: QualityLog) -> None:
+    """A title still written as a code once services have their dataset's title
+    ("OCC_Gritting_Routes") is spelled as words; the code stays a keyword."""
+    for record in records:
+        data = record.data
+        if "_" in data["title"] and "evidence" not in data:
+            spelled = spell_out_code(data["title"])
+            log.note("code-title-spelled", "changed", record.file, data["title"], spelled)
+            data["keywords"] = keywords([*data.get("keywords", []), data["title"]])
+            data["title"] = spelled
+
+
 def record_former_ids(records: list[Record], moved: dict[str, str]) -> None:
     """Each record lists the ids of the records merged into it (`formerIds`),
     so an id an agent kept from an earlier build still finds and fetches it."""
@@ -104,6 +158,8 @@ def finish_estate(records: list[Record], log: QualityLog, moved: dict[str, str] 
     """The whole-estate rules, in order; returns the records to build."""
     records = merge_same_resources(records, log, moved)
     link_records(records)
+    service_titles(records, log)
+    code_titles(records, log)
     govuk_licence(records, log)
     api_titles(records, log)
     return records

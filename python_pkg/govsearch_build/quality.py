@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 EXAMPLES = 5
 
@@ -41,6 +41,14 @@ RULES = {
     "same-resource-merged": (
         "One resource, one record across collections",
         "Records of the same resource (same URL once scheme, host case, a trailing slash or an empty last query value are set aside), within or across collections, become one record that belongs to each collection.",
+    ),
+    "service-titled-by-dataset": (
+        "Services titled by their data, not their server",
+        'A web service or file whose title names only its server ("Barrow Council INSPIRE WFS GML 3.2 Download Service"), is a layer code ("manc_all_development") or repeats its dataset\'s title takes the title of the dataset record its row points to, with the kind of service in brackets ("Advert Control Areas (WFS)").',
+    ),
+    "code-title-spelled": (
+        "Titles written as codes spelled as words",
+        'A title written as a code ("air_quality_management_areas") is spelled as words ("Air quality management areas"), so a search for any one of them finds it; the code stays a keyword.',
     ),
     "documentation-linked": (
         "APIs and their documentation linked",
@@ -143,6 +151,24 @@ def collapse_repeats(text: str) -> str:
     return _REPEATED.sub(r"\1", text)
 
 
+# --- code titles ----------------------------------------------------------
+_HUMPS = re.compile(r"[A-Z][a-z]+")
+
+
+def spell_out_code(title: str) -> str:
+    """ "air_quality_management_areas" -> "Air quality management areas": a title
+    written as a code, words joined by underscores (or run together in capitals),
+    spelled as words, so that a search for any one of them finds it."""
+    words = [word for word in re.split(r"[_\s]+", title) if word]
+    spelled = []
+    for word in words:
+        humps = _HUMPS.findall(word)
+        run_together = len(humps) >= 3 and "".join(humps) == word
+        spelled.extend(humps if run_together else [word])
+    text = " ".join(spelled)
+    return text[:1].upper() + text[1:]
+
+
 # --- generic titles -------------------------------------------------------
 # Words that say only how a resource is delivered (formats, protocols,
 # products), and words that add nothing to them ("Link to WMS", "Download
@@ -198,6 +224,61 @@ def item_name(*urls: str) -> str | None:
         if not is_generic_title(name) and not name.isdigit():
             return name[:1].upper() + name[1:]
     return None
+
+
+# --- services ---------------------------------------------------------------
+# Words a server's name adds to its publisher's name and the format words.
+_FORMATS = FORMAT_WORDS | {"gml", "png", "jpeg"}
+_SERVER_WORDS = frozenset("overview preview inspire ogc council borough county district city".split())
+# (pattern over the URL's path, lower case) -> the kind shown in brackets
+_PATH_KINDS = (
+    (re.compile(r"/featureserver\b"), "ArcGIS FeatureServer"),
+    (re.compile(r"/mapserver\b"), "ArcGIS MapServer"),
+    (re.compile(r"/imageserver\b"), "ArcGIS ImageServer"),
+    (re.compile(r"(?:^|/)wfs(?:/|$)"), "WFS"),
+    (re.compile(r"(?:^|/)wms(?:/|$)"), "WMS"),
+    (re.compile(r"(?:^|/)wmts(?:/|$)"), "WMTS"),
+    (re.compile(r"\.geojson$"), "GeoJSON"),
+    (re.compile(r"\.csv$"), "CSV"),
+    (re.compile(r"\.kml$"), "KML"),
+    (re.compile(r"\.zip$"), "ZIP"),
+)
+_SERVICES = {"wfs": "WFS", "wms": "WMS", "wmts": "WMTS", "wcs": "WCS"}
+_TITLE_KINDS = {**_SERVICES, "geojson": "GeoJSON", "csv": "CSV", "kml": "KML", "shp": "SHP", "gml": "GML"}
+
+
+def names_only_its_server(title: str, publisher: str) -> bool:
+    """True when the title says who serves it and how, but not what: every word is
+    the publisher's, a format or a filler word, and at least one is a format."""
+    if is_generic_title(title):
+        return True
+    words = _WORD.findall(title.lower())
+    own = set(_WORD.findall(publisher.lower())) | FILLER_WORDS | _SERVER_WORDS
+    return any(w in _FORMATS for w in words) and all(w in own or w in _FORMATS or w.isdigit() for w in words)
+
+
+def adds_nothing_to(title: str, dataset_title: str, publisher: str) -> bool:
+    """True when a format's or service's title names nothing its dataset's title does
+    not: "Air Quality Management Areas (download as CSV)", "20 mph zones GeoJSON",
+    or only its server ("Runnymede Borough Council WMS Service")."""
+    if names_only_its_server(title, publisher):
+        return True
+    noise = _FORMATS | FILLER_WORDS | _SERVER_WORDS | {"as"}
+    own = {w for w in _WORD.findall(title.lower()) if w not in noise}
+    return bool(own) and own <= set(_WORD.findall(dataset_title.lower()))
+
+
+def service_kind(url: str, title: str = "") -> str | None:
+    """What kind of service or file a URL serves ("WFS", "ArcGIS FeatureServer", "CSV"), if it says."""
+    parts = urlsplit(url)
+    for name, value in parse_qsl(parts.query):
+        if name.lower() == "service" and value.lower() in _SERVICES:
+            return _SERVICES[value.lower()]
+    path = parts.path.lower().rstrip("/")
+    for pattern, kind in _PATH_KINDS:
+        if pattern.search(path):
+            return kind
+    return next((_TITLE_KINDS[w] for w in _WORD.findall(title.lower()) if w in _TITLE_KINDS), None)
 
 
 # --- evidence of a file download ------------------------------------------

@@ -55,6 +55,7 @@ def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path) -> lis
     for name in RUNTIME_FILES:
         shutil.copy2(source / name, out_dir / name)
     wheels = [*_dependency_wheels(wheel_cache), _build_own_wheel(project_root)]
+    stdlib, wheels = _precompile(source, wheels, wheel_cache)
     published = []
     for wheel in wheels:
         target = out_dir / wheel.name
@@ -65,50 +66,89 @@ def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path) -> lis
         name: package for name, package in spec.packages.items() if package.file_name in {w.name for w in published}
     }
     spec.to_json(out_dir / "pyodide-lock.json")
-    snapshot = _publish_snapshot(out_dir, published, wheel_cache)
+    # Pyodide reads only `info` and `packages`; the worker reads these entries.
+    lock = json.loads((out_dir / "pyodide-lock.json").read_text("utf-8"))
+    if stdlib:
+        lock["govsearch_stdlib"] = _publish_named(stdlib, out_dir, "python_stdlib.{}.zip")
+    stdlib_file = out_dir / lock["govsearch_stdlib"]["file_name"] if stdlib else out_dir / "python_stdlib.zip"
+    snapshot = _publish_snapshot(out_dir, stdlib_file, published, wheel_cache)
     if snapshot:
-        # Pyodide reads only `info` and `packages`; the worker reads this entry.
-        lock = json.loads((out_dir / "pyodide-lock.json").read_text("utf-8"))
         lock["govsearch_snapshot"] = snapshot
-        (out_dir / "pyodide-lock.json").write_text(json.dumps(lock, indent=2), "utf-8")
+    (out_dir / "pyodide-lock.json").write_text(json.dumps(lock, indent=2), "utf-8")
     return published
 
 
-def _publish_snapshot(out_dir: Path, wheels: list[Path], cache: Path) -> dict | None:
+def _publish_named(source: Path, out_dir: Path, pattern: str) -> dict:
+    """Copy source into out_dir named by its content hash; its lock entry {file_name, sha256, size}."""
+    data = source.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    name = pattern.format(digest[:12])
+    shutil.copy2(source, out_dir / name)
+    return {"file_name": name, "sha256": digest, "size": len(data)}
+
+
+def _cache_key(paths: list[Path], words: tuple[str, ...]) -> str:
+    return hashlib.sha256(b"".join(path.read_bytes() for path in paths) + " ".join(words).encode()).hexdigest()[:16]
+
+
+def _node(script: str, *args: str) -> str | None:
+    """Run one of our node scripts; None when it worked, else the last line it printed."""
+    # Absolute paths: Pyodide's loadPackage in node reads a relative wheel path as a URL.
+    command = [
+        "node",
+        str(Path(__file__).with_name(script)),
+        *(a if a == "--" or "/" not in a else str(Path(a).resolve()) for a in args),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode == 0:
+        return None
+    return (done.stderr.strip().splitlines() or ["no output"])[-1][:300]
+
+
+def _precompile(runtime: Path, wheels: list[Path], cache: Path) -> tuple[Path | None, list[Path]]:
+    """The standard library and wheels with what the page imports compiled to bytecode.
+
+    Compiling those modules from source is most of Pyodide's start-up in the
+    page (docs/startup.md). Made once per runtime, wheels and module list by
+    precompile.mjs, then cached. Returns (the compiled python_stdlib.zip,
+    the wheels to publish), or (None, wheels as they were) when node cannot
+    make them: the page then compiles the sources itself, slower but the same.
+    `runtime` is the npm package's folder (the published one has no lock file yet)."""
+    script = Path(__file__).with_name("precompile.mjs")
+    inputs = [runtime / "pyodide.asm.wasm", runtime / "python_stdlib.zip", script, *sorted(wheels)]
+    folder = cache / f"precompiled-{_cache_key(inputs, SNAPSHOT_MODULES)}"
+    if not (folder / "python_stdlib.zip").exists():
+        work = Path(tempfile.mkdtemp(prefix="precompile-", dir=cache))
+        why = _node("precompile.mjs", str(runtime), str(work), *map(str, sorted(wheels)), "--", *SNAPSHOT_MODULES)
+        if why or not (work / "python_stdlib.zip").exists():
+            shutil.rmtree(work, ignore_errors=True)
+            print(f"warning: no precompiled bytecode, the page compiles Python sources: {why}", file=sys.stderr)
+            return None, wheels
+        work.rename(folder)
+    return folder / "python_stdlib.zip", [folder / wheel.name for wheel in wheels]
+
+
+def _publish_snapshot(out_dir: Path, stdlib: Path, wheels: list[Path], cache: Path) -> dict | None:
     """Pyodide's memory snapshot with our wheels imported, gzipped and content-named.
 
     Made once per runtime, wheels and module list, then cached. Returns its
     lock entry ({file_name, sha256, size}), or None when node cannot make it:
     the page then always bootstraps, which is slower but works."""
-    inputs = [out_dir / "pyodide.asm.wasm", out_dir / "python_stdlib.zip", *sorted(wheels)]
-    key = hashlib.sha256(
-        b"".join(path.read_bytes() for path in inputs) + " ".join(SNAPSHOT_MODULES).encode()
-    ).hexdigest()[:16]
+    inputs = [out_dir / "pyodide.asm.wasm", stdlib, Path(__file__).with_name("snapshot.mjs"), *sorted(wheels)]
+    key = _cache_key(inputs, SNAPSHOT_MODULES)
     cached = cache / f"snapshot-{key}.bin.gz"
     if not cached.exists():
         cache.mkdir(parents=True, exist_ok=True)
         raw = cache / f"snapshot-{key}.bin"
-        command = [
-            "node",
-            str(Path(__file__).with_name("snapshot.mjs")),
-            str(out_dir),
-            str(raw),
-            *map(str, sorted(wheels)),
-            "--",
-            *SNAPSHOT_MODULES,
-        ]
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0 or not raw.exists():
-            why = (done.stderr.strip().splitlines() or ["no output"])[-1][:300]
+        why = _node(
+            "snapshot.mjs", str(out_dir), str(stdlib), str(raw), *map(str, sorted(wheels)), "--", *SNAPSHOT_MODULES
+        )
+        if why or not raw.exists():
             print(f"warning: no memory snapshot, repeat visits will bootstrap Pyodide: {why}", file=sys.stderr)
             return None
         cached.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=9, mtime=0))
         raw.unlink()
-    data = cached.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()
-    name = f"snapshot.{digest[:12]}.bin.gz"
-    shutil.copy2(cached, out_dir / name)
-    return {"file_name": name, "sha256": digest, "size": len(data)}
+    return _publish_named(cached, out_dir, "snapshot.{}.bin.gz")
 
 
 def _dependency_wheels(cache: Path) -> list[Path]:

@@ -1,8 +1,9 @@
 // Make Pyodide's memory snapshot at build time:
-//   node snapshot.mjs INDEX_DIR OUT_FILE WHEEL... -- MODULE...
+//   node snapshot.mjs INDEX_DIR STDLIB_ZIP OUT_FILE WHEEL... -- MODULE...
 // The interpreter after its bootstrap, with our wheels unpacked and the
 // modules govsearch needs (its own, its dependencies', the standard
-// library's) already imported. A page that finds the snapshot in its HTTP
+// library's) already imported and the tools' validators built. STDLIB_ZIP must be the standard library the
+// page loads with it (its zip index is in the snapshot). A page that finds the snapshot in its HTTP
 // cache starts from it instead of bootstrapping and importing (see
 // docs/startup.md). The wheels are unpacked by Python's zipfile, not
 // loadPackage, which would leave JavaScript references a snapshot cannot hold;
@@ -13,13 +14,13 @@ import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const args = process.argv.slice(2);
-const [indexDir, outFile] = args;
+const [indexDir, stdLibURL, outFile] = args;
 const split = args.indexOf("--");
-const wheels = args.slice(2, split);
+const wheels = args.slice(3, split);
 const modules = args.slice(split + 1);
 const indexURL = indexDir.replace(/\/?$/, "/");
 const { loadPyodide } = await import(pathToFileURL(indexURL + "pyodide.mjs").href);
-const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true, stdout: () => {}, stderr: () => {} });
+const pyodide = await loadPyodide({ indexURL, stdLibURL, _makeSnapshot: true, stdout: () => {}, stderr: () => {} });
 pyodide.FS.mkdirTree("/tmp/wheels");
 for (const wheel of wheels) {
   pyodide.FS.writeFile("/tmp/wheels/" + basename(wheel), readFileSync(wheel));
@@ -34,4 +35,21 @@ for name in sorted(os.listdir("/tmp/wheels")):
 for (const name of modules) {
   pyodide.pyimport(name);
 }
+// The tools' argument validators (fastjsonschema compiles each schema to
+// Python code), which every first call would otherwise build.
+pyodide.runPython("from govsearch.tools import TOOL_NAMES, validator\nfor tool in TOOL_NAMES: validator(tool)");
+// Every other module of the wheels too: a page starting from the snapshot
+// answers before it installs the wheels' files (worker.js), so nothing may
+// be left to import from them.
+pyodide.runPython(`
+import importlib, pkgutil
+for package in ("govsearch", "lunr", "fastjsonschema"):
+    for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
+        if info.name in ("govsearch.__main__", "govsearch.cli"):
+            continue  # the command line, never used in the page
+        try:
+            importlib.import_module(info.name)
+        except ImportError:
+            pass  # an optional part (lunr's languages need nltk): it cannot load in the page either
+`);
 writeFileSync(outFile, pyodide.makeMemorySnapshot());

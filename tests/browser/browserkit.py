@@ -13,22 +13,14 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from govsearch_build.chromium import CHROMIUM as CHROMIUM  # re-exported for the browser tests
+from govsearch_build.chromium import FLAGS
 from govsearch_build.serve import make_server
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = REPO / ".venv" / "bin" / "python"
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-    "--enable-features=WebMCP",
-]
+CHROMIUM_ARGS = list(FLAGS)
 SEARCH_TOOL = "search_government_knowledge"
 RECORD_TOOL = "get_resource_record"
 # Python's cold start in headless Chromium is about 4-7 s here; leave room for slow machines.

@@ -10,11 +10,15 @@
   the next call starts a new worker.
 - Oversized or absurdly nested arguments are refused quickly with
   invalid_arguments and do not harm the runtime.
+- A repeat visit starts from the memory snapshot the first visit kept, and a
+  wheel changed since is never used.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -28,8 +32,11 @@ from browserkit import (
     execute_tools,
     reference_answers,
     runtime_state,
+    serve_site,
     wait_for_runtime,
 )
+
+from govsearch import Catalogue, DirectoryLoader
 
 SETTLED = ("ready", "unavailable", "failed")
 NOTICE = "#search-runtime-notice"
@@ -103,15 +110,30 @@ def test_a_tampered_data_file_fails_closed(open_page, pattern, change):
     assert page.locator("#search-results li").count() == 0
 
 
+def test_a_tampered_precompiled_standard_library_fails_closed(open_page, site_dir: Path):
+    # The build's python_stdlib.<hash>.zip holds bytecode Python runs without
+    # a source to compare: it is used only if its sha256 matches the lock file.
+    lock = json.loads((site_dir / "pyodide" / "pyodide-lock.json").read_text("utf-8"))
+    assert lock["govsearch_stdlib"]["file_name"].startswith("python_stdlib.")
+    page, guard = open_page(None)
+    guard.expect_console_errors(
+        r"Failed to fetch", r"integrity", r"standard library", r"digest", r"encodings", r"Aborted"
+    )
+    page.route(f"**/pyodide/{lock['govsearch_stdlib']['file_name']}", _tamper(_flip_a_byte))
+    page.goto(guard.origin + "/")
+    assert wait_for_runtime(page, *SETTLED, timeout_ms=60_000) == "failed"
+    error = _error(_call(page, SEARCH_TOOL, {"query": "vat"})[0])
+    assert error["code"] == "site_unavailable" and "python_stdlib." in error["message"], error
+    assert "failed its integrity check" in error["message"], error
+
+
 def test_a_tampered_postings_shard_fails_only_the_queries_that_need_it(
     open_page, sharded_served, sharded_site_dir: Path
 ):
-    directory = json.loads(next((sharded_site_dir / "data").glob("directory.*.json")).read_bytes())
+    shards = Catalogue.open(DirectoryLoader(sharded_site_dir)).store.shards
 
     def shard_for(term: str) -> dict:
-        return max(
-            (entry for entry in directory["postings"] if entry["first"] <= term), key=lambda entry: entry["first"]
-        )
+        return shards.posting_entry(term)
 
     # The shard holding "vat"; the terms of "land registry" live in others.
     shard = shard_for("vat")
@@ -350,3 +372,62 @@ def test_a_tampered_tool_list_registers_no_tools_and_says_why(open_page):
     assert status.is_visible()
     assert "integrity check" in status.text_content() and "tools." in status.text_content()
     assert page.evaluate("async () => (await document.modelContext.getTools()).length") == 0
+
+
+# --- Repeat visits ---------------------------------------------------------------
+
+# Records the worker's start-up steps (its `timing` messages) on the page.
+TIMING_MARKS = """
+(() => {
+  const Native = window.Worker;
+  window.__marks = {};
+  window.Worker = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        if (event.data && event.data.type === "timing") window.__marks[event.data.mark] = true;
+      });
+    }
+  };
+})();
+"""
+
+
+def test_a_repeat_visit_starts_from_the_snapshot_and_never_uses_a_changed_wheel(browser, site_dir: Path, tmp_path):
+    # No request interception here: Playwright turns the HTTP cache off while it
+    # intercepts, and the snapshot is only used from the cache. The wheel is
+    # changed on the server instead, between the visits.
+    site = shutil.copytree(site_dir, tmp_path / "site")
+    now = time.time()
+    for path in site.rglob("*"):
+        os.utime(path, (now, now))  # just modified: the browser revalidates each file on the next visit
+    served = serve_site(site)
+    context = browser.new_context(service_workers="block")
+    context.add_init_script(TIMING_MARKS)
+    try:
+        first = context.new_page()
+        first.goto(served.url("/"))
+        assert wait_for_runtime(first, *SETTLED) == "ready"
+        first.wait_for_function("() => window.__marks.snapshot_cached", timeout=120_000)
+        assert "snapshot_restored" not in first.evaluate("() => window.__marks")
+        first.close()
+
+        [wheel] = (site / "pyodide").glob("govsearch-*.whl")
+        wheel.write_bytes(_flip_a_byte(wheel.read_bytes()))
+        os.utime(wheel, (now + 60, now + 60))
+        again = context.new_page()
+        again.goto(served.url("/"))
+        assert wait_for_runtime(again, *SETTLED) == "ready"
+        assert again.evaluate("() => window.__marks.snapshot_restored"), "the repeat visit bootstrapped instead"
+        calls = [(SEARCH_TOOL, {"query": "vat"}), (RECORD_TOOL, {"recordId": "companies-house-api"})]
+        expected = reference_answers(site_dir, calls)
+        assert [result["text"] for result in execute_tools(again, calls)["results"]] == expected
+        # Once idle, the worker installs the wheels' files: the changed one fails its check and stays out.
+        again.wait_for_function(
+            "() => window.__marks.wheels_refused || window.__marks.wheels_installed", timeout=60_000
+        )
+        assert again.evaluate("() => window.__marks")["wheels_refused"], again.evaluate("() => window.__marks")
+        assert [result["text"] for result in execute_tools(again, calls)["results"]] == expected
+    finally:
+        context.close()
+        served.server.shutdown()

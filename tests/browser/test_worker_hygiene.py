@@ -18,6 +18,8 @@ from typing import Any
 
 from browserkit import RECORD_TOOL, SEARCH_TOOL, cli_call, execute_tools, wait_for_runtime
 
+from govsearch import Catalogue, DirectoryLoader
+
 SETTLED = ("ready", "unavailable", "failed")
 
 PROBES = """async () => {
@@ -180,8 +182,7 @@ def test_a_light_call_is_not_held_behind_heavy_ones(open_page):
 
 
 def test_a_stalled_shard_download_is_tried_again(open_page, sharded_served, sharded_site_dir: Path):
-    directory = json.loads(next((sharded_site_dir / "data").glob("directory.*.json")).read_bytes())
-    shard = max((entry for entry in directory["postings"] if entry["first"] <= "vat"), key=lambda entry: entry["first"])
+    shard = Catalogue.open(DirectoryLoader(sharded_site_dir)).store.shards.posting_entry("vat")
     page, guard = open_page(None, site=sharded_served)
     seen: list[str] = []
 

@@ -23,16 +23,22 @@ def test_formats_of_one_dataset_become_one_record_with_links(fixtures, authority
     result, records = _import(fixtures, authority)
     wards = records["wards-2024"]
     assert wards["title"] == "Wards (December 2024) Boundaries"
+    # a row titled by its format alone, by its server, or by its dataset again with a format
     assert [(link["title"], link["kind"]) for link in wards["links"]] == [
         ("CSV", "download"),
         ("GeoJSON", "download"),
         ("KML", "download"),
         ("Esri Rest API", "service"),
+        ("SHP", "download"),
+        ("WMS", "service"),
     ]
-    assert not {"wards-csv", "wards-geojson", "wards-kml", "wards-rest", "wards-wms"} & set(records)
+    folded = {"wards-csv", "wards-geojson", "wards-kml", "wards-rest", "wards-wms", "wards-shp", "wards-ons-wms"}
+    assert not folded & set(records)
+    # a row that names more than its dataset is a resource of its own
+    assert records["wards-councillors"]["title"] == "Wards (December 2024) Boundaries with councillors"
     quality = result.report["quality"]["formats-merged"]
-    assert quality["merged"] == 5 and "link not kept" in str(quality["examples"])  # the supplier's http link
-    assert result.report["accounting"]["merged"] == 5
+    assert quality["merged"] == 7 and "link not kept" in str(quality["examples"])  # the supplier's http link
+    assert result.report["accounting"]["merged"] == 7
 
 
 def test_generic_titles_are_qualified_or_rejected(fixtures, authority):

@@ -63,11 +63,11 @@ def test_search_shards(shared, real_authority):
     rep = result.report
     assert rep["inputs"] == 41598
     # one record per dataset: its ~27,000 format and service rows are links of it
-    assert 7_500 < rep["built"] < 10_000 and rep["quality"]["formats-merged"]["merged"] > 25_000
+    assert 7_000 < rep["built"] < 10_000 and rep["quality"]["formats-merged"]["merged"] > 27_000
     assert sum(len(r.data.get("links", [])) for r in result.records) > 20_000
     # rejections are http-only hosts that are not public bodies and records without a url, nothing else
     assert rep["rejected"] < 0.005 * rep["inputs"]
-    assert rep["quality"]["http-only-kept"]["kept"] >= 250
+    assert rep["quality"]["http-only-kept"]["kept"] >= 200
     assert rep["by_collection"]["ons"] > 2_500
     assert set(rep["by_resource_type"]) == {"api", "dataset", "api-documentation", "catalogue-record"}
     assert rep["by_access_status"]["restricted"] > 0 and rep["by_access_status"]["authentication-required"] > 0

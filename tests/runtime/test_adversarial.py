@@ -65,7 +65,7 @@ def test_every_adversarial_call_is_answered_correctly(catalogue, output_checks, 
                 ("publishers", "publisher"),
             ):
                 assert name not in result["filters"] or item[field] in result["filters"][name], (label, name)
-        catalogue.engine._recent.clear()
+        catalogue.engine.forget()
         assert answer_json_text(catalogue, SEARCH, json.dumps(arguments), prefix_last=prefix_last) == text, (
             label
         )  # deterministic

@@ -99,7 +99,7 @@ def test_filters_that_pass_nothing_answer_without_fallback_modes(search, catalog
     matched = []
     original = catalogue.engine.matcher.match
     monkeypatch.setattr(catalogue.engine.matcher, "match", lambda clauses: matched.append(clauses) or original(clauses))
-    catalogue.engine._recent.clear()
+    catalogue.engine.forget()
     result = search({"query": "registry prices", "publishers": ["No Such Publisher"]})
     assert result["total"] == 0 and result["match_mode"] == "all_terms"
     assert {"unknown_publisher", "filters_match_nothing"} <= {n["code"] for n in result["notices"]}
@@ -116,12 +116,12 @@ def test_expansions_are_cut_to_the_closest_and_the_answer_says_so(search, catalo
     full = search({"query": "land reg"}, prefix_last=True)
     assert "expansions_limited" not in {n["code"] for n in full["notices"]}
     monkeypatch.setattr(terms_module, "MAX_EXPANSIONS", 1)
-    catalogue.engine._recent.clear()  # match sets are kept by clause; the budget is a constant
+    catalogue.engine.forget()  # match sets and answers are kept by call; the budget is a constant
     cut = search({"query": "land reg"}, prefix_last=True)
     notice = next(n for n in cut["notices"] if n["code"] == "expansions_limited")
     assert "reg" in notice["message"]
     assert 0 < cut["total"] <= full["total"]
-    catalogue.engine._recent.clear()  # no cut match set outlives the patched budget
+    catalogue.engine.forget()  # no cut match set outlives the patched budget
 
 
 def test_budgeted_keeps_the_closest_expansions_in_their_own_order(monkeypatch):

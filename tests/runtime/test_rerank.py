@@ -257,3 +257,16 @@ def test_a_suggestion_never_offers_an_index_stem():
     estimates = {"title": "Population estimates", "summary": "", "publisher": "ONS"}
     assert suggestion("populaton census", corrected, [census, estimates]) == "population census"
     assert suggestion("populaton census", corrected, [census]) is None
+
+
+def test_a_call_asked_again_is_ranked_once_and_boosted_once(search, catalogue):
+    """The browser asks a call again once its rows arrive: the first ranking
+    stage is kept for it, and row evidence (which multiplies scores) is
+    applied afresh each time, never on top of the last time's."""
+    arguments = {"query": "ONS", "limit": 20}
+    catalogue.engine.forget()
+    first = search(arguments)
+    assert {"title_is_query", "words_adjacent"} & set(first["results"][0]["reasons"])
+    assert search(arguments) == first
+    catalogue.engine.forget()
+    assert search(arguments) == first

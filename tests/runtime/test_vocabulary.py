@@ -13,7 +13,7 @@ import pytest
 from lunr.query import Clause as LunrClause
 from lunr.token_set import TokenSet
 
-from govsearch.terms import prefixed, vocabulary_token_set
+from govsearch.terms import fuzzy_token_set, intersection, prefixed, typo_expansion, vocabulary_token_set
 
 BREAKS_LUNR = sorted(
     [
@@ -101,3 +101,26 @@ def test_prefix_expansion_without_the_automaton_lists_the_same_terms_in_the_same
     prefixes = {word[: rng.randint(1, len(word))] for word in rng.sample(words, 200)} | {"", "ppg", "zz", "("}
     for prefix in prefixes:
         assert prefixed(words, prefix) == expand(automaton, prefix + "*"), prefix
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_typo_expansion_without_lunrs_walk_lists_lunrs_terms_in_lunrs_order(seed):
+    """Typo expansion finds the terms lunr's automaton accepts without walking
+    the automaton (terms.typo_expansion), and skips the steps lunr repeats
+    (terms.fuzzy_token_set, terms.intersection): the terms, their order
+    (which decides how lunr adds up scores) and wildcard expansions stay
+    exactly lunr's, transpositions and edits of the last letter included."""
+    rng = random.Random(200 + seed)
+    letters = "abcdef"
+    words = sorted({"".join(rng.choice(letters) for _ in range(rng.randint(1, 9))) for _ in range(2500)})
+    automaton = vocabulary_token_set(words)
+    for _ in range(25):
+        word = list(rng.choice(words) + rng.choice(letters))
+        word[rng.randrange(len(word))] = rng.choice("abcdefg")  # a typo, sometimes a letter no term has
+        typed = "".join(word)
+        for distance in (1, 2, 3):
+            lunrs = automaton.intersect(TokenSet.from_fuzzy_string(typed, distance)).to_list()
+            assert typo_expansion(automaton, typed, distance) == lunrs, (typed, distance)
+            assert intersection(automaton, fuzzy_token_set(typed, distance)) == lunrs, (typed, distance)
+            assert intersection(automaton, TokenSet.from_fuzzy_string(typed, distance)) == lunrs
+        assert intersection(automaton, TokenSet.from_string(typed[:2] + "*")) == expand(automaton, typed[:2] + "*")

@@ -55,12 +55,15 @@ kept.
 Formats of one dataset (`quality.formats-merged`): data.gov.uk lists each
 download (CSV, GeoJSON, KML, Shapefile…) and service (Esri REST, WFS, WMS) of
 a dataset as a row titled only by its format, whose `documentation` is the
-dataset's page. A row with such a generic title whose documentation page is
-the url of a Data Product row is folded into that record: its link joins the
-record's `links` (`{title, url, kind: download|service}`, at most 40) and the
-row is reported as merged. Its link is dropped (the row still merged) when it
+dataset's page. A row whose title names nothing beyond its format (a generic
+title), its server ("Runnymede Borough Council WMS Service") or its dataset's
+title again with a format ("Conservation Areas (download as CSV)"), and
+whose documentation page is the url of a Data Product row, is folded into
+that record: its link joins the record's `links` (`{title, url, kind:
+download|service}`, at most 40; titled by its format or kind of service) and
+the row is reported as merged. Its link is dropped (the row still merged) when it
 is plain http on a host that is not a listed public body. In the 2026-07-21
-export this folds about 33,000 rows into 6,600 dataset records.
+export this folds about 28,000 rows into their dataset records.
 """
 
 from __future__ import annotations
@@ -69,7 +72,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ..quality import is_file_download, is_generic_title
+from ..quality import adds_nothing_to, is_file_download, is_generic_title, service_kind
 from .common import MAX_LINKS, ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
 
 DEFAULT_COLLECTION = "government-apis"
@@ -179,7 +182,7 @@ def _fold_formats(
     product's links and the row is reported as merged.
     """
     products = {
-        str(item.get("url")): file
+        str(item.get("url")): (file, item)
         for file, item in rows
         if item.get("record_type") == "Data Product" and item.get("url")
     }
@@ -196,25 +199,33 @@ def _fold_formats(
             or doc not in products
             or not raw_url
             or raw_url == doc
-            or not is_generic_title(title)
+            or not _names_only_a_format_of(title, products[doc][1])
         ):
             kept.append((file, item))
             continue
+        product = products[doc][0]
         url, problem = builder.url(raw_url)
         listed = links.setdefault(doc, [])
         if url and len(listed) < MAX_LINKS and all(link["url"] != url for link in listed):
-            listed.append({"title": title, "url": url, "kind": "download" if is_file_download(url) else "service"})
-        builder.merged_before_build(
-            file, products[doc], "a format or service of the dataset, listed as one of its links"
-        )
+            label = title if is_generic_title(title) else service_kind(url, title) or title
+            listed.append({"title": label, "url": url, "kind": "download" if is_file_download(url) else "service"})
+        builder.merged_before_build(file, product, "a format or service of the dataset, listed as one of its links")
         builder.quality.note(
             "formats-merged",
             "merged",
             file,
             title,
-            f"link of {products[doc]}" if url else f"merged; link not kept: {problem}",
+            f"link of {product}" if url else f"merged; link not kept: {problem}",
         )
     return kept, links
+
+
+def _names_only_a_format_of(title: str, product: dict[str, Any]) -> bool:
+    """A row whose title names only a format or its server, or its dataset again with
+    a format ("Conservation Areas (download as CSV)"), is a way to get that dataset."""
+    return is_generic_title(title) or adds_nothing_to(
+        title, str(product.get("title") or ""), str(product.get("publisher_title") or "")
+    )
 
 
 def _access(item: dict[str, Any], file: str, builder: ImportBuilder) -> tuple[str | None, str, str | None]:

@@ -13,8 +13,9 @@
 // {type: "stats"} in answers {type: "stats", wasmHeapBytes}: the size of
 // Python's WebAssembly memory, for benchmarks (null before Pyodide starts).
 // {type: "timing", mark, at}: a start-up step done (runtime_ready,
-// wheels_loaded, data_downloaded, catalogue_open, snapshot_cached) at
-// wall-clock time `at`.
+// wheels_loaded, data_downloaded, catalogue_open, snapshot_cached; after a
+// start from the cached snapshot: snapshot_restored, then wheels_installed or
+// wheels_refused once idle) at wall-clock time `at`.
 
 import { download, manifestOf, sha256Hex } from "./download.js";
 import { errorJson, LANE, MESSAGE, pageOffset } from "./messages.js";
@@ -35,7 +36,7 @@ govsearch_status = {"ok": _session.catalogue is not None, "message": _session.fa
 let answer = null; // the Python govsearch_answer function, once ready
 let attempt = null; // govsearch_attempt: the answer, or the data files to download first
 let dataUrl = null; // absolute URL of the site's data folder
-const MAX_FETCH_ROUNDS = 4; // a call needs at most postings, expansions, then records
+const MAX_FETCH_ROUNDS = 7; // at most: directory pages, postings, vocabulary, expansions, profile chunks, row pages, rows
 let fallback = null; // an error result JSON string when Python never became ready
 let dead = false; // Python failed fatally: nothing more can run here
 let runtime = null; // the Pyodide instance, once loaded
@@ -43,6 +44,7 @@ let warming = null; // govsearch_warm while preparation remains: one piece per i
 let busy = 0; // calls being answered
 let runtimeUrl = null; // absolute URL of the site's runtime folder
 let snapshotEntry = null; // the lock file's memory snapshot, to be cached once search is idle
+let wheelsLater = null; // after a snapshot start: installs the wheels' files once search is idle
 // A call not started within DEADLINE_MS of arriving answers "timeout" (it
 // waited behind other calls); a running call ends when its work does (each
 // call's work is bounded, see docs/architecture.md "Work budget").
@@ -51,6 +53,8 @@ const DEADLINE_MS = 30000;
 // again, up to DOWNLOAD_ATTEMPTS times; then only the calls needing it fail.
 const STALL_MS = 8000;
 const DOWNLOAD_ATTEMPTS = 2;
+// Preparation waits this long after "ready" for the page's first calls.
+const FIRST_CALL_GRACE_MS = 300;
 
 function post(message) {
   self.postMessage(message);
@@ -137,15 +141,15 @@ function store(files) {
   }
 }
 
-// Pyodide checks each wheel against the sha256 in pyodide-lock.json (fetch
-// integrity), but a mismatch surfaces only as "Failed to fetch". After a
-// failed load, check the wheels ourselves to name the integrity check.
+// Each wheel and the precompiled standard library are checked against their
+// sha256 in pyodide-lock.json (fetch integrity), but a mismatch surfaces only
+// as "Failed to fetch" (or, for the standard library, a broken bootstrap).
+// After a failed load, check them ourselves to name the integrity check.
 async function packageIntegrity(indexURL) {
   try {
     const lock = JSON.parse(new TextDecoder().decode(await download(new URL("pyodide-lock.json", indexURL).href, { stallMs: STALL_MS })));
     const names = ["govsearch", ...((lock.packages.govsearch && lock.packages.govsearch.depends) || [])];
-    for (const name of names) {
-      const entry = lock.packages[name];
+    for (const entry of [lock.govsearch_stdlib, ...names.map((name) => lock.packages[name])]) {
       const bytes = entry && (await download(new URL(entry.file_name, indexURL).href, { stallMs: STALL_MS }));
       if (!bytes) {
         continue;
@@ -217,13 +221,16 @@ function mark(name) {
   post({ type: MESSAGE.TIMING, mark: name, at: performance.timeOrigin + performance.now() });
 }
 
-// The wheels the lock file lists for govsearch, fetched (with their sha256
-// as fetch integrity, as Pyodide asks for them) while the runtime compiles;
-// Pyodide's own requests for them are answered with these responses.
-function prefetchWheels(indexURL, lock) {
+// The wheels the lock file lists for govsearch and our precompiled standard
+// library, fetched with their sha256 as fetch integrity while the runtime
+// compiles; Pyodide's own requests for them are answered with these
+// responses (so a file that fails its check fails the start, closed).
+function prefetchRuntimeFiles(indexURL, lock) {
   const early = new Map();
   const names = ["govsearch", ...((lock.packages.govsearch && lock.packages.govsearch.depends) || [])];
-  for (const entry of names.map((name) => lock.packages[name]).filter(Boolean)) {
+  const entries = names.map((name) => lock.packages[name]).filter(Boolean);
+  const stdlib = stdlibUrl(indexURL, lock);
+  for (const entry of stdlib ? [...entries, lock.govsearch_stdlib] : entries) {
     const href = new URL(entry.file_name, indexURL).href;
     const integrity = integrityOf(entry.sha256);
     const response = fetch(href, { credentials: "same-origin", integrity });
@@ -234,12 +241,20 @@ function prefetchWheels(indexURL, lock) {
   self.fetch = (input, init) => {
     const href = input && typeof input === "object" && "url" in input ? input.url : String(input);
     const waiting = early.get(href);
-    if (waiting && init && init.integrity === waiting.integrity) {
+    // Pyodide asks for the wheels with their integrity and for the standard library without.
+    if (waiting && (href === stdlib || (init && init.integrity === waiting.integrity))) {
       early.delete(href);
       return waiting.response;
     }
     return original(input, init);
   };
+}
+
+// The standard library with what govsearch imports compiled (the build's
+// precompile.mjs), or undefined: Pyodide's own, compiled in the page.
+function stdlibUrl(indexURL, lock) {
+  const entry = lock.govsearch_stdlib;
+  return entry && typeof entry.file_name === "string" && typeof entry.sha256 === "string" ? new URL(entry.file_name, indexURL).href : undefined;
 }
 
 function integrityOf(hex) {
@@ -249,6 +264,8 @@ function integrityOf(hex) {
 // Pyodide's memory snapshot (made by the build), only when the HTTP cache
 // already holds it: a first visit does not wait for its bytes (see
 // docs/startup.md). Checked against the lock file's sha256; null otherwise.
+// Its bytes come as a promise ({bytes}): they decompress while Pyodide loads its
+// JavaScript and fetches the WebAssembly (loadPyodide awaits them only then).
 async function cachedSnapshot(indexURL, entry) {
   if (!entry || typeof entry.file_name !== "string" || typeof DecompressionStream !== "function") {
     return null;
@@ -256,7 +273,12 @@ async function cachedSnapshot(indexURL, entry) {
   try {
     const url = new URL(entry.file_name, indexURL).href;
     const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin", credentials: "same-origin", integrity: integrityOf(entry.sha256) });
-    return response.ok ? new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()) : null;
+    if (!response.ok) {
+      return null;
+    }
+    const bytes = new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer().then((buffer) => new Uint8Array(buffer));
+    bytes.catch(() => {}); // loadPyodide meets (and reports) a failure
+    return { bytes }; // wrapped: an async function would wait for a promise it returns
   } catch (error) {
     return null; // not cached, or not what the lock file vouches for: bootstrap instead
   }
@@ -276,14 +298,23 @@ function keepSnapshot() {
 async function bootRuntime(indexURL, lock, problems) {
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   const contents = await lock;
-  prefetchWheels(indexURL, contents);
-  const options = { indexURL, lockFileContents: contents, packageBaseUrl: indexURL, packages: ["govsearch"], stdout: () => {}, stderr: (line) => problems.length < 8 && problems.push(String(line)) };
+  prefetchRuntimeFiles(indexURL, contents);
+  const options = { indexURL, stdLibURL: stdlibUrl(indexURL, contents), lockFileContents: contents, packageBaseUrl: indexURL, packages: ["govsearch"], stdout: () => {}, stderr: (line) => problems.length < 8 && problems.push(String(line)) };
   const snapshot = await cachedSnapshot(indexURL, contents.govsearch_snapshot);
   if (snapshot) {
     try {
-      return await failOnWasmWarning(loadPyodide({ ...options, _loadSnapshot: snapshot }));
+      // Every module of the wheels is already imported in the snapshot: their
+      // files are installed once search is idle, not before the first answer.
+      const pyodide = await failOnWasmWarning(loadPyodide({ ...options, packages: [], _loadSnapshot: snapshot.bytes }));
+      wheelsLater = () =>
+        pyodide
+          .loadPackage("govsearch", { messageCallback: () => {}, errorCallback: () => {} })
+          .then((loaded) => (loaded || []).some((entry) => entry && entry.name === "govsearch"), () => false)
+          .then((installed) => mark(installed ? "wheels_installed" : "wheels_refused"));
+      mark("snapshot_restored");
+      return pyodide;
     } catch (error) {
-      prefetchWheels(indexURL, contents); // the first attempt took them
+      prefetchRuntimeFiles(indexURL, contents); // the first attempt took them
     }
   } else {
     snapshotEntry = contents.govsearch_snapshot;
@@ -364,7 +395,9 @@ async function openCatalogue(pyodide) {
   if (status.ok) {
     post({ type: MESSAGE.READY, records: status.records });
     warming = pyodide.globals.get("govsearch_warm");
-    warmWhenIdle();
+    // The page sends the calls it queued when it hears "ready": let them go
+    // first (each call starts preparation again when it ends).
+    setTimeout(() => busy === 0 && warmWhenIdle(), FIRST_CALL_GRACE_MS);
   } else {
     post({ type: MESSAGE.UNAVAILABLE, message: status.message });
   }
@@ -388,6 +421,10 @@ function warmWhenIdle() {
     } else {
       warming = null;
       keepSnapshot();
+      if (wheelsLater) {
+        wheelsLater(); // a wheel that fails its integrity check stays out; nothing runs its code
+        wheelsLater = null;
+      }
     }
   }, 0);
 }
@@ -411,12 +448,20 @@ async function downloadData(name, onBytes = () => {}) {
   return null;
 }
 
-// A shard a call asked for, onto Pyodide's disk.
-async function downloadDataFile(name) {
-  const bytes = await downloadData(name);
-  if (bytes) {
-    store([[name, bytes]]);
+// A shard a call asked for, onto Pyodide's disk. Calls that ask for the same
+// file while it is on its way share its download (the page's own first
+// search and an agent's first call usually need the same postings shard).
+const inFlight = new Map();
+
+function downloadDataFile(name) {
+  let pending = inFlight.get(name);
+  if (!pending) {
+    pending = downloadData(name)
+      .then((bytes) => bytes && store([[name, bytes]]))
+      .finally(() => inFlight.delete(name));
+    inFlight.set(name, pending);
   }
+  return pending;
 }
 
 // Fair turns at Python: it answers one step of one call at a time (between

@@ -1,0 +1,129 @@
+"""Every record's filter values and ranking flags, read as queries need them.
+
+A *profile* is one distinct combination of the four filter values and the
+record's ranking flags (a few thousand at most, however many records). The
+facets file (data_format: facets) lists every profile and how many records
+have it; each record's profile code comes inline (single layout) or in chunks
+by record number (sharded layout), each chunk read the first time a query
+matches one of its records. So opening a site reads what grows with the
+profiles, not with the records, and a query reads the chunks its matches
+fall in.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .data_format import decode_codes, listed_shard_path
+from .data_reader import SiteUnavailable, read_verified
+from .loaders import Loader, gather
+
+# Tool filter property -> record field it filters on.
+DIMENSIONS = {
+    "resourceTypes": "resourceType",
+    "accessStatuses": "accessStatus",
+    "collections": "collection",
+    "publishers": "publisher",
+}
+CHUNKS = "profiles"  # the folder of the sharded layout's profile chunks
+
+
+class FacetTable:
+    """Filters and facet counts work on profiles (`profiles`: each record's
+    profile id, and each profile's values in DIMENSIONS order, each a tuple):
+    a query's matches are read once whatever the filters.
+
+    A value may be a list: a record of one resource that belongs to several
+    collections has the list of them as its one value, and passes a filter
+    naming any of them. `require` makes records' profiles readable (a
+    deferring loader raises MissingFiles naming every chunk still needed);
+    whoever reads `profiles[0]` or the flags of a record requires it first.
+    """
+
+    def __init__(self, data: Mapping[str, Any], read_chunk: Callable[[int], str] | None = None):
+        columns, profiles, records = data["columns"], data["profiles"], data["records"]
+        fields = list(DIMENSIONS.values())
+        # every value as a tuple of the values it stands for (one, or a record's several)
+        self.names = {
+            field: [tuple(value) if isinstance(value, list) else (value,) for value in columns[field]["values"]]
+            for field in fields
+        }
+        codes = [decode_codes(profiles["codes"][field], profiles["widths"][field]) for field in fields]
+        self.profile_values = [
+            tuple(self.names[field][code] for field, code in zip(fields, key)) for key in zip(*codes)
+        ]
+        self.profile_flags = decode_codes(profiles["flags"], 1)
+        self.profile_records = [int(count) for count in profiles["records"]]
+        self.count = int(records["count"])
+        self.width = records["width"]
+        self.inline = records.get("codes")
+        self.per_chunk = max(1, int(records.get("perChunk", self.count)))
+        self.read_chunk = read_chunk
+        # Unread records have no profile (None): using one before `require` fails loudly.
+        self.of_record: list[Any] = [None] * self.count
+        self.listeners: list[Callable[[int, list[int]], None]] = []  # (first record, flag masks) per chunk read
+        self._unread = set(range((self.count + self.per_chunk - 1) // self.per_chunk))
+        self._values: dict[str, list[str]] = {}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], loader: Loader | None = None) -> FacetTable:
+        missing = set(DIMENSIONS.values()) - set(data.get("columns", {}))
+        if missing:
+            raise ValueError(f"the facet table lacks {', '.join(sorted(missing))}")
+        hashes = data["records"].get("sha256")
+        if hashes is None or loader is None:
+            return cls(data)
+
+        def read_chunk(index: int) -> str:
+            if not 0 <= index < len(hashes):
+                raise SiteUnavailable(f"facet chunk {index} is not listed")
+            entry = {"path": listed_shard_path(CHUNKS, index, hashes[index]), "sha256": hashes[index]}
+            return read_verified(loader, entry, "facets")["codes"]
+
+        return cls(data, read_chunk)
+
+    @property
+    def profiles(self) -> tuple[list[Any], list[tuple[tuple[str, ...], ...]]]:
+        """Each record's profile id (None until required), and each profile's values."""
+        return self.of_record, self.profile_values
+
+    def require(self, numbers: Iterable[int]) -> None:
+        """Read the profiles of these records, every missing chunk in one round."""
+        if not self._unread:
+            return
+        wanted = sorted({number // self.per_chunk for number in numbers} & self._unread)
+        gather(*(lambda index=index: self._read(index) for index in wanted))
+
+    def _read(self, index: int) -> None:
+        start = index * self.per_chunk
+        text = self.inline if self.inline is not None else self.read_chunk(index)  # type: ignore[misc]
+        codes = decode_codes(text, self.width)
+        if self.inline is None and len(codes) != min(self.per_chunk, self.count - start):
+            raise SiteUnavailable(f"facet chunk {index} holds {len(codes)} records")
+        if self.inline is not None:
+            start, self._unread = 0, set()
+        self.of_record[start : start + len(codes)] = codes
+        self._unread.discard(index)
+        flags = list(map(self.profile_flags.__getitem__, codes))
+        for listener in self.listeners:
+            listener(start, flags)
+
+    def tally(self, numbers: Iterable[int]) -> Counter[int]:
+        """How many of the records have each profile."""
+        numbers = list(numbers)
+        self.require(numbers)
+        return Counter(map(self.of_record.__getitem__, numbers))
+
+    def catalogue_tally(self) -> Counter[int]:
+        """Every record's profile, counted at build time: no chunk is read."""
+        return Counter({profile: count for profile, count in enumerate(self.profile_records) if count})
+
+    def values(self, field: str) -> list[str]:
+        """Every distinct value of the field, sorted; one list per table, so
+        indexes built over it (publisher suggestions) are built once."""
+        kept = self._values.get(field)
+        if kept is None:
+            kept = self._values[field] = sorted({member for value in self.names[field] for member in value})
+        return kept
