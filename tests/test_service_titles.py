@@ -92,3 +92,14 @@ def test_a_code_title_is_spelled_as_words_and_found_by_any_of_them(tmp_path):
     for query in ("gritting routes", "OCC_Gritting_Routes"):
         found = catalogue.call("search_government_knowledge", {"query": query})
         assert [r["id"] for r in found["results"]] == ["occ-routes"], query
+
+
+def test_only_words_written_as_codes_are_spelled_out():
+    from govsearch_build.quality import spell_out_code
+
+    assert spell_out_code("AM_S_MacclesfieldBoroughCouncilLocalPlanSavedPolicies_POLY_2017 (WMS)") == (
+        "AM S Macclesfield Borough Council Local Plan Saved Policies POLY 2017 (WMS)"
+    )
+    # untrusted text keeps its characters: no code word, nothing changes
+    for text in ("Hostile <script>window.__pwned = 1</script> title", "abc_Inspire:INSPIRE_Woodland", "a __b"):
+        assert spell_out_code(text) == text

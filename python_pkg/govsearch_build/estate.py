@@ -139,8 +139,8 @@ def code_titles(records: list[Record], log: QualityLog) -> None:
     ("OCC_Gritting_Routes") is spelled as words; the code stays a keyword."""
     for record in records:
         data = record.data
-        if "_" in data["title"] and "evidence" not in data:
-            spelled = spell_out_code(data["title"])
+        spelled = spell_out_code(data["title"])
+        if spelled != data["title"] and "evidence" not in data:
             log.note("code-title-spelled", "changed", record.file, data["title"], spelled)
             data["keywords"] = keywords([*data.get("keywords", []), data["title"]])
             data["title"] = spelled

@@ -155,18 +155,26 @@ def collapse_repeats(text: str) -> str:
 _HUMPS = re.compile(r"[A-Z][a-z]+")
 
 
+_CODE = re.compile(r"(?<!\S)[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+(?!\S)")
+
+
 def spell_out_code(title: str) -> str:
-    """ "air_quality_management_areas" -> "Air quality management areas": a title
-    written as a code, words joined by underscores (or run together in capitals),
-    spelled as words, so that a search for any one of them finds it."""
-    words = [word for word in re.split(r"[_\s]+", title) if word]
-    spelled = []
-    for word in words:
+    """ "air_quality_management_areas" -> "Air quality management areas": the words of
+    a title written as a code (letters and digits joined by underscores, each run
+    together in capitals or not) spelled as words, so that a search for any one
+    of them finds it. Any other text, underscores and all, is left as it is."""
+    spelled = _CODE.sub(lambda code: " ".join(_words_of(code.group())), title)
+    if spelled == title:
+        return title
+    return spelled[:1].upper() + spelled[1:]
+
+
+def _words_of(code: str) -> list[str]:
+    words = []
+    for word in code.split("_"):
         humps = _HUMPS.findall(word)
-        run_together = len(humps) >= 3 and "".join(humps) == word
-        spelled.extend(humps if run_together else [word])
-    text = " ".join(spelled)
-    return text[:1].upper() + text[1:]
+        words.extend(humps if len(humps) >= 3 and "".join(humps) == word else [word])
+    return words
 
 
 # --- generic titles -------------------------------------------------------
