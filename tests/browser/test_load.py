@@ -118,6 +118,18 @@ def test_calls_before_ready_wait_in_a_bounded_queue_and_time_out(open_page):
     page.route("**/pyodide/pyodide.asm.wasm", lambda route: held.append(route))
     page.goto(guard.origin + "/")
     page.wait_for_function("() => document.documentElement.dataset.searchRuntime === 'loading'")
+    # The tools are registered once the page has checked their definitions, which does not
+    # wait for the runtime; on a busy machine that can come after 'loading'.
+    page.evaluate(
+        """async (tool) => {
+            for (let i = 0; i < 600; i++) {
+                if ((await document.modelContext.getTools()).some((t) => t.name === tool)) return;
+                await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+            throw new Error(`${tool} was never registered while the runtime loaded`);
+        }""",
+        SEARCH_TOOL,
+    )
 
     # Fill the queue through the bridge (with a short timeout), then call as agents do.
     outcome = page.evaluate(
