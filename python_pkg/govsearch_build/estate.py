@@ -34,9 +34,7 @@ OGL = "Open Government Licence v3.0"
 
 
 def _rank(record: Record, position: int) -> tuple[int, int]:
-    reviewed = "evidence" in record.data
-    curated = record.data.get("source", {}).get("kind", "curated") == "curated"
-    return (0 if reviewed else 1 if curated else 2, position)
+    return (0 if "evidence" in record.data else 1 if _curated(record) else 2, position)
 
 
 # words that say what kind of thing a title names, not which one
@@ -53,21 +51,18 @@ def _curated(record: Record) -> bool:
 
 def _resources(members: list[tuple[int, Record]]) -> list[list[tuple[int, Record]]]:
     """The resources among records at one URL: a curated record whose title shares
-    no word with an earlier curated one's is a resource of its own; every other
-    record joins the first resource (an import's title is no evidence either way)."""
+    no word with an earlier curated one's is a resource of its own; every import
+    joins the first resource (an import's title is no evidence either way)."""
     resources: list[list[tuple[int, Record]]] = []
-    for position, record in members:
+    for position, record in sorted(members, key=lambda pair: not _curated(pair[1])):
         home = next(
             (
                 resource
                 for resource in resources
-                if not _curated(record)
-                or any(_curated(r) and _title_words(r) & _title_words(record) for _, r in resource)
+                if not _curated(record) or any(_title_words(r) & _title_words(record) for _, r in resource)
             ),
             None,
         )
-        if home is None and resources and not any(_curated(r) for _, r in resources[0]):
-            home = resources[0]  # the first curated record joins the imports before it
         if home is None:
             resources.append([(position, record)])
         else:
