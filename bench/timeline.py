@@ -35,6 +35,8 @@ from browser import INIT_JS, TIMEOUT_MS, launch  # noqa: E402
 
 # In order of arrival; `agent_first_result` is the first WebMCP answer.
 MARKS = [
+    "worker_started",
+    "snapshot_unpacked",
     "runtime_ready",
     "wheels_loaded",
     "data_downloaded",

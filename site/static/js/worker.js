@@ -12,10 +12,11 @@
 // closes itself and the page starts a new one.
 // {type: "stats"} in answers {type: "stats", wasmHeapBytes}: the size of
 // Python's WebAssembly memory, for benchmarks (null before Pyodide starts).
-// {type: "timing", mark, at}: a start-up step done (runtime_ready,
-// wheels_loaded, data_downloaded, catalogue_open, snapshot_cached; after a
-// start from the cached snapshot: snapshot_restored, then wheels_installed or
-// wheels_refused once idle) at wall-clock time `at`.
+// {type: "timing", mark, at}: a start-up step done (worker_started,
+// runtime_ready, wheels_loaded, data_downloaded, catalogue_open,
+// snapshot_cached; after a start from the cached snapshot: snapshot_unpacked,
+// snapshot_restored, then wheels_installed or wheels_refused once idle) at
+// wall-clock time `at`.
 
 import { download, manifestOf, sha256Hex } from "./download.js";
 import { errorJson, LANE, MESSAGE, pageOffset } from "./messages.js";
@@ -276,7 +277,10 @@ async function cachedSnapshot(indexURL, entry) {
     if (!response.ok) {
       return null;
     }
-    const bytes = new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer().then((buffer) => new Uint8Array(buffer));
+    const bytes = new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer().then((buffer) => {
+      mark("snapshot_unpacked");
+      return new Uint8Array(buffer);
+    });
     bytes.catch(() => {}); // loadPyodide meets (and reports) a failure
     return { bytes }; // wrapped: an async function would wait for a promise it returns
   } catch (error) {
@@ -609,6 +613,7 @@ self.addEventListener("message", (event) => {
     return;
   }
   if (message.type === MESSAGE.INIT && !starting) {
+    mark("worker_started");
     lockDown(String(message.base || "/"));
     holdLock(message.lock);
     starting = start(String(message.base || "/")).then(() => {
