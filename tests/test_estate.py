@@ -158,3 +158,66 @@ def test_a_merged_records_id_still_finds_and_fetches_the_record(tmp_path, layout
     assert fetched["record"]["id"] == "de-weather-api" and fetched["record"]["formerIds"] == ["apic-weather"]
     assert fetched["record"]["recordUrl"].endswith("/records/de-weather-api/")
     assert catalogue.call("get_resource_record", {"recordId": "apic-nothing"})["error"]["code"] == "not_found"
+
+
+PLACES = dict(
+    REVIEWED,
+    id="de-places-api",
+    title="Places API",
+    summary="Reviewed: address search built on a national address base.",
+    url="https://api.places.example.gov.uk/search/places",
+    keywords=["addresses"],
+)
+PLACES_V1 = dict(
+    IMPORTED,
+    id="places-api-v1",
+    title="Places API",
+    summary="Address look-up by postcode or reference number.",
+    url="https://api.places.example.gov.uk/search/places/v1",
+    source={"kind": "curated"},
+)
+PLACES_ROW = dict(IMPORTED, id="apic-places", title="Address Finder", summary="Find an address.", url=PLACES_V1["url"])
+
+
+def _places(*extra):
+    records = [Record(data=dict(d), body="", file=f"{d['id']}.md") for d in (PLACES, PLACES_V1, PLACES_ROW, *extra)]
+    return finish_estate(records, QualityLog())
+
+
+def test_an_api_with_and_without_its_version_is_one_record_that_keeps_every_name():
+    (places,) = _places()
+    data = places.data
+    assert places.id == "de-places-api" and data["url"] == PLACES["url"]
+    assert data["summary"] == PLACES["summary"]  # the review's words lead; the others' stay as aliases
+    assert data["alsoKnownAs"] == [  # a URL once; a name or summary the record already holds not at all
+        {"title": "Places API", "summary": PLACES_V1["summary"], "url": PLACES_V1["url"]},
+        {"title": "Address Finder", "summary": "Find an address."},
+    ]
+    assert data["collections"] == ["deep-evidence", "government-apis"]
+
+
+def test_a_gateway_hosts_bare_version_is_not_another_spelling():
+    gateway = dict(PLACES_ROW, id="apic-gateway", title="Claims", url="https://api.places.example.gov.uk/v1")
+    bare = dict(PLACES_ROW, id="apic-bare", title="Gateway", url="https://api.places.example.gov.uk")
+    ids = {r.id for r in _places(gateway, bare)}
+    assert ids == {"de-places-api", "apic-gateway", "apic-bare"}
+
+
+@pytest.mark.parametrize("layout", ["sharded", "single"])
+def test_a_merged_records_words_still_find_it(tmp_path, layout):
+    """'lookup' is only in the merged records' summaries: the one record is found by
+    all the words of a query, in the strictest tier, and fetched with its aliases as text."""
+    import fastjsonschema
+
+    from govsearch import load_schema
+
+    records = _places(dict(GOVUK_PAGE, summary="How to look up an address and pay."))
+    write_data(load_config(SITE_TOML), records, tmp_path / "data", layout=layout)
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    answer = catalogue.call("search_government_knowledge", {"query": "address look-up postcode"})
+    assert answer["match_mode"] == "all_terms" and [r["id"] for r in answer["results"]][:1] == ["de-places-api"]
+    finder = catalogue.call("search_government_knowledge", {"query": "address finder"})
+    assert finder["results"][0]["id"] == "de-places-api" and finder["results"][0]["matchMode"] == "all_terms"
+    fetched = catalogue.call("get_resource_record", {"recordId": "de-places-api"})
+    fastjsonschema.compile(load_schema("get_resource_record", "output"))(fetched)
+    assert fetched["record"]["alsoKnownAs"][0]["url"] == PLACES_V1["url"]

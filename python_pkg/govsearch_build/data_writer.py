@@ -83,6 +83,7 @@ STORED_FIELDS = (
     "linkSecurity",
     "links",
     "formerIds",
+    "alsoKnownAs",
 )
 SHARDED_FROM = 5_000  # records; below this one file of each kind is smaller and faster
 POSTINGS_SHARD_BYTES = 32 * 1024
@@ -118,12 +119,33 @@ def index_document(record: Record, search_terms: SearchTerms = NO_SEARCH_TERMS) 
         "summary": data["summary"],
         "body": record.body,
     }
+    if data.get("alsoKnownAs"):
+        _add_alias_words(document, data["alsoKnownAs"])
     if search_terms.phrases:
         for name in ("title", "publisher", "keywords", "summary", "body"):
             added = search_terms.group_tokens(document[name])
             if added:
                 document[name] += " " + " ".join(added)
     return document
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _add_alias_words(document: dict[str, str], aliases: list[dict[str, str]]) -> None:
+    """What records merged into this one said (estate.keep_names) and it does
+    not: the words of their titles join its keywords, those of their summaries
+    its body, each once. Only new words, so a resource listed three times is
+    found by every name without counting its own words three times over."""
+    said = {word.lower() for text in document.values() for word in _WORD.findall(text)}
+    for field, part in (("keywords", "title"), ("body", "summary")):
+        new = []
+        for word in (word for alias in aliases for word in _WORD.findall(alias.get(part, ""))):
+            if word.lower() not in said:
+                said.add(word.lower())
+                new.append(word)
+        if new:
+            document[field] = " ".join([document[field], *new]) if document[field] else " ".join(new)
 
 
 def search_terms_of(config: SiteConfig) -> SearchTerms:
