@@ -221,3 +221,24 @@ def test_a_merged_records_words_still_find_it(tmp_path, layout):
     fetched = catalogue.call("get_resource_record", {"recordId": "de-places-api"})
     fastjsonschema.compile(load_schema("get_resource_record", "output"))(fetched)
     assert fetched["record"]["alsoKnownAs"][0]["url"] == PLACES_V1["url"]
+
+
+@pytest.mark.parametrize("layout", ["sharded", "single"])
+def test_for_the_same_evidence_a_restricted_service_ranks_below_a_public_one(tmp_path, layout):
+    """Access is part of the prior (docs/ranking.md): two APIs saying the same, one
+    only for eligible organisations; the one anyone may use comes first, the other stays."""
+    import fastjsonschema
+
+    from govsearch import load_schema
+
+    words = {"title": "Address Lookup", "summary": "Find addresses by UPRN.", "publisher": "Example Department"}
+    internal = dict(IMPORTED, **words, id="internal-lookup", url="https://a.example.gov.uk", accessStatus="restricted")
+    public = dict(IMPORTED, **words, id="public-lookup", url="https://b.example.gov.uk", accessStatus="public")
+    keyed = dict(public, id="keyed-lookup", url="https://c.example.gov.uk", accessStatus="authentication-required")
+    records = [Record(data=dict(d), body="", file=f"{d['id']}.md") for d in (internal, public, keyed)]
+    write_data(load_config(SITE_TOML), records, tmp_path / "data", layout=layout)
+    answer = Catalogue.open(DirectoryLoader(tmp_path)).call("search_government_knowledge", {"query": "UPRN lookup"})
+    fastjsonschema.compile(load_schema("search_government_knowledge", "output"))(answer)
+    assert [r["id"] for r in answer["results"]][-1] == "internal-lookup" and answer["total"] == 3
+    assert "restricted_access" in answer["results"][-1]["reasons"]
+    assert "restricted_access" not in answer["results"][0].get("reasons", [])

@@ -182,6 +182,8 @@ def record_flags(record: Record) -> list[str]:
         flags.append("local_authority_row")
     if _FORMAT_TITLE.match(data["title"]):
         flags.append("format_only_title")
+    if data["accessStatus"] == "restricted":
+        flags.append("restricted_access")
     return flags
 
 
