@@ -242,3 +242,35 @@ def test_for_the_same_evidence_a_restricted_service_ranks_below_a_public_one(tmp
     assert [r["id"] for r in answer["results"]][-1] == "internal-lookup" and answer["total"] == 3
     assert "restricted_access" in answer["results"][-1]["reasons"]
     assert "restricted_access" not in answer["results"][0].get("reasons", [])
+
+
+@pytest.mark.parametrize("layout", ["sharded", "single"])
+def test_a_hyphenated_compound_and_its_joined_spelling_find_each_other(tmp_path, layout):
+    """'wellbeing' finds 'well-being' and 'well-being' finds 'wellbeing', with every word
+    of the query held (all_terms), in the title where the title holds it."""
+    hyphen = dict(GOVUK_PAGE, id="wb-stats", title="Personal well-being in the UK", url="https://x.example.gov.uk/a")
+    joined = dict(GOVUK_PAGE, id="wb-guide", title="Wellbeing at work", url="https://x.example.gov.uk/b")
+    other = dict(GOVUK_PAGE, id="being", title="Being well", summary="Being a healthy person.", url="https://y.gov.uk")
+    records = [Record(data=dict(d), body="", file=f"{d['id']}.md") for d in (hyphen, joined, other)]
+    write_data(load_config(SITE_TOML), records, tmp_path / "data", layout=layout)
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+
+    def found(query):
+        answer = catalogue.call("search_government_knowledge", {"query": query})
+        return {r["id"] for r in answer["results"] if r["matchMode"] == "all_terms"}, answer["results"][0]
+
+    assert found("personal wellbeing")[0] == {"wb-stats"}
+    assert "all_words_in_title" in found("personal wellbeing")[1]["reasons"]
+    assert found("wellbeing")[0] == {"wb-stats", "wb-guide"}
+    assert found("well-being")[0] == {"wb-stats", "wb-guide", "being"}  # lunr reads it as two words
+    assert found("well-being at work")[0] == {"wb-guide"}
+
+
+def test_compounds_are_two_parts_of_letters_and_each_spelling_gets_the_other():
+    from govsearch_build.compounds import find_compounds, other_spellings
+
+    compounds = find_compounds(["Personal well-being", "address look-up", "state-of-the-art", "e-mail", "covid-19"])
+    assert compounds == {"wellbeing": "well being", "lookup": "look up"}
+    assert other_spellings("Wellbeing and LOOKUP", compounds) == ["well being", "look up"]
+    assert other_spellings("well-being, well-being", compounds) == ["wellbeing"]
+    assert other_spellings("email", compounds) == [] and other_spellings("well", {}) == []
