@@ -326,8 +326,8 @@ def normalised_url(url: str) -> str:
     """The identity of the resource a URL names: scheme, host case, default port,
     a trailing slash, a trailing version segment after some path
     (`api.os.uk/search/places/v1` is `api.os.uk/search/places`; a host's bare
-    `/v1` is not stripped, since a gateway host serves many APIs) and an empty
-    last query value ("?wsdl=") do not matter."""
+    `/v1` is not stripped, since a gateway host serves many APIs), an empty
+    query parameter ("?a=1&") and an empty last query value ("?wsdl=") do not matter."""
     try:
         parts = urlsplit(url.strip())
         host = (parts.hostname or "").lower()
@@ -336,5 +336,6 @@ def normalised_url(url: str) -> str:
         return url
     netloc = host if port in (None, 80, 443) else f"{host}:{port}"
     path = _VERSION_SEGMENT.sub("", parts.path.rstrip("/"))
-    query = parts.query.rstrip("=") if parts.query.count("=") == 1 else parts.query
+    query = "&".join(part for part in parts.query.split("&") if part)  # "?a=1&" is "?a=1"
+    query = query.rstrip("=") if query.count("=") == 1 else query
     return urlunsplit(("https", netloc, path, query, parts.fragment))

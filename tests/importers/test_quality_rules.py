@@ -102,3 +102,5 @@ def test_normalised_url_sets_aside_what_does_not_name_another_resource():
     assert normalised_url("https://x.gov.uk/a/V2.1") == normalised_url("https://x.gov.uk/a")
     assert normalised_url("https://api.x.gov.uk/v1") != normalised_url("https://api.x.gov.uk")
     assert normalised_url("https://x.gov.uk/a/v1/b") != normalised_url("https://x.gov.uk/a/b")
+    wms = "https://map.example.gov.uk/WmsServer?service=WMS&request=GetCapabilities"
+    assert normalised_url(wms + "&") == normalised_url(wms) != normalised_url(wms + "&layers=a")
