@@ -87,14 +87,22 @@ def curated_site(out: Path) -> Path:
     return out
 
 
+def _answers_for(record: Any) -> list[str]:
+    """The URLs one record answers for: its own, its documentation page's, and
+    those of the records merged into it (`alsoKnownAs`: `.../places/v1`)."""
+    data = record.data
+    aliases = [alias["url"] for alias in data.get("alsoKnownAs", []) if "url" in alias]
+    return [data["url"], *([data["documentationUrl"]] if data.get("documentationUrl") else []), *aliases]
+
+
 def record_urls(records: list[Any]) -> list[str]:
-    """Every URL a built record answers for: its own and its documentation page's."""
-    return sorted(url for r in records for url in (r.data["url"], r.data.get("documentationUrl")) if url)
+    """Every URL a built record answers for."""
+    return sorted(url for r in records for url in _answers_for(r))
 
 
 def record_links(records: list[Any]) -> list[list[str]]:
-    """The records that link two URLs: their own and their documentation page's."""
-    return sorted([r.data["url"], r.data["documentationUrl"]] for r in records if r.data.get("documentationUrl"))
+    """The records that answer for two URLs or more, each led by its own URL."""
+    return sorted(urls for urls in map(_answers_for, records) if len(urls) > 1)
 
 
 def corpus_links(site: Path) -> list[list[str]]:

@@ -67,24 +67,26 @@ def ideal_grades(
 ) -> list[int]:
     """The grades a perfect list could earn. A result earns the best grade of
     its several links once (`gains`), so judged URLs one record links together
-    (an API and its documentation page, `linked`) are one ideal result, at
-    their best grade; others (held or missing) count alone."""
-    parent: dict[str, str] = {}
-
-    def root(url: str) -> str:
-        while parent.get(url, url) != url:
-            url = parent[url]
-        return url
-
-    for links in linked:
-        keys_of = [key for key in keys(list(links)) if key in grades]
-        for key in keys_of[1:]:
-            parent[root(key)] = root(keys_of[0])
-    best: dict[str, int] = {}
-    for url, grade in grades.items():
-        if reachable is None or url in reachable:
-            best[root(url)] = max(best.get(root(url), 0), grade)
-    return list(best.values())
+    (an API, its documentation page, the URLs of records merged into it:
+    `linked`) are one ideal result, at their best grade; others (held or
+    missing) count alone. Records can share a link (several operations of one
+    API link its documentation page), so the ideal list is built as `gains`
+    scores one: each next result is the record (or lone URL) that earns most
+    of what is not yet shown, the one linking more judged URLs first."""
+    graded = {url: grade for url, grade in grades.items() if reachable is None or url in reachable}
+    groups = [found for found in ({key for key in keys(list(links)) if key in graded} for links in linked) if found]
+    groups += [{url} for url in graded]
+    seen: set[str] = set()
+    earned = []
+    while groups:
+        fresh = [(max((graded[url] for url in group - seen), default=0), len(group), group) for group in groups]
+        gain, _, best = max(fresh, key=lambda item: item[:2])
+        if gain == 0:
+            break
+        earned.append(gain)
+        seen |= best
+        groups = [group for _, _, group in fresh if group - seen]
+    return earned
 
 
 def dcg(earned: Iterable[int], k: int) -> float:

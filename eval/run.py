@@ -41,11 +41,12 @@ def judge(
     """One query's answer and scores. `reachable` limits the ideal list to
     URLs the corpus holds (the curated site is a sample by design); the full
     estate is scored against every judgment, so a missing service counts.
-    `linked`: the corpus's records' links (url, documentation page), whose
-    judged URLs make one ideal result (relevance.ideal_grades)."""
+    `linked`: the corpus's records' links (url, documentation page, merged
+    records' URLs), whose judged URLs make one ideal result (relevance.ideal_grades)."""
     answer = catalogue.call("search_government_knowledge", query.arguments(K))
     results = answer.get("results", []) if answer.get("ok") else []
-    urls = [_links(item) for item in results]
+    same = {links[0]: links[1:] for links in linked}
+    urls = [_links(item, same) for item in results]
     grades = query.grades
     ideal = ideal_grades(grades, linked, reachable)
     scored = {
@@ -69,16 +70,18 @@ def judge(
             {
                 "url": item["url"],
                 "title": item["title"],
-                "grade": max((grades.get(key) or 0 for key in keys(_links(item))), default=0) or None,
+                "grade": max((grades.get(key) or 0 for key in keys(links)), default=0) or None,
             }
-            for item in results
+            for item, links in zip(results, urls)
         ],
     }
 
 
-def _links(item: dict[str, Any]) -> list[str]:
-    """A result's links to its one resource: its url, then its documentation page."""
-    return [item["url"], *([item["documentationUrl"]] if item.get("documentationUrl") else [])]
+def _links(item: dict[str, Any], same: dict[str, list[str]]) -> list[str]:
+    """A result's links to its one resource: its url, then its documentation
+    page, then the URLs of records merged into it (`same`: the corpus's links)."""
+    own = [item["url"], *([item["documentationUrl"]] if item.get("documentationUrl") else [])]
+    return [*own, *(url for url in same.get(item["url"], ()) if url not in own)]
 
 
 def _only(grades: dict[str, int], reachable: set[str] | None) -> dict[str, int]:

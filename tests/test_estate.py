@@ -158,3 +158,119 @@ def test_a_merged_records_id_still_finds_and_fetches_the_record(tmp_path, layout
     assert fetched["record"]["id"] == "de-weather-api" and fetched["record"]["formerIds"] == ["apic-weather"]
     assert fetched["record"]["recordUrl"].endswith("/records/de-weather-api/")
     assert catalogue.call("get_resource_record", {"recordId": "apic-nothing"})["error"]["code"] == "not_found"
+
+
+PLACES = dict(
+    REVIEWED,
+    id="de-places-api",
+    title="Places API",
+    summary="Reviewed: address search built on a national address base.",
+    url="https://api.places.example.gov.uk/search/places",
+    keywords=["addresses"],
+)
+PLACES_V1 = dict(
+    IMPORTED,
+    id="places-api-v1",
+    title="Places API",
+    summary="Address look-up by postcode or reference number.",
+    url="https://api.places.example.gov.uk/search/places/v1",
+    source={"kind": "curated"},
+)
+PLACES_ROW = dict(IMPORTED, id="apic-places", title="Address Finder", summary="Find an address.", url=PLACES_V1["url"])
+
+
+def _places(*extra):
+    records = [Record(data=dict(d), body="", file=f"{d['id']}.md") for d in (PLACES, PLACES_V1, PLACES_ROW, *extra)]
+    return finish_estate(records, QualityLog())
+
+
+def test_an_api_with_and_without_its_version_is_one_record_that_keeps_every_name():
+    (places,) = _places()
+    data = places.data
+    assert places.id == "de-places-api" and data["url"] == PLACES["url"]
+    assert data["summary"] == PLACES["summary"]  # the review's words lead; the others' stay as aliases
+    assert data["alsoKnownAs"] == [  # a URL once; a name or summary the record already holds not at all
+        {"title": "Places API", "summary": PLACES_V1["summary"], "url": PLACES_V1["url"]},
+        {"title": "Address Finder", "summary": "Find an address."},
+    ]
+    assert data["collections"] == ["deep-evidence", "government-apis"]
+
+
+def test_a_gateway_hosts_bare_version_is_not_another_spelling():
+    gateway = dict(PLACES_ROW, id="apic-gateway", title="Claims", url="https://api.places.example.gov.uk/v1")
+    bare = dict(PLACES_ROW, id="apic-bare", title="Gateway", url="https://api.places.example.gov.uk")
+    ids = {r.id for r in _places(gateway, bare)}
+    assert ids == {"de-places-api", "apic-gateway", "apic-bare"}
+
+
+@pytest.mark.parametrize("layout", ["sharded", "single"])
+def test_a_merged_records_words_still_find_it(tmp_path, layout):
+    """'lookup' is only in the merged records' summaries: the one record is found by
+    all the words of a query, in the strictest tier, and fetched with its aliases as text."""
+    import fastjsonschema
+
+    from govsearch import load_schema
+
+    records = _places(dict(GOVUK_PAGE, summary="How to look up an address and pay."))
+    write_data(load_config(SITE_TOML), records, tmp_path / "data", layout=layout)
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    answer = catalogue.call("search_government_knowledge", {"query": "address look-up postcode"})
+    assert answer["match_mode"] == "all_terms" and [r["id"] for r in answer["results"]][:1] == ["de-places-api"]
+    finder = catalogue.call("search_government_knowledge", {"query": "address finder"})
+    assert finder["results"][0]["id"] == "de-places-api" and finder["results"][0]["matchMode"] == "all_terms"
+    fetched = catalogue.call("get_resource_record", {"recordId": "de-places-api"})
+    fastjsonschema.compile(load_schema("get_resource_record", "output"))(fetched)
+    assert fetched["record"]["alsoKnownAs"][0]["url"] == PLACES_V1["url"]
+
+
+@pytest.mark.parametrize("layout", ["sharded", "single"])
+def test_for_the_same_evidence_a_restricted_service_ranks_below_a_public_one(tmp_path, layout):
+    """Access is part of the prior (docs/ranking.md): two APIs saying the same, one
+    only for eligible organisations; the one anyone may use comes first, the other stays."""
+    import fastjsonschema
+
+    from govsearch import load_schema
+
+    words = {"title": "Address Lookup", "summary": "Find addresses by UPRN.", "publisher": "Example Department"}
+    internal = dict(IMPORTED, **words, id="internal-lookup", url="https://a.example.gov.uk", accessStatus="restricted")
+    public = dict(IMPORTED, **words, id="public-lookup", url="https://b.example.gov.uk", accessStatus="public")
+    keyed = dict(public, id="keyed-lookup", url="https://c.example.gov.uk", accessStatus="authentication-required")
+    records = [Record(data=dict(d), body="", file=f"{d['id']}.md") for d in (internal, public, keyed)]
+    write_data(load_config(SITE_TOML), records, tmp_path / "data", layout=layout)
+    answer = Catalogue.open(DirectoryLoader(tmp_path)).call("search_government_knowledge", {"query": "UPRN lookup"})
+    fastjsonschema.compile(load_schema("search_government_knowledge", "output"))(answer)
+    assert [r["id"] for r in answer["results"]][-1] == "internal-lookup" and answer["total"] == 3
+    assert "restricted_access" in answer["results"][-1]["reasons"]
+    assert "restricted_access" not in answer["results"][0].get("reasons", [])
+
+
+@pytest.mark.parametrize("layout", ["sharded", "single"])
+def test_a_hyphenated_compound_and_its_joined_spelling_find_each_other(tmp_path, layout):
+    """'wellbeing' finds 'well-being' and 'well-being' finds 'wellbeing', with every word
+    of the query held (all_terms), in the title where the title holds it."""
+    hyphen = dict(GOVUK_PAGE, id="wb-stats", title="Personal well-being in the UK", url="https://x.example.gov.uk/a")
+    joined = dict(GOVUK_PAGE, id="wb-guide", title="Wellbeing at work", url="https://x.example.gov.uk/b")
+    other = dict(GOVUK_PAGE, id="being", title="Being well", summary="Being a healthy person.", url="https://y.gov.uk")
+    records = [Record(data=dict(d), body="", file=f"{d['id']}.md") for d in (hyphen, joined, other)]
+    write_data(load_config(SITE_TOML), records, tmp_path / "data", layout=layout)
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+
+    def found(query):
+        answer = catalogue.call("search_government_knowledge", {"query": query})
+        return {r["id"] for r in answer["results"] if r["matchMode"] == "all_terms"}, answer["results"][0]
+
+    assert found("personal wellbeing")[0] == {"wb-stats"}
+    assert "all_words_in_title" in found("personal wellbeing")[1]["reasons"]
+    assert found("wellbeing")[0] == {"wb-stats", "wb-guide"}
+    assert found("well-being")[0] == {"wb-stats", "wb-guide", "being"}  # lunr reads it as two words
+    assert found("well-being at work")[0] == {"wb-guide"}
+
+
+def test_compounds_are_two_parts_of_letters_and_each_spelling_gets_the_other():
+    from govsearch_build.compounds import find_compounds, other_spellings
+
+    compounds = find_compounds(["Personal well-being", "address look-up", "state-of-the-art", "e-mail", "covid-19"])
+    assert compounds == {"wellbeing": "well being", "lookup": "look up"}
+    assert other_spellings("Wellbeing and LOOKUP", compounds) == ["well being", "look up"]
+    assert other_spellings("well-being, well-being", compounds) == ["wellbeing"]
+    assert other_spellings("email", compounds) == [] and other_spellings("well", {}) == []

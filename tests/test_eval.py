@@ -90,6 +90,17 @@ def test_one_records_links_are_one_ideal_result():
     assert ndcg([(A, B), C], grades, ideal=ideal_grades(grades, [[A, B]])) == pytest.approx(1.0)
 
 
+def test_records_sharing_a_link_are_each_an_ideal_result():
+    # Two operations of one API both link its documentation page (B): a list
+    # can show both records, each earning its own grade, so the ideal holds
+    # both; a URL held by a record and also linked by another is not counted twice.
+    grades = {normalise_url(A): 3, normalise_url(B): 2, normalise_url(C): 3}
+    ideal = ideal_grades(grades, [[A, B], [C, B]])
+    assert sorted(ideal) == [3, 3]
+    assert ndcg([(A, B), (C, B)], grades, ideal=ideal) == pytest.approx(1.0)
+    assert sorted(ideal_grades(grades, [[A, B, C]])) == [3]  # one record merged from three: one result
+
+
 def test_recall_counts_grade_two_and_up_out_of_at_most_k():
     assert recall([C, A], GRADES) == 0.5
     many = {normalise_url(f"https://m.gov.uk/{n}"): 2 for n in range(15)}

@@ -67,6 +67,8 @@ def record(**fields):
         ({"publisher": "Royal Borough of Greenwich", "title": "GeoJSON"}, ["local_authority_row", "format_only_title"]),
         ({"title": "Download Data"}, ["format_only_title"]),
         ({"title": "CSV of flood zones"}, []),
+        ({"accessStatus": "restricted"}, ["restricted_access"]),
+        ({"accessStatus": "authentication-required"}, []),
     ],
 )
 def test_record_flags(fields, flags):

@@ -84,6 +84,9 @@ def built(tmp_path_factory) -> tuple[Path, Assets, list[Path]]:
             "summary": '<img src=x onerror="alert(2)">',
             "source": {"kind": "api-catalogue"},
             "licence": "Some licence",
+            "alsoKnownAs": [
+                {"title": "<b>Also</b>", "summary": "<script>alert(7)</script>", "url": "https://x.gov.uk/v1"}
+            ],
         },
         body='<script>alert(3)</script>[x](javascript:alert(4)) <a href="javascript:alert(5)">y</a> <img src=x onerror=alert(6)>',
         file="x.md",
@@ -146,6 +149,9 @@ def test_untrusted_fields_are_escaped_and_the_body_sanitised(built):
     assert "<script" not in main and "<img" not in main and "javascript:" not in main
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in main
     assert "&lt;img src=x onerror=" in main
+    # what records merged into it called it (estate.keep_names) is shown, as text
+    aliases = main[main.index('id="also-known-as"') :]
+    assert "&lt;b&gt;Also&lt;/b&gt;" in aliases and "&lt;script&gt;alert(7)&lt;/script&gt;" in aliases
     # imported records carry the OGL attribution, worded not to license the resource itself (its licence is "Some licence")
     assert CATALOGUE_ATTRIBUTION.replace("'", "&#39;") in main and OGL not in main
 

@@ -48,6 +48,7 @@ FLAG_WEIGHTS = (
     ("national_api_catalogue", 1.3),  # listed in the government's API catalogue
     ("local_authority_row", 0.6),  # a local council's catalogue row
     ("format_only_title", 0.5),  # titled only by its file format ("CSV", "GeoJSON")
+    ("restricted_access", 0.7),  # only eligible people or organisations may use it (accessStatus "restricted")
 )
 TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
 PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary

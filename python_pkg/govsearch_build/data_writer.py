@@ -18,7 +18,7 @@ import hashlib
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -49,6 +49,7 @@ from govsearch.rerank import INTENT_BOOST, TITLE_BOOST, RankingData, flag_code, 
 from govsearch.terms import NO_SEARCH_TERMS, SearchTerms
 from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
 
+from .compounds import find_compounds, other_spellings
 from .config import SiteConfig
 from .postings import Postings
 from .records import Record
@@ -83,6 +84,7 @@ STORED_FIELDS = (
     "linkSecurity",
     "links",
     "formerIds",
+    "alsoKnownAs",
 )
 SHARDED_FROM = 5_000  # records; below this one file of each kind is smaller and faster
 POSTINGS_SHARD_BYTES = 32 * 1024
@@ -103,12 +105,16 @@ IDS_PER_SHARD = 500
 # fall in), and the directory lists shards in pages of PAGE entries.
 PROFILES_PER_CHUNK = 2048
 PAGE = 64
+EMPTY: Mapping[str, str] = {}
 
 
-def index_document(record: Record, search_terms: SearchTerms = NO_SEARCH_TERMS) -> dict[str, str]:
+def index_document(
+    record: Record, search_terms: SearchTerms = NO_SEARCH_TERMS, compounds: Mapping[str, str] = EMPTY
+) -> dict[str, str]:
     """The text lunr indexes. A field holding a phrase of a synonym group also
     gets the group's token (terms.GROUP_MARK), so a query holding any phrase
-    of the group finds it, in that field."""
+    of the group finds it, in that field; a field holding a compound of
+    `compounds` in one spelling ("well-being") also gets the other ("wellbeing")."""
     data = record.data
     document = {
         "id": data["id"],
@@ -118,12 +124,37 @@ def index_document(record: Record, search_terms: SearchTerms = NO_SEARCH_TERMS) 
         "summary": data["summary"],
         "body": record.body,
     }
+    if data.get("alsoKnownAs"):
+        _add_alias_words(document, data["alsoKnownAs"])
+    for name in ("title", "publisher", "keywords", "summary", "body"):
+        spelt = other_spellings(document[name], compounds)
+        if spelt:
+            document[name] += " " + " ".join(spelt)
     if search_terms.phrases:
         for name in ("title", "publisher", "keywords", "summary", "body"):
             added = search_terms.group_tokens(document[name])
             if added:
                 document[name] += " " + " ".join(added)
     return document
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _add_alias_words(document: dict[str, str], aliases: list[dict[str, str]]) -> None:
+    """What records merged into this one said (estate.keep_names) and it does
+    not: the words of their titles join its keywords, those of their summaries
+    its body, each once. Only new words, so a resource listed three times is
+    found by every name without counting its own words three times over."""
+    said = {word.lower() for text in document.values() for word in _WORD.findall(text)}
+    for field, part in (("keywords", "title"), ("body", "summary")):
+        new = []
+        for word in (word for alias in aliases for word in _WORD.findall(alias.get(part, ""))):
+            if word.lower() not in said:
+                said.add(word.lower())
+                new.append(word)
+        if new:
+            document[field] = " ".join([document[field], *new]) if document[field] else " ".join(new)
 
 
 def search_terms_of(config: SiteConfig) -> SearchTerms:
@@ -160,6 +191,8 @@ def record_flags(record: Record) -> list[str]:
         flags.append("local_authority_row")
     if _FORMAT_TITLE.match(data["title"]):
         flags.append("format_only_title")
+    if data["accessStatus"] == "restricted":
+        flags.append("restricted_access")
     return flags
 
 
@@ -187,9 +220,18 @@ def in_number_order(records: Iterable[Record]) -> list[Record]:
     return sorted(records, key=lambda record: (record.data["title"], record.id))
 
 
-def build_index(records: list[Record], search_terms: SearchTerms = NO_SEARCH_TERMS) -> Index:
+def build_index(
+    records: list[Record], search_terms: SearchTerms = NO_SEARCH_TERMS, compounds: Mapping[str, str] = EMPTY
+) -> Index:
     """lunr.py index over records already in number order (posting order follows it)."""
-    return lunr(ref="id", fields=list(FIELDS), documents=[index_document(r, search_terms) for r in records])
+    documents = [index_document(r, search_terms, compounds) for r in records]
+    return lunr(ref="id", fields=list(FIELDS), documents=documents)
+
+
+def compounds_of(records: Iterable[Record]) -> dict[str, str]:
+    """The hyphenated compounds the records write (govsearch_build.compounds)."""
+    data = (record.data for record in records)
+    return find_compounds(text for d in data for text in (d["title"], d["summary"], " ".join(d.get("keywords", []))))
 
 
 def facet_table(writer: DataWriter, records: list[Record], flags: str, per_chunk: int | None = None) -> dict[str, Any]:
@@ -256,6 +298,7 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     layout = layout or choose_layout(config, len(ordered))
     writer = DataWriter(data_dir)
     search_terms = search_terms_of(config)
+    compounds = compounds_of(ordered)
     ranking = ranking_data(config, ordered)
     chunked = PROFILES_PER_CHUNK if layout == SHARDED else None
     files = {
@@ -263,12 +306,12 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
         "ranking": writer.write("ranking", {"search": ranking["search"]}),
     }
     if layout == SHARDED:
-        postings = Postings.build((index_document(r, search_terms) for r in ordered), list(FIELDS))
+        postings = Postings.build((index_document(r, search_terms, compounds) for r in ordered), list(FIELDS))
         files["directory"] = writer.write(
             "directory", write_shards(writer, postings, ordered, RankingData(ranking)), len(ordered)
         )
     else:
-        files["index"] = writer.write("index", build_index(ordered, search_terms).serialize(), len(ordered))
+        files["index"] = writer.write("index", build_index(ordered, search_terms, compounds).serialize(), len(ordered))
         files["records"] = writer.write("records", {"records": [stored_record(r) for r in ordered]}, len(ordered))
     manifest = {
         "format": FORMAT,

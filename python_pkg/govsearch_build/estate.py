@@ -3,8 +3,9 @@
 Importers see one export at a time; the same resource can still arrive from
 several (a curated `deep-evidence` record and the API catalogue's row for the
 same API, an ONS dataset also listed for land and property). Here records
-whose URLs name the same resource (`quality.normalised_url`) become one
-record that belongs to every collection they were in. One exception: curated
+whose URLs name the same resource (`quality.normalised_url`, which sets
+aside an API's trailing version) become one record that belongs to every
+collection they were in, and keeps what the others called it (`keep_names`). One exception: curated
 records our own authors gave titles with no word in common are different
 resources at one address (APIs behind one gateway, such as DWP's 38 at
 api.engineering.dwp.gov.uk), and stay apart.
@@ -70,6 +71,33 @@ def _resources(members: list[tuple[int, Record]]) -> list[list[tuple[int, Record
     return resources
 
 
+MAX_ALIASES = 20
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def keep_names(winner: Record, other: Record) -> None:
+    """What a merged record called the resource stays searchable (`alsoKnownAs`,
+    indexed with the winner's words and shown on its page): its title and its
+    summary, each only when the winner does not already say it, and its URL
+    when it spells the resource's another way (`.../places/v1`). Otherwise
+    "address lookup" would lose OS Places, whose reviewed record says
+    "address search" and whose catalogue entry says "address look-up"."""
+    data = other.data
+    known = winner.data.get("alsoKnownAs", [])
+    titles = {_plain(winner.data["title"]), *(_plain(alias["title"]) for alias in known)}
+    summaries = {_plain(winner.data["summary"]), *(_plain(alias.get("summary", "")) for alias in known)}
+    alias = {"title": data["title"]}
+    if _plain(data["summary"]) not in summaries:
+        alias["summary"] = data["summary"]
+    if data["url"] != winner.data["url"] and all(data["url"] != other.get("url") for other in known):
+        alias["url"] = data["url"]
+    if (len(alias) > 1 or _plain(data["title"]) not in titles) and len(known) < MAX_ALIASES:
+        winner.data["alsoKnownAs"] = [*known, alias]
+
+
 def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
     """One record per normalised URL, in the order the first of each came;
     every record gets `collections` (its own first, then the others').
@@ -84,6 +112,7 @@ def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str
         collections = {winner.data["collection"]}
         for _, other in ordered[1:]:
             merge_into(winner, other, reviewed="evidence" in winner.data)
+            keep_names(winner, other)
             if moved is not None and other.id != winner.id:
                 moved[other.id] = winner.id
             collections.update(other.data.get("collections") or [other.data["collection"]])

@@ -317,9 +317,17 @@ def is_file_download(url: str) -> bool:
 
 
 # --- URL identity ---------------------------------------------------------
+# A last path segment naming an API's version ("/v1", "/v2.1"): the API's
+# catalogue entry and its reviewed record often differ only by it.
+_VERSION_SEGMENT = re.compile(r"(?<=.)/v[0-9]+(?:\.[0-9]+)*$", re.IGNORECASE)
+
+
 def normalised_url(url: str) -> str:
     """The identity of the resource a URL names: scheme, host case, default port,
-    a trailing slash and an empty last query value ("?wsdl=") do not matter."""
+    a trailing slash, a trailing version segment after some path
+    (`api.os.uk/search/places/v1` is `api.os.uk/search/places`; a host's bare
+    `/v1` is not stripped, since a gateway host serves many APIs), an empty
+    query parameter ("?a=1&") and an empty last query value ("?wsdl=") do not matter."""
     try:
         parts = urlsplit(url.strip())
         host = (parts.hostname or "").lower()
@@ -327,6 +335,7 @@ def normalised_url(url: str) -> str:
     except ValueError:
         return url
     netloc = host if port in (None, 80, 443) else f"{host}:{port}"
-    path = parts.path.rstrip("/")
-    query = parts.query.rstrip("=") if parts.query.count("=") == 1 else parts.query
+    path = _VERSION_SEGMENT.sub("", parts.path.rstrip("/"))
+    query = "&".join(part for part in parts.query.split("&") if part)  # "?a=1&" is "?a=1"
+    query = query.rstrip("=") if query.count("=") == 1 else query
     return urlunsplit(("https", netloc, path, query, parts.fragment))

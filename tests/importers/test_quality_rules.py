@@ -97,3 +97,10 @@ def test_normalised_url_sets_aside_what_does_not_name_another_resource():
     assert len({normalised_url(url) for url in same}) == 1
     assert normalised_url("https://example.gov.uk/a?x=1") != normalised_url("https://example.gov.uk/a?x=2")
     assert normalised_url("https://example.gov.uk/A") != normalised_url("https://example.gov.uk/a")
+    # an API's trailing version names the same API; a host's bare version may be a gateway's
+    assert normalised_url("https://api.os.uk/search/places/v1/") == normalised_url("https://api.os.uk/search/places")
+    assert normalised_url("https://x.gov.uk/a/V2.1") == normalised_url("https://x.gov.uk/a")
+    assert normalised_url("https://api.x.gov.uk/v1") != normalised_url("https://api.x.gov.uk")
+    assert normalised_url("https://x.gov.uk/a/v1/b") != normalised_url("https://x.gov.uk/a/b")
+    wms = "https://map.example.gov.uk/WmsServer?service=WMS&request=GetCapabilities"
+    assert normalised_url(wms + "&") == normalised_url(wms) != normalised_url(wms + "&layers=a")
