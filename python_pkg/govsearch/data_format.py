@@ -57,7 +57,9 @@ sharded layout: `directory` is
   - key pages (postings, ids, identifiers: shards by key range) are
     `{"perPage": p, "first": [first key of each page], "pages": [sha256]}`;
     a page is `{"first": [...], "sha256": [...], "size": [...]}` for its
-    shards, shard `page * perPage + i` being `<kind>/<number>.<hash>.json`.
+    shards (postings pages also `"work": [...]`, each shard's size as the
+    work budget counts it), shard `page * perPage + i` being
+    `<kind>/<number>.<hash>.json`.
     Keys are found by bisection, in the directory, then in the page;
   - hash pages (records, rows: shards by record number) are `{"perPage": p,
     "shards": n, "pages": [sha256]}`; a page is `{"sha256": [...]}`.

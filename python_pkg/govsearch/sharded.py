@@ -166,8 +166,8 @@ class KeyPages(_Pages):
         if not listing["first"] or listing["first"][0] != self.firsts[page]:
             raise SiteUnavailable(f"{self.kind} page {page} does not start with the directory's key")
         entries = super()._entries(page, listing)
-        for entry, size in zip(entries, listing["size"]):
-            entry["size"] = size
+        for entry, size, work in zip(entries, listing["size"], listing.get("work", listing["size"])):
+            entry["size"], entry["work"] = size, work
         return entries
 
     def entries(self, keys: list[str]) -> list[Mapping[str, Any]]:
@@ -336,7 +336,8 @@ class ShardedMatcher:
         return not clause.edit_distance and not clause.wildcard and "*" not in clause.term
 
     def _shard_bytes(self, terms: list[str]) -> int:
-        return sum(entry.get("size", 0) for entry in self.shards.posting_entries(terms))
+        # A shard's work (data_writer.BUDGETED_ROWS_FROM), not its download size.
+        return sum(entry.get("work", 0) for entry in self.shards.posting_entries(terms))
 
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         expansions, self.limited = self._expansions(clauses)

@@ -97,14 +97,21 @@ ROW_FIELDS = (*RESULT_FIELDS, *RESULT_OPTIONAL)
 # A word in many records also carries the rows of its best TOP_ROWS records
 # (the tool's largest limit) in its postings: a one-word search then needs no
 # second round of downloads, and a rarer word's results are few.
-TOP_ROWS_FROM = 50  # records holding the term
+TOP_ROWS_FROM = 20  # records holding the term
 TOP_ROWS = 20
+# The work budget (terms.MAX_SHARD_BYTES) decides from each postings shard's
+# `work`: its bytes with the rows of words in fewer than BUDGETED_ROWS_FROM
+# records left out, and shards are cut by that measure. The budget was set
+# when only those words carried rows, so carrying rows for rarer words (a
+# download saved, no work added to speak of) leaves every call's decision,
+# and so every answer, as it was.
+BUDGETED_ROWS_FROM = 50
 IDS_PER_SHARD = 500
 # The first answer must not read what grows with the estate: each record's
 # profile comes in chunks by record number (a query reads those its matches
 # fall in), and the directory lists shards in pages of PAGE entries.
 PROFILES_PER_CHUNK = 2048
-PAGE = 64
+PAGE = 256
 EMPTY: Mapping[str, str] = {}
 
 
@@ -382,6 +389,7 @@ def _key_pages(writer: DataWriter, kind: str, entries: list[dict[str, Any]]) -> 
                 "first": [entry["first"] for entry in chunk],
                 "sha256": [entry["sha256"][:SHORTEST_DIGEST] for entry in chunk],
                 "size": [entry["size"] for entry in chunk],
+                **({"work": [entry["work"] for entry in chunk]} if "work" in chunk[0] else {}),
             },
         )
         firsts.append(chunk[0]["first"])
@@ -445,28 +453,35 @@ def _postings_shards(
     Weights are lunr's (govsearch_build/postings.py): the term's boosted BM25
     score in that record's field, which is all lunr's similarity needs.
     """
-    shards, current, size = [], {}, 0
+    shards, current, counted, size = [], {}, {}, 0
     for term in terms:
         pairs_by_field = postings.of(term)
         fields = {
             field: [encode_gaps([number for number, _ in pairs]), [weight for _, weight in pairs]]
             for field, pairs in pairs_by_field.items()
         }
-        current[term] = {POSTING_TERM_INDEX: postings.term_index(term), POSTING_FIELDS: fields}
-        if len({number for pairs in pairs_by_field.values() for number, _ in pairs}) >= TOP_ROWS_FROM:
-            current[term][POSTING_ROWS] = _top_rows(term, pairs_by_field, postings.fields, rows, ranking)
-        size += len(dump(current[term])) + len(term) + 4
+        current[term] = counted[term] = {POSTING_TERM_INDEX: postings.term_index(term), POSTING_FIELDS: fields}
+        holders = len({number for pairs in pairs_by_field.values() for number, _ in pairs})
+        if holders >= TOP_ROWS_FROM:
+            current[term] = {
+                **current[term],
+                POSTING_ROWS: _top_rows(term, pairs_by_field, postings.fields, rows, ranking),
+            }
+            if holders >= BUDGETED_ROWS_FROM:
+                counted[term] = current[term]
+        size += len(dump(counted[term])) + len(term) + 4
         if size >= POSTINGS_SHARD_BYTES:
-            shards.append(_close_shard(writer, len(shards), current))
-            current, size = {}, 0
+            shards.append(_close_shard(writer, len(shards), current, counted))
+            current, counted, size = {}, {}, 0
     if current:
-        shards.append(_close_shard(writer, len(shards), current))
+        shards.append(_close_shard(writer, len(shards), current, counted))
     return shards
 
 
-def _close_shard(writer: DataWriter, number: int, terms: dict[str, Any]) -> dict[str, Any]:
+def _close_shard(writer: DataWriter, number: int, terms: dict[str, Any], counted: dict[str, Any]) -> dict[str, Any]:
+    """The shard's entry, with its `work`: its size as the work budget counts it (TOP_ROWS_FROM)."""
     entry = writer.write(shard_stem("postings", number), {"terms": terms}, len(terms))
-    return {"first": next(iter(terms)), **entry}
+    return {"first": next(iter(terms)), **entry, "work": len(dump({"terms": counted}))}
 
 
 def _id_shards(writer: DataWriter, number_of: dict[str, Any], folder: str = "ids") -> list[dict[str, Any]]:

@@ -520,10 +520,26 @@ function grant() {
   queue.splice(best, 1)[0].resolve();
 }
 
+// Where each recent call's time went (Python per round, the files it then
+// fetched, the wait for them), for bench/breakdown.py to read over the
+// DevTools protocol; the last few calls only, so memory stays flat.
+const TRACED_CALLS = 64;
+self.govsearchTrace = [];
+
+function traceCall(call) {
+  const rounds = [];
+  self.govsearchTrace.push({ arrived: call.arrived, rounds });
+  if (self.govsearchTrace.length > TRACED_CALLS) {
+    self.govsearchTrace.shift();
+  }
+  return rounds;
+}
+
 // Answer a call, first downloading in parallel the shards it needs (a large
 // site's index is split into shards fetched on demand).
 async function answerWithData(call) {
   const { tool, argumentsJson, prefixLast, offset } = call;
+  const rounds = traceCall(call);
   for (let round = 0; round < MAX_FETCH_ROUNDS; round++) {
     await takeTurn(call);
     if (round === 0 && performance.now() - call.arrived > DEADLINE_MS) {
@@ -531,17 +547,21 @@ async function answerWithData(call) {
       return errorJson("timeout", `The search engine was busy with other calls for more than ${DEADLINE_MS / 1000} seconds, so this call was not started. Try it again.`);
     }
     let outcome;
+    const began = performance.now();
     try {
       outcome = attempt(tool, argumentsJson, prefixLast, offset);
     } finally {
       grantSoon();
     }
+    const ran = performance.now();
     if (typeof outcome === "string") {
+      rounds.push({ python: ran - began, files: [], fetch: 0 });
       return outcome;
     }
     const names = outcome.toJs();
     outcome.destroy();
     await Promise.all(names.map(downloadDataFile));
+    rounds.push({ python: ran - began, files: names, fetch: performance.now() - ran });
   }
   await takeTurn(call);
   try {
