@@ -28,7 +28,7 @@ RULES = {
     ),
     "formats-merged": (
         "One dataset, one record: formats and services as links",
-        "The formats and services of one dataset (CSV, GeoJSON, KML, a REST service of the same item) become links of one record.",
+        "The formats and services of one dataset (CSV, GeoJSON, KML, a REST service of the same item) become links of one record; so do rows of one dataset at one address that differ only by a format (outputFormat=csv and =shape-zip, f=json and f=geojson, a .csv and a .geojson file).",
     ),
     "type-from-evidence": (
         "Resource type from evidence",
@@ -305,7 +305,7 @@ _FILE_EXTENSIONS = (
     ".gpkg",
 )
 _DOWNLOAD_QUERY = re.compile(
-    r"(?:^|&)(?:f|format|outputformat)=(?:csv|geojson|kml|shape-?zip|excel|xlsx)(?:&|$)", re.IGNORECASE
+    r"(?:^|&)(?:f|format|outputformat)=(?:csv|geojson|kml|shape-?zip|excel(?:2007)?|xlsx?)(?:&|$)", re.IGNORECASE
 )
 
 
@@ -339,3 +339,66 @@ def normalised_url(url: str) -> str:
     query = "&".join(part for part in parts.query.split("&") if part)  # "?a=1&" is "?a=1"
     query = query.rstrip("=") if query.count("=") == 1 else query
     return urlunsplit(("https", netloc, path, query, parts.fragment))
+
+
+# A query parameter that only picks the format of the same data (GeoServer's
+# outputFormat, ArcGIS's f, a generic format), and a file extension that does.
+_FORMAT_PARAMETERS = frozenset({"f", "format", "outputformat"})
+_FORMAT_EXTENSION = re.compile(r"\.(?:csv|tsv|json|geojson|kml|kmz|gml|xml|xls|xlsx|ods|zip|shp|gpkg)$", re.IGNORECASE)
+
+
+def format_free_url(url: str) -> str:
+    """The address of the data a URL serves, whatever its format: `normalised_url`
+    without a format query parameter (`outputFormat=csv`, `f=geojson`) or a file
+    extension (`.csv`). Two links with the same format-free URL serve the same
+    data in two formats. A fragment is kept: it names different things at one page."""
+    parts = urlsplit(normalised_url(url))
+    query = "&".join(part for part in parts.query.split("&") if part.split("=", 1)[0].lower() not in _FORMAT_PARAMETERS)
+    path = _FORMAT_EXTENSION.sub("", parts.path)
+    return urlunsplit((parts.scheme, parts.netloc, path, query, parts.fragment))
+
+
+_FORMAT_NAMES = {
+    "csv": "CSV",
+    "geojson": "GeoJSON",
+    "json": "JSON",
+    "kml": "KML",
+    "shape-zip": "SHP",
+    "shapezip": "SHP",
+    "shp": "SHP",
+    "excel": "XLS",
+    "excel2007": "XLS",
+    "xls": "XLS",
+    "xlsx": "XLSX",
+    "zip": "ZIP",
+}
+
+
+def format_name(url: str) -> str | None:
+    """The format a link's format parameter or file extension names ("CSV", "SHP"), if it does."""
+    parts = urlsplit(url)
+    for name, value in parse_qsl(parts.query):
+        if name.lower() in _FORMAT_PARAMETERS and value.lower() in _FORMAT_NAMES:
+            return _FORMAT_NAMES[value.lower()]
+    extension = parts.path.lower().rsplit(".", 1)[-1] if "." in parts.path.rsplit("/", 1)[-1] else ""
+    return _FORMAT_NAMES.get(extension)
+
+
+# formats and protocols only: "Bus Services" and "Open Data Hub" keep their last word
+_DELIVERY = frozenset(
+    "csv tsv json geojson kml kmz xml gml shp shapefile xls xlsx ods zip wfs wms wmts wcs esri arcgis geoservice".split()
+)
+_TRAILING_BRACKETS = re.compile(r"\s*\(([^()]*)\)\s*$")
+
+
+def without_format(title: str) -> str:
+    """ "Polling Wards (download as CSV)" -> "Polling Wards", "SuDS Links ESRI Geoservice" ->
+    "SuDS Links": a title without the words at its end that only say how it is delivered."""
+    noise = _FORMATS | FILLER_WORDS | {"as", "latest"}
+    brackets = _TRAILING_BRACKETS.search(title)
+    if brackets and all(w in noise for w in _WORD.findall(brackets.group(1).lower())):
+        title = title[: brackets.start()]
+    words = title.split()
+    while len(words) > 1 and all(w in _DELIVERY for w in _WORD.findall(words[-1].lower())):
+        words.pop()
+    return " ".join(words).rstrip(" -–")

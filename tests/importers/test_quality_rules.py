@@ -5,7 +5,15 @@ from helpers import assert_accounted, assert_all_valid
 
 from govsearch_build.importers import run_import
 from govsearch_build.publishers import PublisherAuthority
-from govsearch_build.quality import collapse_repeats, is_generic_title, normalised_url, repair_mojibake
+from govsearch_build.quality import (
+    collapse_repeats,
+    format_free_url,
+    format_name,
+    is_generic_title,
+    normalised_url,
+    repair_mojibake,
+    without_format,
+)
 
 PUBLIC_BODY_HOSTS = ("maps.council.example.gov.uk",)
 
@@ -24,7 +32,7 @@ def test_formats_of_one_dataset_become_one_record_with_links(fixtures, authority
     wards = records["wards-2024"]
     assert wards["title"] == "Wards (December 2024) Boundaries"
     # a row titled by its format alone, by its server, or by its dataset again with a format
-    assert [(link["title"], link["kind"]) for link in wards["links"]] == [
+    assert [(link["title"], link["kind"]) for link in wards["links"]][:6] == [
         ("CSV", "download"),
         ("GeoJSON", "download"),
         ("KML", "download"),
@@ -37,8 +45,24 @@ def test_formats_of_one_dataset_become_one_record_with_links(fixtures, authority
     # a row that names more than its dataset is a resource of its own
     assert records["wards-councillors"]["title"] == "Wards (December 2024) Boundaries with councillors"
     quality = result.report["quality"]["formats-merged"]
-    assert quality["merged"] == 7 and "link not kept" in str(quality["examples"])  # the supplier's http link
-    assert result.report["accounting"]["merged"] == 7
+    assert quality["merged"] == 9 and "link not kept" in str(quality["examples"])  # the supplier's http link
+    assert result.report["accounting"]["merged"] == 9
+
+
+def test_one_layer_in_several_formats_is_one_link_each_of_its_dataset(fixtures, authority):
+    _, records = _import(fixtures, authority)
+    # titled with words its dataset's title lacks, but at one address but for the format: a layer of the dataset
+    assert not {"wards-layer-csv", "wards-layer-shp"} & set(records)
+    layer = [link for link in records["wards-2024"]["links"] if "typeName=plan:polling_wards" in link["url"]]
+    assert [(link["title"], link["kind"]) for link in layer] == [
+        ("Polling Wards - Local Plan Policy (download as CSV)", "download"),
+        ("Polling Wards - Local Plan Policy (download as SHP)", "download"),
+    ]
+    # what the rows call the layer stays searchable, once, without its format
+    assert records["wards-2024"]["alsoKnownAs"] == [{"title": "Polling Wards - Local Plan Policy"}]
+    # a page and its JSON API are not formats of one dataset's rows: both stay
+    assert records["holidays-page"]["url"].endswith("/bank-holidays")
+    assert records["holidays-json"]["url"].endswith("/bank-holidays.json")
 
 
 def test_generic_titles_are_qualified_or_rejected(fixtures, authority):
@@ -104,3 +128,26 @@ def test_normalised_url_sets_aside_what_does_not_name_another_resource():
     assert normalised_url("https://x.gov.uk/a/v1/b") != normalised_url("https://x.gov.uk/a/b")
     wms = "https://map.example.gov.uk/WmsServer?service=WMS&request=GetCapabilities"
     assert normalised_url(wms + "&") == normalised_url(wms) != normalised_url(wms + "&layers=a")
+
+
+def test_format_free_url_sets_aside_only_the_format():
+    wfs = "https://maps.example.gov.uk/geoserver/wfs?service=WFS&request=GetFeature&typeName=a:b"
+    assert format_free_url(wfs + "&outputFormat=csv") == format_free_url(wfs + "&outputFormat=shape-zip") == wfs
+    esri = "https://gis.example.gov.uk/rest/services/X/MapServer/24/query?outFields=*&where=1%3D1"
+    assert format_free_url(esri + "&f=geojson") == format_free_url(esri + "&f=json") == format_free_url(esri)
+    assert format_free_url("https://x.gov.uk/a/data.csv") == format_free_url("https://x.gov.uk/a/data.geojson")
+    # another layer, or another product named by a fragment, is another address
+    assert format_free_url(wfs + "&outputFormat=csv") != format_free_url(wfs.replace("a:b", "a:c"))
+    page = "https://developer.example.gov.uk/product#product="
+    assert format_free_url(page + "tides") != format_free_url(page + "charts")
+    assert [format_name(wfs + f"&outputFormat={f}") for f in ("csv", "shape-zip", "excel2007", "html")] == [
+        "CSV",
+        "SHP",
+        "XLS",
+        None,
+    ]
+    assert [without_format(t) for t in ("SuDS Links ESRI Geoservice", "Wards (download as CSV)", "Bus Services")] == [
+        "SuDS Links",
+        "Wards",
+        "Bus Services",
+    ]

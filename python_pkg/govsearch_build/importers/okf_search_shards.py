@@ -62,20 +62,37 @@ whose documentation page is the url of a Data Product row, is folded into
 that record: its link joins the record's `links` (`{title, url, kind:
 download|service}`, at most 40; titled by its format or kind of service) and
 the row is reported as merged. Its link is dropped (the row still merged) when it
-is plain http on a host that is not a listed public body. In the 2026-07-21
-export this folds about 28,000 rows into their dataset records.
+is plain http on a host that is not a listed public body. Rows of one dataset
+page whose URLs differ only by a format (`quality.format_free_url`: a format
+query parameter such as outputFormat=csv|shape-zip or f=json|geojson, or a
+file extension) are the same data in several formats and are folded whatever
+their titles say (Runnymede's "Local Centre Boundaries - Local Plan Policy
+(download as SHP)", Sheffield's "SuDS Links ESRI Geoservice" and "SuDS Links
+GeoJSON"); each is linked under its own title when it names more than the
+dataset, and that name, without its format, becomes one of the record's
+`alsoKnownAs`. In the 2026-07-21 export this folds about 28,200 rows into
+their dataset records (51 of them by their format-only URLs alone).
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from ..quality import adds_nothing_to, is_file_download, is_generic_title, service_kind
+from ..quality import (
+    adds_nothing_to,
+    format_free_url,
+    format_name,
+    is_file_download,
+    is_generic_title,
+    service_kind,
+    without_format,
+)
 from .common import MAX_LINKS, ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
 
 DEFAULT_COLLECTION = "government-apis"
+MAX_ALIASES = 20  # the record schema's limit
 OGL = "Open Government Licence v3.0"
 
 RESOURCE_TYPES = {
@@ -165,36 +182,43 @@ def import_paths(paths: list[Path], builder: ImportBuilder) -> None:
     docs = Counter(item.get("documentation") for _, item in rows if item.get("documentation"))
     # the records described come before the contracts describing them
     rows.sort(key=lambda pair: pair[1].get("record_type") in STANDARD)
-    rows, links = _fold_formats(rows, builder)
+    rows, links, aliases = _fold_formats(rows, builder)
     for file, item in rows:
-        _one(file, item, product_urls, docs, builder, links.get(str(item.get("url") or "")))
+        url = str(item.get("url") or "")
+        _one(file, item, product_urls, docs, builder, links.get(url), aliases.get(url))
 
 
 def _fold_formats(
     rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder
-) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, list[dict[str, str]]]]:
+) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, list[dict[str, str]]], dict[str, list[dict[str, str]]]]:
     """One dataset's formats and services become links of its Data Product record.
 
     data.gov.uk lists each download (CSV, GeoJSON, KML...) and service (an
     Esri REST or WFS endpoint) of a dataset as a row titled only by its format,
     whose documentation page is the dataset's own page. Such a row is folded
     into the Data Product row with that page as its url: its link joins the
-    product's links and the row is reported as merged.
+    product's links and the row is reported as merged. Rows of that page at one
+    address but for a format are folded too, whatever their titles say: a layer
+    offered as CSV, SHP and XLS is one thing, not three (`_format_variants`);
+    what such a row calls its layer beyond its dataset's title ("Secondary
+    Gritting Routes" of "Priority gritting routes") stays searchable as an alias.
     """
     products = {
         str(item.get("url")): (file, item)
         for file, item in rows
         if item.get("record_type") == "Data Product" and item.get("url")
     }
+    variants = _format_variants(rows, products)
     kept: list[tuple[str, dict[str, Any]]] = []
     links: dict[str, list[dict[str, str]]] = {}
+    aliases: dict[str, list[dict[str, str]]] = defaultdict(list)
     for file, item in rows:
         doc, raw_url, title = (
             str(item.get("documentation") or ""),
             str(item.get("url") or ""),
             builder.text(item.get("title"), "title"),
         )
-        if (
+        if file not in variants and (
             item.get("record_type") == "Data Product"
             or doc not in products
             or not raw_url
@@ -207,8 +231,8 @@ def _fold_formats(
         url, problem = builder.url(raw_url)
         listed = links.setdefault(doc, [])
         if url and len(listed) < MAX_LINKS and all(link["url"] != url for link in listed):
-            label = title if is_generic_title(title) else service_kind(url, title) or title
-            listed.append({"title": label, "url": url, "kind": "download" if is_file_download(url) else "service"})
+            listed.append({"title": _link_title(url, title, products[doc][1]), "url": url, "kind": _kind(url)})
+        _keep_layer_name(aliases[doc], title, products[doc][1])
         builder.merged_before_build(file, product, "a format or service of the dataset, listed as one of its links")
         builder.quality.note(
             "formats-merged",
@@ -217,7 +241,48 @@ def _fold_formats(
             title,
             f"link of {product}" if url else f"merged; link not kept: {problem}",
         )
-    return kept, links
+    return kept, links, {doc: found for doc, found in aliases.items() if found}
+
+
+def _keep_layer_name(aliases: list[dict[str, str]], title: str, product: dict[str, Any]) -> None:
+    """A folded row's name for its layer, without its format, when it names more than its dataset."""
+    name = without_format(title)
+    if not _names_only_a_format_of(title, product) and len(aliases) < MAX_ALIASES:
+        if all(alias["title"].lower() != name.lower() for alias in aliases):
+            aliases.append({"title": name})
+
+
+def _format_variants(
+    rows: list[tuple[str, dict[str, Any]]], products: dict[str, tuple[str, dict[str, Any]]]
+) -> set[str]:
+    """The rows of a dataset's page whose address another of its rows shares but
+    for a format (`quality.format_free_url`: GeoServer's outputFormat=csv and
+    =shape-zip, ArcGIS's f=json and f=geojson): the same data in several formats,
+    however each row's title names it ("Local Centre Boundaries - Local Plan
+    Policy (download as SHP)" under the dataset "Local Centre Boundaries")."""
+    urls: dict[tuple[str, str], set[str]] = defaultdict(set)
+    files: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for file, item in rows:
+        doc, url = str(item.get("documentation") or ""), str(item.get("url") or "")
+        if item.get("record_type") != "Data Product" and doc in products and url and url != doc:
+            key = (doc, format_free_url(url))
+            urls[key].add(url)
+            files[key].append(file)
+    return {file for key, found in urls.items() if len(found) > 1 for file in files[key]}
+
+
+def _link_title(url: str, title: str, product: dict[str, Any]) -> str:
+    """A folded row's link is titled by its format or kind of service, unless its
+    title names more than its dataset's (a layer of it): then by its own title."""
+    if is_generic_title(title):
+        return title
+    if not _names_only_a_format_of(title, product):
+        return title
+    return (format_name(url) if is_file_download(url) else None) or service_kind(url, title) or title
+
+
+def _kind(url: str) -> str:
+    return "download" if is_file_download(url) else "service"
 
 
 def _names_only_a_format_of(title: str, product: dict[str, Any]) -> bool:
@@ -271,6 +336,7 @@ def _one(
     docs: Counter,
     builder: ImportBuilder,
     links: list[dict[str, str]] | None = None,
+    aliases: list[dict[str, str]] | None = None,
 ) -> None:
     name = str(item.get("name") or "").strip()
     title = builder.text(item.get("title"), "title")
@@ -317,6 +383,7 @@ def _one(
             "keywords": keywords(list(item.get("topics") or []) + list(formats) + list(item.get("tags") or [])),
             "documentationUrl": doc_url if doc_url and doc_url != url else None,
             "links": links,
+            "alsoKnownAs": aliases,
             "source": builder.provenance(file, name),
         },
         file,
