@@ -15,6 +15,7 @@ import pytest
 
 from govsearch import Catalogue, DirectoryLoader, FetchingLoader, to_json
 from govsearch import sharded as sharded_module
+from govsearch.data_format import decode_column
 from govsearch.loaders import MissingFiles
 from govsearch.session import Session
 from govsearch.terms import MATCH_MODES, clauses_for, query_terms
@@ -330,12 +331,17 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
     site = tmp_path / "sharded"
     shutil.copytree(sites["sharded"], site)
     directory = Catalogue.open(DirectoryLoader(site)).store.shards
-    carrying = [
-        term
+    postings = {
+        term: posting
         for entry in directory.postings
         for term, posting in directory.read(entry, "postings")["terms"].items()
-        if "r" in posting
-    ]
+    }
+    for term, posting in postings.items():
+        # every word in TOP_ROWS_FROM records or more carries its best rows; a rarer one carries none
+        holders = {n for column in posting["f"].values() for n in decode_column(column)[0]}
+        expected = min(len(holders), data_writer.TOP_ROWS) if len(holders) >= data_writer.TOP_ROWS_FROM else 0
+        assert len(posting.get("r", ())) == expected, term
+    carrying = [term for term, posting in postings.items() if len(posting.get("r", ())) == data_writer.TOP_ROWS]
     words = [term for term in carrying if [t.indexed for t in query_terms(term)] == [term]]
     assert len(words) >= 3
     for word in words[:5]:

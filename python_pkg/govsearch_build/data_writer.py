@@ -94,10 +94,13 @@ RECORDS_PER_SHARD = 32
 # records, in shards a quarter of the bytes.
 ROWS_PER_SHARD = 16
 ROW_FIELDS = (*RESULT_FIELDS, *RESULT_OPTIONAL)
-# A word in many records also carries the rows of its best TOP_ROWS records
-# (the tool's largest limit) in its postings: a one-word search then needs no
-# second round of downloads, and a rarer word's results are few.
-TOP_ROWS_FROM = 20  # records holding the term
+# A word in TOP_ROWS_FROM records or more also carries the rows of its best
+# TOP_ROWS records (the tool's largest limit) in its postings: a one-word
+# search, or a typo corrected to such words, then needs no second round of
+# downloads. A browser fetches many small files slowly (a dozen row shards
+# cost more than the rows' bytes), so words from 8 records carry them; a
+# rarer word's results are a handful (docs/architecture.md has the figures).
+TOP_ROWS_FROM = 8  # records holding the term
 TOP_ROWS = 20
 # The work budget (terms.MAX_SHARD_BYTES) decides from each postings shard's
 # `work`: its bytes with the rows of words in fewer than BUDGETED_ROWS_FROM
