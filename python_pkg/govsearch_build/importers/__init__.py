@@ -22,8 +22,11 @@ lists every export in `../shared/data` as `[[sources]]`.
   `cross_source_merged`; the order of `[[sources]]` decides which is kept.
 - **One resource, one record** (`govsearch_build/estate.py`, after every source
   is read). Records whose URLs name the same resource (`quality.normalised_url`:
-  scheme, host case, default port, a trailing slash and an empty last query
-  value such as `?wsdl=` set aside) become one record in every collection they
+  scheme, host case, default port, a trailing slash, a trailing API version
+  after some path (`api.os.uk/search/places/v1` is `.../places`; a host's bare
+  `/v1` is kept, since one gateway host serves many APIs), an empty query
+  parameter (`?a=1&`) and an empty last query value such as `?wsdl=` set
+  aside) become one record in every collection they
   were in: `collection` is the winner's, `collections` lists all (the winner's
   first). The winner: a reviewed record (with `evidence`, the `deep-evidence`
   tier), then curated records, then imports in `[[sources]]` order. It keeps
@@ -31,7 +34,14 @@ lists every export in `../shared/data` as `[[sources]]`.
   licence; a reviewed record never takes access or licence facts from an
   import (they are what its review checked); the others add keywords and
   links and fill a missing documentation link or update date (and, for an
-  unreviewed winner, a licence). Counted under `quality.same-resource-merged`.
+  unreviewed winner, a licence). What the others called the resource stays
+  searchable: each one's title, summary and URL that the winner does not
+  already hold goes into `alsoKnownAs` (shown on the record page as "Also
+  listed as"), whose words not already in the record are indexed once, titles'
+  with its keywords and summaries' with its body (`data_writer.index_document`).
+  So `address lookup` finds the reviewed OS Places record, whose own summary
+  says "address search", through its catalogue entry's "look-up". Counted
+  under `quality.same-resource-merged`.
 - **Quality rules** (`govsearch_build/quality.py`), each counted with examples
   in `report.quality` and in the site's build report and data-quality page:
   - `mojibake-repaired`: UTF-8 decoded as Latin-1/cp1252 at the source
