@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
@@ -24,7 +25,7 @@ RULES = {
     "repeated-words": ("Repeated words removed", 'A word repeated at once ("KADOE API API") is written once.'),
     "generic-title": (
         "Titles that name no resource",
-        'A title that is only a format word, a number or a generic product name ("CSV", "0", "Esri Rest API") is qualified with the item\'s name from the row (its catalogue page\'s slug) or else its publisher; a bare number with no item name is rejected.',
+        'A title that is only a format word, a protocol\'s name, a number, a generic product name or an access label ("CSV", "Web Map Service", "0", "Esri Rest API", "View Data") is qualified with the item\'s name from the row (its catalogue page\'s slug) or else its publisher; a bare number, or an access label that adds only its publisher ("View & Download from CDC"), with no item name is rejected. A row of a dataset\'s page titled so becomes one of its links (see below).',
     ),
     "formats-merged": (
         "One dataset, one record: formats and services as links",
@@ -48,7 +49,7 @@ RULES = {
     ),
     "code-title-spelled": (
         "Titles written as codes spelled as words",
-        'A title written as a code ("air_quality_management_areas") is spelled as words ("Air quality management areas"), so a search for any one of them finds it; the code stays a keyword.',
+        'A title written as a code ("air_quality_management_areas", "aqma", "councilpropertyregister") is spelled as words from what the row offers (its dataset\'s title, the words of its summary that spell the code, or the code split by the catalogue\'s own words: "Air Quality Management Areas", "Council property register"), so a search for any one of them finds it; the code stays a keyword.',
     ),
     "documentation-linked": (
         "APIs and their documentation linked",
@@ -177,18 +178,89 @@ def _words_of(code: str) -> list[str]:
     return words
 
 
+# A title that is one lower-case word of letters and digits ("aqmz", "article4",
+# "councilpropertyregister"): a layer's or table's code, not a name.
+_CODE_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
+_RUN = re.compile(r"[A-Za-z]+|[0-9]+")
+
+
+def is_code_word(title: str) -> bool:
+    """True for a title that is one lower-case word, as layer and table codes are."""
+    return bool(_CODE_WORD.fullmatch(title))
+
+
+def spell_code_word(
+    code: str, *, dataset_title: str = "", summary: str = "", vocabulary: frozenset[str] = frozenset()
+) -> str | None:
+    """A one-word code title spelled from what its row offers, or None: its
+    dataset's title; the words of its summary that spell it, run together
+    ("Article 4" for "article4") or by their initials ("Air Quality Management
+    Areas" for "aqma"); else the code split into words of the vocabulary
+    ("council property register"), or the one word it is ("Cycleway")."""
+    if dataset_title and not is_code_word(dataset_title) and not is_generic_title(dataset_title):
+        return dataset_title
+    spelled = _spelled_in(code, summary) or _split(code, vocabulary)
+    return spelled[:1].upper() + spelled[1:] if spelled else None
+
+
+def _spelled_in(code: str, summary: str) -> str | None:
+    """The words of a summary that, run together or by their initials, are the code."""
+    if summary.strip().lower() == code:
+        return None  # the summary only repeats the code
+    runs = list(_RUN.finditer(summary))
+    for start in range(len(runs)):
+        joined, initial = "", ""
+        for end in range(start, len(runs)):
+            word = runs[end].group().lower()
+            joined += word
+            if end == start or word not in _MINOR:
+                initial += word[0] if word.isalpha() else word
+            if code in (joined, initial) and (end > start or len(code) > 3):
+                return summary[runs[start].start() : runs[end].end()]
+            if not (code.startswith(joined) or code.startswith(initial)):
+                break
+    return None
+
+
+def _split(code: str, vocabulary: frozenset[str]) -> str | None:
+    """The code as the fewest words of the vocabulary (digits a word of their own), or None."""
+    best: list[list[str] | None] = [[]] + [None] * len(code)
+    for end in range(1, len(code) + 1):
+        for start in range(end):
+            piece, before = code[start:end], best[start]
+            if before is None or not (piece.isdigit() or piece in vocabulary and (len(piece) > 2 or piece in _MINOR)):
+                continue
+            if best[end] is None or len(before) + 1 < len(best[end]):
+                best[end] = [*before, piece]
+    return " ".join(best[-1]) if best[-1] else None
+
+
+def title_vocabulary(titles: Iterable[str]) -> frozenset[str]:
+    """The words of a collection's titles of several words, in lower case, acronyms
+    ("AQMZ") left out: what a run-together code is split by. A one-word title
+    ("tpo", "Tpo") is no evidence that its word is a word."""
+    return frozenset(
+        word.lower()
+        for title in titles
+        for word in (re.findall(r"[A-Za-z]+", title) if len(title.split()) > 1 else ())
+        if not word.isupper()
+    )
+
+
 # --- generic titles -------------------------------------------------------
 # Words that say only how a resource is delivered (formats, protocols,
-# products), and words that add nothing to them ("Link to WMS", "Download
-# Data"). A title of these alone, with at least one of the first kind, or
-# only numbers, names no resource ("Data Hub" still does).
+# products), words that say only how to reach it ("View Data", "Download"),
+# and words that add nothing to them ("Link to WMS", "Download Data"). A
+# title of these alone, with at least one of the first two kinds, or only
+# numbers, names no resource ("Data Hub" still does).
 FORMAT_WORDS = frozenset(
     """
-    csv tsv json geojson kml kmz xml gml shp shapefile shapefiles excel xls xlsx ods pdf zip rdf atom rss
+    csv tsv json geojson kml kmz xml gml shp shapefile shapefiles excel xls xlsx ods pdf zip rdf atom rss html
     wfs wms wmts wcs ogc inspire esri arcgis rest api apis geoservice geodatabase gdb geopackage gpkg sqlite
     download downloads endpoint mapserver featureserver feature features server services
 """.split()
 )
+ACCESS_WORDS = frozenset("view browse explore".split())
 FILLER_WORDS = frozenset(
     """
     hub service map file files collection data dataset datasets link links to web view of the and a an for
@@ -196,16 +268,66 @@ FILLER_WORDS = frozenset(
 """.split()
 )
 _WORD = re.compile(r"[a-z]+|[0-9]+")
+# A protocol's spelled-out name is its acronym: "Web Map Service" is "WMS".
+_PROTOCOL_NAMES = (
+    (re.compile(r"\bweb\s+map(?:ping)?\s+tile\s+services?\b"), "wmts"),
+    (re.compile(r"\bweb\s+map(?:ping)?\s+services?\b"), "wms"),
+    (re.compile(r"\bweb\s+feature\s+services?\b"), "wfs"),
+    (re.compile(r"\bweb\s+coverage\s+services?\b"), "wcs"),
+)
+
+
+def _words(title: str) -> list[str]:
+    """A title's words in lower case, a spelled-out protocol name as its acronym."""
+    text = title.lower()
+    for name, acronym in _PROTOCOL_NAMES:
+        text = name.sub(acronym, text)
+    return _WORD.findall(text)
 
 
 def is_generic_title(title: str) -> bool:
-    """True for a title that is only a format word, a number or a generic product name."""
-    words = _WORD.findall(title.lower())
+    """True for a title that is only a format word, a protocol's name, a number, a
+    generic product name or an access label ("View Data")."""
+    words = _words(title)
     if all(word.isdigit() for word in words):
         return True
-    return all(word in FORMAT_WORDS or word in FILLER_WORDS or word.isdigit() for word in words) and any(
-        word in FORMAT_WORDS for word in words
+    return all(_says_only_how(word) or word in FILLER_WORDS for word in words) and any(
+        word in FORMAT_WORDS or word in ACCESS_WORDS for word in words
     )
+
+
+def _says_only_how(word: str) -> bool:
+    return word in FORMAT_WORDS or word in ACCESS_WORDS or word.isdigit()
+
+
+# words that join a label to whose it is: "View & Download from CDC"
+_BY = frozenset({"from", "by", "at"})
+_MINOR = frozenset({"of", "and", "the", "for", "upon", "on", "in", "under"})
+_REACH = ACCESS_WORDS | {"download", "downloads"}
+
+
+def names_only_its_publisher(title: str, publisher: str) -> bool:
+    """True for an access label that adds only its publisher, by name or initials
+    ("View & Download from CDC" of Craven District Council). A publisher's name
+    with a format or protocol ("Companies House API", "SKDC INSPIRE WFS") names
+    that publisher's service, so it is not one of these."""
+    own = set(_words(publisher)) | set(initials(publisher)) | _BY
+    words = _words(title)
+    rest = [word for word in words if word not in own]
+    return (
+        0 < len(rest) < len(words)
+        and all(word in _REACH or word in FILLER_WORDS for word in rest)
+        and any(word in _REACH for word in rest)
+    )
+
+
+def initials(name: str) -> tuple[str, ...]:
+    """A name's initials, with and without its minor words: "Craven District Council"
+    -> ("cdc",), "London Borough of Richmond Upon Thames" -> ("lbrt", "lbort")."""
+    words = _WORD.findall(name.lower())
+    major = "".join(word[0] for word in words if word not in _MINOR and not word.isdigit())
+    every = "".join(word[0] for word in words if not word.isdigit())
+    return tuple(dict.fromkeys(found for found in (major, every) if len(found) >= 2))
 
 
 _HUB_ITEM = re.compile(r"/datasets/(?:[^/:]+::)?([^/?#]+)")
@@ -257,10 +379,11 @@ _TITLE_KINDS = {**_SERVICES, "geojson": "GeoJSON", "csv": "CSV", "kml": "KML", "
 
 def names_only_its_server(title: str, publisher: str) -> bool:
     """True when the title says who serves it and how, but not what: every word is
-    the publisher's, a format or a filler word, and at least one is a format."""
-    if is_generic_title(title):
+    the publisher's, a format or a filler word, and at least one is a format; or
+    it is an access label with only its publisher ("View & Download from CDC")."""
+    if is_generic_title(title) or names_only_its_publisher(title, publisher):
         return True
-    words = _WORD.findall(title.lower())
+    words = _words(title)
     own = set(_WORD.findall(publisher.lower())) | FILLER_WORDS | _SERVER_WORDS
     return any(w in _FORMATS for w in words) and all(w in own or w in _FORMATS or w.isdigit() for w in words)
 
@@ -286,7 +409,7 @@ def service_kind(url: str, title: str = "") -> str | None:
     for pattern, kind in _PATH_KINDS:
         if pattern.search(path):
             return kind
-    return next((_TITLE_KINDS[w] for w in _WORD.findall(title.lower()) if w in _TITLE_KINDS), None)
+    return next((_TITLE_KINDS[w] for w in _words(title) if w in _TITLE_KINDS), None)
 
 
 # --- evidence of a file download ------------------------------------------

@@ -10,8 +10,10 @@ from govsearch_build.quality import (
     format_free_url,
     format_name,
     is_generic_title,
+    names_only_its_publisher,
     normalised_url,
     repair_mojibake,
+    spell_code_word,
     without_format,
 )
 
@@ -151,3 +153,100 @@ def test_format_free_url_sets_aside_only_the_format():
         "Wards",
         "Bus Services",
     ]
+
+
+# --- titles that name no resource (okf-titles: rows shaped like data.gov.uk's) ---
+TITLES_HOSTS = ("maps.edc.example.gov.uk",)
+
+
+def _titles(fixtures, authority):
+    result = run_import("okf-search-shards", [fixtures / "okf-titles"], authority=authority, http_hosts=TITLES_HOSTS)
+    assert_all_valid(result, TITLES_HOSTS)
+    assert_accounted(result)
+    return result, {r.data["source"]["nativeId"]: r.data for r in result.records}
+
+
+def _links(record):
+    return [(link["title"], link["kind"]) for link in record.get("links", [])]
+
+
+def test_a_protocols_spelled_out_name_is_a_format(fixtures, authority):
+    _, records = _titles(fixtures, authority)
+    assert [is_generic_title(t) for t in ("Web Map Service", "Web coverage services", "Web Map")] == [True, True, False]
+    # the CEH pattern: "Web Map Service" of a dataset's page is one of the dataset's links
+    assert "land-cover-wms" not in records
+    assert _links(records["land-cover"]) == [("Web Map Service", "service")]
+
+
+def test_a_title_of_access_words_is_generic(fixtures, authority):
+    result, records = _titles(fixtures, authority)
+    assert [
+        is_generic_title(t) for t in ("View Data", "View", "Browse and download", "Access to Work", "Data Hub")
+    ] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert "allotments-view" not in records and _links(records["allotments"]) == [("View Data", "service")]
+    # no dataset row to join: qualified with the item its page names
+    assert records["cemeteries-view"]["title"] == "Cemeteries (View Data)"
+    assert result.report["quality"]["generic-title"]["changed"] == 1
+
+
+def test_html_is_a_format(fixtures, authority):
+    _, records = _titles(fixtures, authority)
+    assert is_generic_title("HTML") and not is_generic_title("HTML sitemap of the council")
+    assert "sites-html" not in records and _links(records["sites"]) == [("HTML", "service")]
+
+
+def test_an_access_label_with_only_its_publisher_names_no_resource(fixtures, authority):
+    result, records = _titles(fixtures, authority)
+    assert names_only_its_publisher("View & Download from CDC", "Craven District Council")
+    assert names_only_its_publisher("View data from Craven District Council", "Craven District Council")
+    assert not names_only_its_publisher("Companies House API", "Companies House")
+    assert not names_only_its_publisher("SKDC INSPIRE WFS Service", "South Kesteven District Council")
+    assert not names_only_its_publisher("View & Download from CDC", "Cheshire East Council")
+    assert "toilets-hub" not in records and _links(records["toilets"]) == [("View & Download from EDC", "service")]
+    # nothing names the item: rejected, and the rejection reported
+    assert "orphan-hub" not in records
+    assert [(r.file, r.field) for r in result.rejected] == [("okf-titles/results-0.fixture.json#7", "title")]
+    assert result.report["quality"]["generic-title"]["rejected"] == 1
+    assert records["edc-api"]["title"] == "Example District Council API"
+
+
+def test_one_word_code_titles_are_spelled_from_the_row(fixtures, authority):
+    result, records = _titles(fixtures, authority)
+    # by its summary's initials, and by its summary's words run together
+    assert records["aqma"]["title"] == "Air Quality Management Areas" and "aqma" in records["aqma"]["keywords"]
+    assert records["article4"]["title"] == "Article 4" and "article4" in records["article4"]["keywords"]
+    # a service of a dataset takes the dataset's title, so it is one of the dataset's links; its code a keyword
+    assert "tpo-wfs" not in records and _links(records["tpo-orders"]) == [("WFS", "service")]
+    assert "tpo" in records["tpo-orders"]["keywords"]
+    # split by the words of the export's own titles
+    assert records["property-wfs"]["title"] == "Council property register"
+    assert "councilpropertyregister" in records["property-wfs"]["keywords"]
+    # nothing spells it: left as it is
+    assert records["mystery"]["title"] == "xqzt"
+    assert result.report["quality"]["code-title-spelled"]["changed"] == 4
+
+
+def test_spelling_a_code_uses_only_what_explains_it():
+    vocabulary = frozenset({"council", "property", "register", "cycle", "way", "of"})
+    assert spell_code_word("tpo", summary="Trees protected by Tree Preservation Orders.") == "Tree Preservation Orders"
+    assert spell_code_word("aonb", summary="Areas of Outstanding Natural Beauty in the district") == (
+        "Areas of Outstanding Natural Beauty"
+    )
+    assert spell_code_word("section106", summary="Section 106 agreements signed") == "Section 106"
+    assert spell_code_word("aqmz", summary="aqmz", vocabulary=vocabulary) is None
+    assert spell_code_word("tpo", dataset_title="Tree Preservation Orders", summary="tpo") == "Tree Preservation Orders"
+    # a dataset titled by a code or a format explains nothing
+    assert spell_code_word("tpo", dataset_title="tpo2", summary="tpo") is None
+
+
+def test_sections_of_the_ons_website_are_left_out(fixtures, authority):
+    result, records = _titles(fixtures, authority)
+    assert records["ons-topic-economy"]["title"] == "Economy"
+    assert "ons-topic-help" not in records and "contract-ons-topic-help-taxonomy" not in records
+    assert result.report["left_out"] == {"taxonomy-entry-without-description": 2}

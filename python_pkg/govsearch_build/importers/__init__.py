@@ -50,13 +50,21 @@ lists every export in `../shared/data` as `[[sources]]`.
     authority reads; a whole UTF-8 sequence only, so real accents stay;
   - `repeated-words`: "KADOE API API" -> "KADOE API" (titles and summaries);
   - `generic-title`: a title of only format words ("CSV", "Esri Rest API",
-    "Link to WMS"), numbers ("0") or generic product words is qualified with
-    the item's name from its catalogue page's slug ("Parks and open spaces
-    (Esri Rest API)"), else with its publisher ("WFS from X Council"); a bare
-    number with no item name is rejected with that reason. An API titled
+    "Link to WMS", "HTML"; a protocol's spelled-out name, "Web Map Service",
+    is its acronym), access words ("View Data", "Download"), numbers ("0") or
+    generic product words is qualified with the item's name from its catalogue
+    page's slug ("Parks and open spaces (Esri Rest API)"), else with its
+    publisher ("WFS from X Council"); a bare number with no item name is
+    rejected with that reason. So is an access label that adds only its
+    publisher, by name or initials ("View & Download from CDC" of Craven
+    District Council), with no item name; a publisher's name with a format
+    ("Companies House API") names that publisher's service and is kept. An API titled
     only with its publisher's name ("Companies House") becomes
     "Companies House API" (curated records too);
   - `formats-merged` (okf-search-shards): see that importer;
+  - `code-title-spelled` (okf-search-shards): see that importer (a title of
+    one lower-case word); the estate spells `underscore_codes` after services
+    take their datasets' titles;
   - `type-from-evidence`: an `api` whose url is a file download (`.csv`,
     `.xlsx`, `.zip`, `.geojson`, ArcGIS `/api/download/`, `?f=csv`…) is a `dataset`;
   - `http-only-kept`: see URLs below;

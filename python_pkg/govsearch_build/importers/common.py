@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..publishers import PublisherAuthority
-from ..quality import QualityLog, collapse_repeats, is_file_download, is_generic_title, item_name, repair_mojibake
+from ..quality import (
+    QualityLog,
+    collapse_repeats,
+    is_file_download,
+    is_generic_title,
+    item_name,
+    names_only_its_publisher,
+    repair_mojibake,
+)
 from ..records import Record, Rejection, normalise, validate_record
 from .accounting import ImportAccount, reason_counts
 from .cleaning import (
@@ -175,7 +183,7 @@ class ImportBuilder:
             if isinstance(data.get(name), str):
                 self._repair(data, name, file, "repeated-words", collapse_repeats)
         title, url = data.get("title"), data.get("url")
-        if isinstance(title, str) and is_generic_title(title):
+        if isinstance(title, str) and _names_no_resource(title, data):
             qualified = _qualified_title(title, data)
             if qualified is None:
                 self.quality.note("generic-title", "rejected", file, title)
@@ -183,7 +191,7 @@ class ImportBuilder:
                     self.reject(
                         file,
                         "title",
-                        f"the title {title[:80]!r} is only a format word, number or generic product name, and the row names no item to qualify it",
+                        f"the title {title[:80]!r} is only a format word, number, generic product name or access label, and the row names no item to qualify it",
                     )
                 return False
             self._repair(data, "title", file, "generic-title", lambda _: qualified)
@@ -256,13 +264,20 @@ class ImportBuilder:
         return out
 
 
+def _names_no_resource(title: str, data: dict[str, Any]) -> bool:
+    """A generic title, or an access label that adds only its publisher ("View & Download from CDC")."""
+    return is_generic_title(title) or names_only_its_publisher(title, data.get("publisher") or "")
+
+
 def _qualified_title(title: str, data: dict[str, Any]) -> str | None:
     """A generic title qualified by the item's name (from its page's slug), else by
-    its publisher; None for a bare number with no item name."""
+    its publisher; None for a bare number, or a label that names its publisher
+    already, with no item name."""
     name = item_name(data.get("documentationUrl", ""), data.get("url", ""))
     if name:
         return trim(f"{name} ({title})", LIMITS["title"])[0]
-    if data.get("publisher") and not title.strip().isdigit():
+    publisher = data.get("publisher") or ""
+    if publisher and not title.strip().isdigit() and not names_only_its_publisher(title, publisher):
         return trim(f"{title} from {data['publisher']}", LIMITS["title"])[0]
     return None
 

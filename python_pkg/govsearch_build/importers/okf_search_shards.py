@@ -72,11 +72,29 @@ GeoJSON"); each is linked under its own title when it names more than the
 dataset, and that name, without its format, becomes one of the record's
 `alsoKnownAs`. In the 2026-07-21 export this folds about 28,200 rows into
 their dataset records (51 of them by their format-only URLs alone).
+
+Code titles (`quality.code-title-spelled`): a row titled by one lower-case
+word ("aqmz", "article4", "councilpropertyregister", a layer's or table's
+code) is titled from what the row offers: a service's dataset's title (the
+Data Product row its documentation page is), else the words of its summary
+that spell the code run together ("Article 4") or by their initials ("Air
+Quality Management Areas" for "aqma"), else the code split into words of the
+export's own titles of several words ("Council property register"), or the
+one word it is ("Allotments"). The code stays a keyword (of the dataset, when
+the row then names only its dataset and is folded into it); a code nothing
+spells ("aqmz" with the summary "aqmz" and no dataset) is left as it is.
+
+Sections of the ONS website (`left_out.taxonomy-entry-without-description`):
+the ONS beta API's topics list ("contract_status": "taxonomy") holds the
+website's sections ("About us", "Help", "News", "Methodology", "Surveys")
+beside its topics of statistics; a section has no description and names no
+catalogue content, so it and the contract discovered for it are left out.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -84,9 +102,12 @@ from ..quality import (
     adds_nothing_to,
     format_free_url,
     format_name,
+    is_code_word,
     is_file_download,
     is_generic_title,
     service_kind,
+    spell_code_word,
+    title_vocabulary,
     without_format,
 )
 from .common import MAX_LINKS, ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
@@ -182,15 +203,88 @@ def import_paths(paths: list[Path], builder: ImportBuilder) -> None:
     docs = Counter(item.get("documentation") for _, item in rows if item.get("documentation"))
     # the records described come before the contracts describing them
     rows.sort(key=lambda pair: pair[1].get("record_type") in STANDARD)
-    rows, links, aliases = _fold_formats(rows, builder)
+    rows = _without_navigation_topics(rows, builder)
+    rows, codes = _spell_code_titles(rows, builder)
+    rows, links, aliases, folded_codes = _fold_formats(rows, builder, codes)
     for file, item in rows:
         url = str(item.get("url") or "")
-        _one(file, item, product_urls, docs, builder, links.get(url), aliases.get(url))
+        _one(file, item, product_urls, docs, builder, links.get(url), aliases.get(url), folded_codes.get(url, ()))
+
+
+def _without_navigation_topics(
+    rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder
+) -> list[tuple[str, dict[str, Any]]]:
+    """The rows less the ONS beta API's taxonomy entries that describe nothing.
+
+    The ONS topics API lists the sections of the ONS website beside its topics of
+    statistics; a section ("About us", "Help", "News") has no description, and its
+    record would be an empty page under a title that names nothing. Such an entry
+    and the contract discovered for it are left out and reported."""
+    empty = {
+        str(item.get("url"))
+        for _, item in rows
+        if item.get("contract_status") == "taxonomy"
+        and item.get("source_adapter") == "ons_beta_api"
+        and not builder.text(item.get("notes"), "summary")
+    }
+    kept = []
+    for file, item in rows:
+        if item.get("contract_status") == "taxonomy" and str(item.get("url")) in empty:
+            builder.leave_out("taxonomy-entry-without-description", file)
+        else:
+            kept.append((file, item))
+    return kept
+
+
+def _spell_code_titles(
+    rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder
+) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str]]:
+    """Rows titled by a one-word code ("aqmz", "councilpropertyregister") retitled
+    from what the row offers (`quality.spell_code_word`): a service's dataset's
+    title, else its summary's words, else the code split by the export's own
+    vocabulary. The code stays a keyword; returns the rows and each retitled
+    row's code by file."""
+    vocabulary = title_vocabulary(builder.text(item.get("title"), "title") for _, item in rows)
+    spelled_rows = dict(rows)
+    products = {str(item.get("url")): file for file, item in rows if item.get("record_type") == "Data Product"}
+    codes: dict[str, str] = {}
+    # Data Products first: a service of one takes its dataset's title as spelled
+    for file, item in sorted(rows, key=lambda pair: pair[1].get("record_type") != "Data Product"):
+        title = builder.text(item.get("title"), "title")
+        if not is_code_word(title) or is_generic_title(title):  # "shp" is a format, not a code
+            continue
+        spelled = spell_code_word(
+            title,
+            dataset_title=_dataset_title(item, products, spelled_rows, builder),
+            summary=builder.text(item.get("notes"), "summary"),
+            vocabulary=vocabulary,
+        )
+        if spelled and spelled != title:
+            builder.quality.note("code-title-spelled", "changed", file, title, spelled)
+            tags = item.get("tags") if isinstance(item.get("tags"), list) else []
+            spelled_rows[file] = {**item, "title": spelled, "tags": [title, *tags]}
+            codes[file] = title
+    return [(file, spelled_rows[file]) for file, _ in rows], codes
+
+
+def _dataset_title(
+    item: dict[str, Any], products: dict[str, str], rows: dict[str, dict[str, Any]], builder: ImportBuilder
+) -> str:
+    """The title of the Data Product whose page is this row's documentation, if it is another row's."""
+    doc = str(item.get("documentation") or "")
+    if item.get("record_type") == "Data Product" or doc not in products or doc == item.get("url"):
+        return ""
+    return builder.text(rows[products[doc]].get("title"), "title")
 
 
 def _fold_formats(
-    rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder
-) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, list[dict[str, str]]], dict[str, list[dict[str, str]]]]:
+    rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder, codes: dict[str, str]
+) -> tuple[
+    list[tuple[str, dict[str, Any]]],
+    dict[str, list[dict[str, str]]],
+    dict[str, list[dict[str, str]]],
+    dict[str, list[str]],
+]:
     """One dataset's formats and services become links of its Data Product record.
 
     data.gov.uk lists each download (CSV, GeoJSON, KML...) and service (an
@@ -201,7 +295,8 @@ def _fold_formats(
     address but for a format are folded too, whatever their titles say: a layer
     offered as CSV, SHP and XLS is one thing, not three (`_format_variants`);
     what such a row calls its layer beyond its dataset's title ("Secondary
-    Gritting Routes" of "Priority gritting routes") stays searchable as an alias.
+    Gritting Routes" of "Priority gritting routes") stays searchable as an alias,
+    and a folded row's code title (`codes`, by file) as a keyword of the dataset.
     """
     products = {
         str(item.get("url")): (file, item)
@@ -212,6 +307,7 @@ def _fold_formats(
     kept: list[tuple[str, dict[str, Any]]] = []
     links: dict[str, list[dict[str, str]]] = {}
     aliases: dict[str, list[dict[str, str]]] = defaultdict(list)
+    folded_codes: dict[str, list[str]] = defaultdict(list)
     for file, item in rows:
         doc, raw_url, title = (
             str(item.get("documentation") or ""),
@@ -233,6 +329,8 @@ def _fold_formats(
         if url and len(listed) < MAX_LINKS and all(link["url"] != url for link in listed):
             listed.append({"title": _link_title(url, title, products[doc][1]), "url": url, "kind": _kind(url)})
         _keep_layer_name(aliases[doc], title, products[doc][1])
+        if file in codes:
+            folded_codes[doc].append(codes[file])
         builder.merged_before_build(file, product, "a format or service of the dataset, listed as one of its links")
         builder.quality.note(
             "formats-merged",
@@ -241,7 +339,7 @@ def _fold_formats(
             title,
             f"link of {product}" if url else f"merged; link not kept: {problem}",
         )
-    return kept, links, {doc: found for doc, found in aliases.items() if found}
+    return kept, links, {doc: found for doc, found in aliases.items() if found}, folded_codes
 
 
 def _keep_layer_name(aliases: list[dict[str, str]], title: str, product: dict[str, Any]) -> None:
@@ -337,6 +435,7 @@ def _one(
     builder: ImportBuilder,
     links: list[dict[str, str]] | None = None,
     aliases: list[dict[str, str]] | None = None,
+    folded_codes: Iterable[str] = (),
 ) -> None:
     name = str(item.get("name") or "").strip()
     title = builder.text(item.get("title"), "title")
@@ -380,7 +479,7 @@ def _one(
             "collection": builder.route(publisher, DEFAULT_COLLECTION),
             "licence": builder.text(licence, "licence") if licence else None,
             "updated": iso_date(item.get("updated_at")) or iso_date(item.get("timestamp")),
-            "keywords": keywords(list(item.get("topics") or []) + list(formats) + list(item.get("tags") or [])),
+            "keywords": keywords([*folded_codes, *(item.get("topics") or []), *formats, *(item.get("tags") or [])]),
             "documentationUrl": doc_url if doc_url and doc_url != url else None,
             "links": links,
             "alsoKnownAs": aliases,
