@@ -9,9 +9,10 @@
 // - python_stdlib.zip: the same archive, with every standard-library module
 //   it imported stored as bytecode in place of its source (the rest stay
 //   source and compile on first import, as before: nothing is left out);
-// - each wheel, with bytecode for each module it imported beside the source
-//   (__pycache__, "unchecked-hash": never compared with the source, which
-//   the wheel's sha256 in pyodide-lock.json already vouches for).
+// - each wheel, with each module it imported stored as bytecode in place of
+//   its source (module.pyc, which Python imports as it is: the wheel's
+//   sha256 in pyodide-lock.json vouches for it), so the page neither
+//   compiles nor downloads the source; modules it did not import stay source.
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -35,8 +36,8 @@ for (const wheel of wheels) {
   pyodide.FS.writeFile("/tmp/in/" + basename(wheel), readFileSync(wheel));
 }
 pyodide.runPython(`
-import base64, hashlib, importlib.util, os, sys, zipfile
-from importlib._bootstrap_external import _code_to_hash_pyc, _code_to_timestamp_pyc
+import base64, hashlib, os, sys, zipfile
+from importlib._bootstrap_external import _code_to_timestamp_pyc
 
 STDLIB = next(path for path in sys.path if path.endswith(".zip")) + "/"
 SITE = next(path for path in sys.path if path.endswith("site-packages")) + "/"
@@ -60,21 +61,23 @@ def stdlib_entries(source):
             yield entry(info.filename, data)
 
 def wheel_entries(source):
-    records = []
+    compiled, records = {}, []
     for info in source.infolist():
         data = source.read(info)
         if info.filename.endswith(".dist-info/RECORD"):
             record_name, record = info.filename, data.decode()
-            continue
-        yield entry(info.filename, data)
-        if info.filename in installed:
+        elif info.filename in installed:
+            # Sourceless bytecode, as in the standard library above.
             code = compile(data, SITE + info.filename, "exec", dont_inherit=True)
-            pyc = bytes(_code_to_hash_pyc(code, importlib.util.source_hash(data), checked=False))
-            name = importlib.util.cache_from_source(info.filename)
+            pyc = bytes(_code_to_timestamp_pyc(code, 0, 0))
+            compiled[info.filename] = info.filename + "c"
             digest = base64.urlsafe_b64encode(hashlib.sha256(pyc).digest()).rstrip(b"=").decode()
-            records.append(f"{name},sha256={digest},{len(pyc)}")
-            yield entry(name, pyc)
-    yield entry(record_name, (record.rstrip("\\n") + "\\n" + "\\n".join(records) + "\\n").encode())
+            records.append(f"{info.filename}c,sha256={digest},{len(pyc)}")
+            yield entry(info.filename + "c", pyc)
+        else:
+            yield entry(info.filename, data)
+    kept = [line for line in record.splitlines() if line.split(",", 1)[0] not in compiled]
+    yield entry(record_name, ("\\n".join(kept + records) + "\\n").encode())
 
 for name in sorted(os.listdir("/tmp/in")):
     with zipfile.ZipFile("/tmp/in/" + name) as source, zipfile.ZipFile("/tmp/out/" + name, "w", compresslevel=9) as out:
