@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -367,20 +368,20 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
     if ranking.priors:
         base = list(map(mul, base, map(ranking.priors.__getitem__, numbers)))
     words = [clause for term, clause in zip(tier.terms, tier.clauses) if not term.intent]
-    # any_term: a record holding k of the n words scores (k + 1) / (n + 1) of its score.
-    share = tier.mode == "any_term" and len(words) > 1
+    # any_term: a record scores the share of the query's information it holds (_Coverage).
+    coverage = _Coverage(engine, words) if tier.mode == "any_term" and len(words) > 1 else None
     in_title = _in_title(engine, tier.terms, tier.clauses)
     wanted = _intent_profiles(engine, tier.terms)
     if len(numbers) > room:
         # Only records that the largest boost could lift to the room-th best base score can make it.
-        bound = TITLE_BOOST * (INTENT_BOOST if wanted else 1) * (len(words) + 1 if share else 1)
+        bound = TITLE_BOOST * (INTENT_BOOST if wanted else 1) * (coverage.spread if coverage else 1)
         numbers, base = _near_top(numbers, base, room, bound)
-    holding = _holding(engine, words, numbers) if share else {}
+    shares = coverage.shares(numbers) if coverage else {}
     profile_of = engine.facets.profiles[0]
     boosted = []
     for number, score in zip(numbers, base):  # in the order data_writer._top_rows multiplies, so the floats agree
-        if share:
-            score *= (holding.get(number, 0) + 1) / (len(words) + 1)
+        if coverage:
+            score *= shares[number]
         if number in in_title:
             score *= TITLE_BOOST
         if wanted and profile_of[number] in wanted:
@@ -418,19 +419,46 @@ def _reasons(ranking: RankingData, mode: str, number: int, in_title: bool, inten
     return reasons
 
 
-def _holding(engine: SearchEngine, words: list[Clause], numbers: list[int]) -> dict[int, int]:
-    """How many of the words (in any field) each of these records holds."""
-    counts: dict[int, int] = {}
-    for clause in words:
-        # One set of the word's records (its lists joined in C) rather than a
-        # search of every list per record: thousands of records, a few ms in Pyodide.
-        held: set[int] = set()
-        for fields in engine.matcher.members(clause, list(FIELDS)).values():
-            for found in fields.values():
-                held.update(found)
-        for number in filter(held.__contains__, numbers):
-            counts[number] = counts.get(number, 0) + 1
-    return counts
+class _Coverage:
+    """The any_term tier's share: how much of the query's information a
+    record holds. Each word weighs its idf as lunr computes it (lunr.idf:
+    ln(1 + (N - df + 0.5) / (df + 0.5)), df the records holding the word in
+    any field, N all records), and a record holding some of the words scores
+    their idf over the idf of all of them. A record holding the rare word of
+    `inflation rate` ("inflation": 2 records) then outweighs one holding only
+    the common word ("rate": 71), which a title match would otherwise carry
+    above it; when the words are equally rare this is k of n words, k / n."""
+
+    def __init__(self, engine: SearchEngine, words: list[Clause]):
+        self.holders = [_records_holding(engine, clause) for clause in words]
+        self.idf = [_idf(len(held), engine.facets.count) for held in self.holders]
+        self.whole = sum(self.idf)
+        # The largest ratio of two records' shares (all words against the commonest alone): the pruning bound.
+        self.spread = self.whole / min(self.idf)
+
+    def shares(self, numbers: list[int]) -> dict[int, float]:
+        held = dict.fromkeys(numbers, 0.0)
+        for holders, idf in zip(self.holders, self.idf):
+            for number in filter(holders.__contains__, numbers):
+                held[number] += idf
+        return {number: value / self.whole for number, value in held.items()}
+
+
+def _idf(holding: int, records: int) -> float:
+    """lunr's inverse document frequency (lunr.idf) of a word `holding` of `records` records hold."""
+    return math.log(1 + abs((records - holding + 0.5) / (holding + 0.5)))
+
+
+def _records_holding(engine: SearchEngine, clause: Clause) -> set[int]:
+    """Every record holding the word (any of its expansions) in any field.
+
+    One set of the word's records (its lists joined in C) rather than a
+    search of every list per record: thousands of records, a few ms in Pyodide."""
+    held: set[int] = set()
+    for fields in engine.matcher.members(clause, list(FIELDS)).values():
+        for found in fields.values():
+            held.update(found)
+    return held
 
 
 def _in_title(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> set[int]:
