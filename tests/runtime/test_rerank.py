@@ -99,6 +99,16 @@ def test_a_loose_match_on_the_rare_word_beats_one_on_the_common_word(search):
     assert "title" in result["results"][1]["matched"] and "title" not in result["results"][0]["matched"]
 
 
+def test_a_loose_match_on_an_intent_word_alone_comes_last(search):
+    # "api" is an intent word: records holding only it hold nothing of the subject
+    # (flood, conveyancing), and come after every record that does, even a local
+    # authority's flood row that lunr scores lower.
+    result = search({"query": "flood conveyancing api", "limit": 20})
+    only_intent = [set(sum(item["matched"].values(), [])) == {"api"} for item in result["results"]]
+    assert sum(only_intent) >= 3 and only_intent == sorted(only_intent)
+    assert "okf-data-gov-uk-flood-risk-zones-example" in ids(result)
+
+
 def test_reviewed_national_record_above_a_local_catalogue_row(search):
     result = search({"query": "flood", "limit": 20})
     assert ids(result)[0] == "flood-api"
