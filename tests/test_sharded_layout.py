@@ -90,6 +90,40 @@ def test_sharded_answers_equal_single(layouts):
     assert modes == {"all_terms", "any_term", "fuzzy"}
 
 
+def test_any_term_shares_left_out_change_no_answer(layouts, monkeypatch):
+    """The any-term tier works out shares only for records that can reach
+    the answer (rerank._Coverage.scored): working out every share answers the same."""
+    from operator import mul
+
+    from govsearch import rerank
+
+    sites, records = layouts
+    rng = random.Random(11)
+    words = sorted({w for r in records for w in re.findall(r"[A-Za-z]{3,}", r.data["title"])})
+    texts = [" ".join(rng.sample(words, rng.choice((2, 3))) + rng.choice(([], ["api"], ["data"]))) for _ in range(150)]
+    pruned_records = []
+    scored = rerank._Coverage.scored
+
+    def counting(self, numbers, base, room, boost):
+        kept = scored(self, numbers, base, room, boost)
+        pruned_records.append(len(numbers) - len(kept[0]))
+        return kept
+
+    def answers():
+        catalogue = Catalogue.open(DirectoryLoader(sites["sharded"]))
+        return [to_json(catalogue.call("search_government_knowledge", {"query": text, "limit": 20})) for text in texts]
+
+    monkeypatch.setattr(rerank._Coverage, "scored", counting)
+    pruned = answers()
+    assert sum(pruned_records) > 1000  # the rule left many records out
+    monkeypatch.setattr(
+        rerank._Coverage,
+        "scored",
+        lambda self, numbers, base, room, boost: (numbers, list(map(mul, base, self.shares(numbers)))),
+    )
+    assert answers() == pruned
+
+
 def raw_scores(catalogue, records, three_word_queries):
     """Unrounded lunr scores of every clause list the tool would try."""
     answers = []

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
-from operator import mul
+from operator import mul, not_, or_
 from typing import Any
 
 from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine, filters_key
@@ -367,20 +368,19 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
     if ranking.priors:
         base = list(map(mul, base, map(ranking.priors.__getitem__, numbers)))
     words = [clause for term, clause in zip(tier.terms, tier.clauses) if not term.intent]
-    # any_term: a record holding k of the n words scores (k + 1) / (n + 1) of its score.
-    share = tier.mode == "any_term" and len(words) > 1
+    # any_term: a record scores the share of the query's information it holds (_Coverage).
+    coverage = _Coverage(engine, words) if tier.mode == "any_term" and len(words) > 1 else None
     in_title = _in_title(engine, tier.terms, tier.clauses)
     wanted = _intent_profiles(engine, tier.terms)
+    boost = TITLE_BOOST * (INTENT_BOOST if wanted else 1)  # the most the evidence below multiplies by
+    if coverage:
+        numbers, base = coverage.scored(numbers, base, room, boost)
     if len(numbers) > room:
         # Only records that the largest boost could lift to the room-th best base score can make it.
-        bound = TITLE_BOOST * (INTENT_BOOST if wanted else 1) * (len(words) + 1 if share else 1)
-        numbers, base = _near_top(numbers, base, room, bound)
-    holding = _holding(engine, words, numbers) if share else {}
+        numbers, base = _near_top(numbers, base, room, boost)
     profile_of = engine.facets.profiles[0]
     boosted = []
     for number, score in zip(numbers, base):  # in the order data_writer._top_rows multiplies, so the floats agree
-        if share:
-            score *= (holding.get(number, 0) + 1) / (len(words) + 1)
         if number in in_title:
             score *= TITLE_BOOST
         if wanted and profile_of[number] in wanted:
@@ -418,19 +418,80 @@ def _reasons(ranking: RankingData, mode: str, number: int, in_title: bool, inten
     return reasons
 
 
-def _holding(engine: SearchEngine, words: list[Clause], numbers: list[int]) -> dict[int, int]:
-    """How many of the words (in any field) each of these records holds."""
-    counts: dict[int, int] = {}
-    for clause in words:
-        # One set of the word's records (its lists joined in C) rather than a
-        # search of every list per record: thousands of records, a few ms in Pyodide.
-        held: set[int] = set()
-        for fields in engine.matcher.members(clause, list(FIELDS)).values():
-            for found in fields.values():
-                held.update(found)
-        for number in filter(held.__contains__, numbers):
-            counts[number] = counts.get(number, 0) + 1
-    return counts
+class _Coverage:
+    """The any_term tier's share: how much of the query's information a
+    record holds. Each (non-intent) word weighs its idf as lunr computes it
+    (lunr.idf: ln(1 + (N - df + 0.5) / (df + 0.5)), df the records holding
+    the word in any field, N all records), and a record scores the idf of
+    the words it holds over the idf of all of them. A record holding the rare
+    word of `inflation rate` ("inflation": 2 records) then outweighs one
+    holding only the common word ("rate": 71), which a title match would
+    otherwise carry above it; when the words are equally rare this is k of
+    n words, k / n. A record found only by an intent word ("api") holds none
+    of the subject's words: 0, after the others."""
+
+    def __init__(self, engine: SearchEngine, words: list[Clause]):
+        self.holders = [_records_holding(engine, clause) for clause in words]
+        idf = [_idf(len(held), engine.facets.count) for held in self.holders]
+        self.weights = [weight / sum(idf) for weight in idf]
+        commonest = idf.index(min(idf))
+        # Most of a common word's records hold no other word of the query: they
+        # share the commonest word's weight, and are not counted word by word.
+        self.commonest = self.holders[commonest]
+        self.alone = {True: self.weights[commonest], False: 0.0}
+        self.rarer = set().union(*(held for word, held in enumerate(self.holders) if word != commonest))
+        self.subject = self.rarer | self.commonest
+
+    def scored(self, numbers: list[int], base: list[float], room: int, boost: float) -> tuple[list[int], list[float]]:
+        """The records that can still reach the room best once the tier's
+        other factors (at most `boost`) apply, and their base scores times
+        shares. Records found by an intent word alone score 0: they are kept
+        only while the others are fewer than `room`. Of the others, the room
+        best by base score reach at least the room-th best of their own
+        products, and no share exceeds 1: records further down are left out
+        before their shares are worked out."""
+        holding = list(map(self.subject.__contains__, numbers))
+        subject, subject_base = list(compress(numbers, holding)), list(compress(base, holding))
+        if len(subject) < room:
+            rest = list(compress(numbers, map(not_, holding)))
+            return subject + rest, list(map(mul, subject_base, self.shares(subject))) + [0.0] * len(rest)
+        top, top_base = _near_top(subject, subject_base, room, 1)
+        reached = heapq.nlargest(room, map(mul, top_base, self.shares(top)))[-1]
+        needed = reached / boost - 2 * 10**-SCORE_PLACES  # the least base score that could reach it
+        keep = list(map(needed.__le__, subject_base))
+        subject, subject_base = list(compress(subject, keep)), list(compress(subject_base, keep))
+        # A record holding no rarer word shares at most the commonest word's weight.
+        needed_alone = needed / self.alone[True]
+        keep = list(map(or_, map(needed_alone.__le__, subject_base), map(self.rarer.__contains__, subject)))
+        subject, subject_base = list(compress(subject, keep)), list(compress(subject_base, keep))
+        return subject, list(map(mul, subject_base, self.shares(subject)))
+
+    def shares(self, numbers: list[int]) -> list[float]:
+        """The shares of these records, in order (0: a record found by an
+        intent word alone); added up in the query's word order, so equal
+        holdings give equal floats."""
+        counted = dict.fromkeys(filter(self.rarer.__contains__, numbers), 0.0)
+        for held, weight in zip(self.holders, self.weights):
+            for number in filter(held.__contains__, counted):
+                counted[number] += weight
+        return list(map(counted.get, numbers, map(self.alone.__getitem__, map(self.commonest.__contains__, numbers))))
+
+
+def _idf(holding: int, records: int) -> float:
+    """lunr's inverse document frequency (lunr.idf) of a word `holding` of `records` records hold."""
+    return math.log(1 + abs((records - holding + 0.5) / (holding + 0.5)))
+
+
+def _records_holding(engine: SearchEngine, clause: Clause) -> set[int]:
+    """Every record holding the word (any of its expansions) in any field.
+
+    One set of the word's records (its lists joined in C) rather than a
+    search of every list per record: thousands of records, a few ms in Pyodide."""
+    held: set[int] = set()
+    for fields in engine.matcher.members(clause, list(FIELDS)).values():
+        for found in fields.values():
+            held.update(found)
+    return held
 
 
 def _in_title(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> set[int]:

@@ -89,6 +89,26 @@ def test_a_query_of_only_intent_words_requires_them(search):
     )
 
 
+def test_a_loose_match_on_the_rare_word_beats_one_on_the_common_word(search):
+    # No record holds both words. "conveyancing" is in one record (its summary and
+    # keywords), "flood" in three, two of them in the title: the title match
+    # outscores in lunr, but the record holding the query's rarest word leads.
+    result = search({"query": "flood conveyancing", "limit": 20})
+    assert result["match_mode"] == "any_term"
+    assert ids(result)[:2] == ["business-gateway", "flood-api"]
+    assert "title" in result["results"][1]["matched"] and "title" not in result["results"][0]["matched"]
+
+
+def test_a_loose_match_on_an_intent_word_alone_comes_last(search):
+    # "api" is an intent word: records holding only it hold nothing of the subject
+    # (flood, conveyancing), and come after every record that does, even a local
+    # authority's flood row that lunr scores lower.
+    result = search({"query": "flood conveyancing api", "limit": 20})
+    only_intent = [set(sum(item["matched"].values(), [])) == {"api"} for item in result["results"]]
+    assert sum(only_intent) >= 3 and only_intent == sorted(only_intent)
+    assert "okf-data-gov-uk-flood-risk-zones-example" in ids(result)
+
+
 def test_reviewed_national_record_above_a_local_catalogue_row(search):
     result = search({"query": "flood", "limit": 20})
     assert ids(result)[0] == "flood-api"
