@@ -10,6 +10,7 @@ title, then id" is simply "score, then record number", in every layout.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -28,6 +29,12 @@ SCORE_PLACES = 6
 # best after rounding.
 _ROUNDING_MARGIN = 2 * 10**-SCORE_PLACES
 RECENT_QUERIES = 4  # match sets kept, so a call retried after its shards arrive does not match again
+
+
+def idf(holding: int, records: int) -> float:
+    """lunr's inverse document frequency (lunr.idf) of a word that `holding` of
+    `records` hold: the one formula the build's weights and the re-ranker's shares use."""
+    return math.log(1 + abs((records - holding + 0.5) / (holding + 0.5)))
 
 
 class Matcher(Protocol):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import bisect
 import heapq
-import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from operator import mul, not_, or_
 from typing import Any
 
 from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine, filters_key
+from .engine import idf as lunr_idf
 from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, NO_SEARCH_TERMS, Clause, SearchTerms, Term, analysed, clauses_for
 
 TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
@@ -432,7 +432,7 @@ class _Coverage:
 
     def __init__(self, engine: SearchEngine, words: list[Clause]):
         self.holders = [_records_holding(engine, clause) for clause in words]
-        idf = [_idf(len(held), engine.facets.count) for held in self.holders]
+        idf = [lunr_idf(len(held), engine.facets.count) for held in self.holders]
         self.weights = [weight / sum(idf) for weight in idf]
         commonest = idf.index(min(idf))
         # Most of a common word's records hold no other word of the query: they
@@ -475,11 +475,6 @@ class _Coverage:
             for number in filter(held.__contains__, counted):
                 counted[number] += weight
         return list(map(counted.get, numbers, map(self.alone.__getitem__, map(self.commonest.__contains__, numbers))))
-
-
-def _idf(holding: int, records: int) -> float:
-    """lunr's inverse document frequency (lunr.idf) of a word `holding` of `records` records hold."""
-    return math.log(1 + abs((records - holding + 0.5) / (holding + 0.5)))
 
 
 def _records_holding(engine: SearchEngine, clause: Clause) -> set[int]:

@@ -19,7 +19,6 @@ The arithmetic is lunr.builder.Builder's, operation for operation.
 
 from __future__ import annotations
 
-import math
 import re
 from array import array
 from collections.abc import Iterable, Iterator
@@ -28,6 +27,8 @@ from typing import Any
 from lunr import get_default_builder
 from lunr.token import Token
 from lunr.tokenizer import SEPARATOR_CHARS
+
+from govsearch.engine import idf as lunr_idf
 
 K1 = 1.2  # lunr.Builder's defaults (govsearch never changes them)
 B = 0.75
@@ -120,7 +121,7 @@ class Postings:
         for position in range(0, len(lengths), 2):
             totals[(position // 2) % width] += lengths[position]
         average = [total / documents for total in totals]  # lunr: integer sum / documents with the field
-        idf = [math.log(1 + abs((documents - df + 0.5) / (df + 0.5))) for df in self._df]
+        idf = [lunr_idf(df, documents) for df in self._df]
         start = array("Q", [0])
         for df in self._df:
             start.append(start[-1] + df)
