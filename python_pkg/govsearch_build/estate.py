@@ -10,6 +10,12 @@ records our own authors gave titles with no word in common are different
 resources at one address (APIs behind one gateway, such as DWP's 38 at
 api.engineering.dwp.gov.uk), and stay apart.
 
+Records of one resource at two addresses are joined by the same rule, each
+counted on its own: one ArcGIS Hub item (`quality.hub_items`), one OGC
+endpoint (`quality.service_endpoint`), a data.gov.uk dataset published again
+under a numbered slug with the same title, summary and date, an API and its
+own documentation, and a service and the dataset page that describes it.
+
 Which record's facts win: a reviewed record (one with `evidence`, the
 `deep-evidence` tier) first, then curated records, then imports in the order
 of `[[sources]]`. The winner keeps its title, summary, url, publisher, type,
@@ -25,9 +31,9 @@ import re
 from collections import defaultdict
 
 from .config import COLLECTION_IDS
-from .importers.cleaning import keywords
+from .importers.cleaning import MAX_LINKS, keywords
 from .importers.merge import merge_into
-from .quality import QualityLog, normalised_url, spell_out_code
+from .quality import QualityLog, hub_items, normalised_url, service_endpoint, service_kind, spell_out_code
 from .records import Record
 from .service_titles import service_titles
 
@@ -99,34 +105,194 @@ def keep_names(winner: Record, other: Record) -> None:
 
 
 def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
-    """One record per normalised URL, in the order the first of each came;
-    every record gets `collections` (its own first, then the others').
+    """One record per resource, in the order the first of each came; every record
+    gets `collections` (its own first, then the others'). Records are one resource
+    when their URLs are one (`normalised_url`), they show one ArcGIS Hub item, ask
+    one OGC service, are one data.gov.uk dataset published again, are a service and
+    the dataset page that describes it, or an API and its own documentation.
     `moved` gets merged record id -> the id of the record it is now part of."""
-    groups: dict[str, list[tuple[int, Record]]] = defaultdict(list)
+    records = _merge_by(records, lambda r: {normalised_url(r.data["url"])}, "same-resource-merged", log, moved)
+    records = _merge_by(records, _hub_items, "hub-item-merged", log, moved)
+    records = _merge_by(records, _service_endpoint, "service-endpoints-merged", log, moved)
+    records = _merge_by(records, _republished, "republished-dataset-merged", log, moved)
+    return _merge_pairs(records, _documents_api, "api-documentation-merged", log, moved, order=_root_first)
+
+
+def merge_service_pages(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
+    """A service titled as the dataset page that describes it is one of that page's
+    links (run once services have taken their datasets' titles); a curated service
+    record is kept, with the page's name and address in `alsoKnownAs`."""
+    return _merge_pairs(records, _describes_service, "service-page-merged", log, moved, order=_page_first)
+
+
+Members = list[tuple[int, Record]]
+
+
+def _merge_by(records: list[Record], keys, rule: str, log: QualityLog, moved: dict[str, str] | None) -> list[Record]:
+    """Records that share any key (`keys(record)`: a set) are one resource."""
+    owner: dict[str, int] = {}
+    joined = _Union(len(records))
     for position, record in enumerate(records):
-        groups[normalised_url(record.data["url"])].append((position, record))
+        for key in keys(record):
+            joined.join(owner.setdefault(key, position), position)
+    return _merge_groups(records, joined.groups(), rule, log, moved)
+
+
+def _merge_pairs(
+    records: list[Record], same, rule: str, log: QualityLog, moved: dict[str, str] | None, order
+) -> list[Record]:
+    """Records of one title and publisher of which `same(a, b)` holds are one resource;
+    the first by `order(record, position)` is kept."""
+    by_title: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for position, record in enumerate(records):
+        by_title[(_plain(record.data["title"]), record.data["publisher"])].append(position)
+    joined = _Union(len(records))
+    for positions in (found for found in by_title.values() if len(found) > 1):
+        for a in positions:
+            for b in positions:
+                if a != b and same(records[a], records[b]):
+                    joined.join(a, b)
+    return _merge_groups(records, joined.groups(), rule, log, moved, order)
+
+
+class _Union:
+    """Disjoint sets of record positions."""
+
+    def __init__(self, size: int) -> None:
+        self.parent = list(range(size))
+
+    def find(self, item: int) -> int:
+        while self.parent[item] != item:
+            self.parent[item] = self.parent[self.parent[item]]
+            item = self.parent[item]
+        return item
+
+    def join(self, a: int, b: int) -> None:
+        self.parent[self.find(b)] = self.find(a)
+
+    def groups(self) -> list[list[int]]:
+        found: dict[int, list[int]] = defaultdict(list)
+        for item in range(len(self.parent)):
+            found[self.find(item)].append(item)
+        return list(found.values())
+
+
+def _merge_groups(
+    records: list[Record],
+    groups: list[list[int]],
+    rule: str,
+    log: QualityLog,
+    moved: dict[str, str] | None,
+    order=_rank,
+) -> list[Record]:
     kept: list[tuple[int, Record]] = []
-    for members in (resource for group in groups.values() for resource in _resources(group)):
-        ordered = sorted(members, key=lambda pair: _rank(pair[1], pair[0]))
+    members_of = ([(position, records[position]) for position in group] for group in groups)
+    for members in (resource for group in members_of for resource in _resources(group)):
+        ordered = sorted(members, key=lambda pair: order(pair[1], pair[0]))
         winner = ordered[0][1]
-        collections = {winner.data["collection"]}
+        collections = set(winner.data.get("collections") or [winner.data["collection"]])
         for _, other in ordered[1:]:
-            merge_into(winner, other, reviewed="evidence" in winner.data)
-            keep_names(winner, other)
+            _fold(winner, other, rule, log)
             if moved is not None and other.id != winner.id:
                 moved[other.id] = winner.id
             collections.update(other.data.get("collections") or [other.data["collection"]])
-            log.note(
-                "same-resource-merged",
-                "merged",
-                other.file,
-                f"{other.data['collection']}: {other.data['title']}",
-                f"{winner.id} ({winner.data['collection']})",
-            )
         others = sorted(collections - {winner.data["collection"]}, key=COLLECTION_IDS.index)
         winner.data["collections"] = [winner.data["collection"], *others]
         kept.append((min(position for position, _ in members), winner))
     return [record for _, record in sorted(kept, key=lambda pair: pair[0])]
+
+
+def _fold(winner: Record, other: Record, rule: str, log: QualityLog) -> None:
+    """`other` becomes part of `winner`: its facts and names kept (`merge_into`,
+    `keep_names`); a service folded into its dataset's page is one of its links."""
+    merge_into(winner, other, reviewed="evidence" in winner.data)
+    keep_names(winner, other)
+    if rule == "service-endpoints-merged" or rule == "service-page-merged" and _is_page(winner):
+        _link_service(winner, other)
+    if other.data["resourceType"] == "api-documentation" and "documentationUrl" not in winner.data:
+        winner.data["documentationUrl"] = other.data["url"]
+    log.note(
+        rule,
+        "merged",
+        other.file,
+        f"{other.data['collection']}: {other.data['title']}",
+        f"{winner.id} ({winner.data['collection']})",
+    )
+
+
+def _link_service(page: Record, service: Record) -> None:
+    url = service.data["url"]
+    links = page.data.setdefault("links", [])
+    if url != page.data["url"] and all(link["url"] != url for link in links) and len(links) < MAX_LINKS:
+        links.append(
+            {"title": service_kind(url, service.data["title"]) or service.data["title"], "url": url, "kind": "service"}
+        )
+
+
+def _hub_items(record: Record) -> set[str]:
+    return hub_items(record.data["url"], (link["url"] for link in record.data.get("links", [])))
+
+
+def _service_endpoint(record: Record) -> set[str]:
+    endpoint = service_endpoint(record.data["url"])
+    return {endpoint} if endpoint else set()
+
+
+_DGU_DATASET = re.compile(r"^https://(?:www\.)?data\.gov\.uk/dataset/([^/?#]+?)[0-9]*/?$")
+
+
+def _republished(record: Record) -> set[str]:
+    """A data.gov.uk dataset published again under its slug and a number ("-sites",
+    "-sites1") is one resource only with the same title, publisher, summary and date."""
+    data = record.data
+    match = _DGU_DATASET.match(data["url"])
+    if not match or not data.get("updated"):
+        return set()
+    return {
+        "\n".join((match.group(1), _plain(data["title"]), data["publisher"], _plain(data["summary"]), data["updated"]))
+    }
+
+
+def _is_page(record: Record) -> bool:
+    return record.data["resourceType"] == "dataset"
+
+
+def _describes_service(page: Record, service: Record) -> bool:
+    """A dataset page and the service it describes: the service's documentation page
+    is the page, or the page lists the service as one of its links."""
+    if not _is_page(page) or service.data["resourceType"] != "api":
+        return False
+    return service.data.get("documentationUrl") == page.data["url"] or any(
+        link["url"] == service.data["url"] for link in page.data.get("links", [])
+    )
+
+
+_API_TYPES = frozenset({"api", "api-documentation"})
+
+
+def _is_api_root(record: Record) -> bool:
+    return record.data["resourceType"] == "api"
+
+
+def _page_first(record: Record, position: int) -> tuple[int, bool, int]:
+    """Reviewed, then curated records first; among imports the dataset's page."""
+    return _rank(record, position)[0], not _is_page(record), position
+
+
+def _root_first(record: Record, position: int) -> tuple[int, bool, int, int]:
+    """Reviewed, then curated records first (whose facts win, as for one URL); among
+    imports the API at its root: its documentation and endpoints are parts of it."""
+    return _rank(record, position)[0], not _is_api_root(record), len(normalised_url(record.data["url"])), position
+
+
+def _documents_api(api: Record, other: Record) -> bool:
+    """An API and its own documentation or endpoint: the other's URL is the API's
+    documentation page, or lies under the API's own path on its host."""
+    if not _is_api_root(api) or other.data["resourceType"] not in _API_TYPES:
+        return False
+    root, url = normalised_url(api.data["url"]), normalised_url(other.data["url"])
+    documented = normalised_url(api.data.get("documentationUrl") or "") == url
+    return documented or (url.startswith(root + "/") and "?" not in root)
 
 
 def link_records(records: list[Record]) -> None:
@@ -181,8 +347,9 @@ def record_former_ids(records: list[Record], moved: dict[str, str]) -> None:
 def finish_estate(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
     """The whole-estate rules, in order; returns the records to build."""
     records = merge_same_resources(records, log, moved)
-    link_records(records)
     service_titles(records, log)
+    records = merge_service_pages(records, log, moved)
+    link_records(records)
     code_titles(records, log)
     govuk_licence(records, log)
     api_titles(records, log)

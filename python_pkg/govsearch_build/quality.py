@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
 
 EXAMPLES = 5
 
@@ -25,7 +25,7 @@ RULES = {
     "repeated-words": ("Repeated words removed", 'A word repeated at once ("KADOE API API") is written once.'),
     "generic-title": (
         "Titles that name no resource",
-        'A title that is only a format word, a protocol\'s name, a number, a generic product name or an access label ("CSV", "Web Map Service", "0", "Esri Rest API", "View Data") is qualified with the item\'s name from the row (its catalogue page\'s slug) or else its publisher; a bare number, or an access label that adds only its publisher ("View & Download from CDC"), with no item name is rejected. A row of a dataset\'s page titled so becomes one of its links (see below).',
+        'A title that is only a format word, a protocol\'s name, a number, a generic product name or an access label ("CSV", "Web Map Service", "0", "Esri Rest API", "View Data") is qualified with the item\'s name from the row (its catalogue page\'s slug, or the one layer its service request asks) or else its publisher; a bare number, or an access label that adds only its publisher ("View & Download from CDC"), with no item name is rejected. A row of a dataset\'s page titled so becomes one of its links (see below).',
     ),
     "formats-merged": (
         "One dataset, one record: formats and services as links",
@@ -42,6 +42,26 @@ RULES = {
     "same-resource-merged": (
         "One resource, one record across collections",
         "Records of the same resource (same URL once scheme, host case, a trailing slash or an empty last query value are set aside), within or across collections, become one record that belongs to each collection.",
+    ),
+    "hub-item-merged": (
+        "One ArcGIS Hub item, one record",
+        "Pages that show one ArcGIS Hub item and layer become one record: the same item id on two hub sites (osni.spatial-ni and osni-spatial-ni), a slug page whose own downloads name the item of an id page, and one slug under /maps/ and /datasets/.",
+    ),
+    "service-endpoints-merged": (
+        "One OGC service, one record",
+        "Records that ask one OGC endpoint under another protocol or request (ows?service=WMS and ows?service=WFS, GeoServer's /wms and /wfs, a bare GetCapabilities) become one record; a layer parameter (typeName) still names its own.",
+    ),
+    "republished-dataset-merged": (
+        "One dataset published again, one record",
+        'A data.gov.uk dataset published again under its slug and a number ("property-land-tbc-owned", "...-owned1") with the same title, publisher, summary and date becomes one record; with another summary or date each stays.',
+    ),
+    "service-page-merged": (
+        "A service and its dataset page, one record",
+        "A service titled as the dataset page that describes it (its documentation page, or one of the page's links) becomes one of that page's links.",
+    ),
+    "api-documentation-merged": (
+        "An API and its own documentation, one record",
+        "An API's reference documentation or endpoint listed under the API's title, at its documentation page or under its path, becomes part of the API's record.",
     ),
     "service-titled-by-dataset": (
         "Services titled by their data, not their server",
@@ -256,7 +276,7 @@ def title_vocabulary(titles: Iterable[str]) -> frozenset[str]:
 FORMAT_WORDS = frozenset(
     """
     csv tsv json geojson kml kmz xml gml shp shapefile shapefiles excel xls xlsx ods pdf zip rdf atom rss html
-    wfs wms wmts wcs ogc inspire esri arcgis rest api apis geoservice geodatabase gdb geopackage gpkg sqlite
+    wfs wms wmts wcs ogc inspire esri arcgis geoserver rest api apis geoservice geodatabase gdb geopackage gpkg sqlite
     download downloads endpoint mapserver featureserver feature features server services
 """.split()
 )
@@ -330,23 +350,37 @@ def initials(name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found for found in (major, every) if len(found) >= 2))
 
 
+_LAYER_PARAMETERS = frozenset({"typename", "typenames", "layers"})
+
+
+def _layer(url: str) -> str | None:
+    """The one layer a service request names, without its workspace ("dclg_inspire:")."""
+    named = [value for name, value in parse_qsl(urlsplit(url).query) if name.lower() in _LAYER_PARAMETERS]
+    if len(named) != 1 or "," in named[0]:
+        return None
+    return named[0].rsplit(":", 1)[-1].strip() or None
+
+
 _HUB_ITEM = re.compile(r"/datasets/(?:[^/:]+::)?([^/?#]+)")
 _DGU_ITEM = re.compile(r"data\.gov\.uk/dataset/(?:[0-9a-f-]{36}/)?([^/?#]+)")
 
 
 def item_name(*urls: str) -> str | None:
-    """The item's name spelled out from a catalogue page's slug, or None.
+    """The item's name spelled out from a catalogue page's slug, or a service
+    request's one layer, or None.
 
     ArcGIS Hub (".../datasets/ons::some-dataset-name") and data.gov.uk
-    (".../dataset/some-dataset-name") pages name the item in their slug.
+    (".../dataset/some-dataset-name") pages name the item in their slug; a
+    WFS or WMS request names its layer (`typeName=dclg_inspire:English_Town_Centres_2004`).
     """
     for url in urls:
         if not url:
             continue
         match = _HUB_ITEM.search(url) or _DGU_ITEM.search(url)
-        if not match:
+        layer = None if match else _layer(url)
+        if not match and not layer:
             continue
-        slug = re.sub(r"-[0-9]$", "", match.group(1))  # hub copies: "name-2"
+        slug = layer or re.sub(r"-[0-9]$", "", match.group(1))  # hub copies: "name-2"
         words = [word for word in re.split(r"[-_+]+", slug) if word]
         if re.fullmatch(r"[0-9a-f]{32}(_[0-9]+)?", slug) or not words:
             continue
@@ -450,7 +484,8 @@ def normalised_url(url: str) -> str:
     a trailing slash, a trailing version segment after some path
     (`api.os.uk/search/places/v1` is `api.os.uk/search/places`; a host's bare
     `/v1` is not stripped, since a gateway host serves many APIs), an empty
-    query parameter ("?a=1&") and an empty last query value ("?wsdl=") do not matter."""
+    query parameter ("?a=1&"), an empty last query value ("?wsdl=") and how the path
+    is percent-encoded (`/{ref}` is `/%7Bref%7D`) do not matter."""
     try:
         parts = urlsplit(url.strip())
         host = (parts.hostname or "").lower()
@@ -458,10 +493,20 @@ def normalised_url(url: str) -> str:
     except ValueError:
         return url
     netloc = host if port in (None, 80, 443) else f"{host}:{port}"
-    path = _VERSION_SEGMENT.sub("", parts.path.rstrip("/"))
+    path = _VERSION_SEGMENT.sub("", _one_encoding(parts.path).rstrip("/"))
     query = "&".join(part for part in parts.query.split("&") if part)  # "?a=1&" is "?a=1"
     query = query.rstrip("=") if query.count("=") == 1 else query
     return urlunsplit(("https", netloc, path, query, parts.fragment))
+
+
+# characters a path may hold as they are (RFC 3986's unreserved and sub-delims, ":", "@", "/")
+_PATH_SAFE = "/:@!$&'()*+,;=-._~"
+
+
+def _one_encoding(path: str) -> str:
+    """A path percent-encoded one way: what needs no escaping unescaped, the rest
+    escaped in upper case; an escaped "/" stays escaped (it is not a separator)."""
+    return "%2F".join(quote(unquote(piece), safe=_PATH_SAFE) for piece in re.split("%2[fF]", path))
 
 
 # A query parameter that only picks the format of the same data (GeoServer's
@@ -525,3 +570,58 @@ def without_format(title: str) -> str:
     while len(words) > 1 and all(w in _DELIVERY for w in _WORD.findall(words[-1].lower())):
         words.pop()
     return " ".join(words).rstrip(" -–")
+
+
+# --- one hub item, one OGC service -------------------------------------------
+# An ArcGIS Online item id is unique across ArcGIS, whichever hub site shows it:
+# ".../datasets/<id>_<layer>", or a slug page's own downloads ".../items/<id>/csv?layers=<layer>".
+_HUB_ITEM_PAGE = re.compile(r"/datasets/([0-9a-f]{32})(?:_([0-9]+))?$")
+_HUB_DOWNLOADS = (
+    re.compile(r"/api/download/v1/items/([0-9a-f]{32})/[^/?#]+\?(?:.*&)?layers=([0-9]+)"),
+    re.compile(r"/datasets/([0-9a-f]{32})_([0-9]+)\.[a-z]+(?:\?|$)"),
+)
+_HUB_SLUG_PAGE = re.compile(r"^/(?:maps|datasets)/([^/]+::[^/]+)$")
+
+
+def hub_items(url: str, links: Iterable[str] = ()) -> set[str]:
+    """What names the ArcGIS Hub item (and layer) a catalogue page shows: its URL's
+    item id (`/datasets/<item id>_<layer>`), else the one item and layer its own
+    downloads all name; and its slug page (`/maps/org::name` and `/datasets/org::name`
+    are one item on one hub). Empty for a page that shows no hub item."""
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    page = _HUB_ITEM_PAGE.search(path)
+    named = {match.groups() for link in links for pattern in _HUB_DOWNLOADS if (match := pattern.search(link))}
+    found = set()
+    if page:
+        found.add(f"arcgis-item:{page.group(1)}_{page.group(2) or ''}")
+    elif len(named) == 1:
+        item, layer = next(iter(named))
+        found.add(f"arcgis-item:{item}_{layer}")
+    slug = _HUB_SLUG_PAGE.match(path)
+    if slug:
+        found.add(f"arcgis-hub:{(parts.hostname or '').lower()}/{slug.group(1).lower()}")
+    return found
+
+
+# OGC request parameters: they ask one endpoint for its capabilities or its data
+# under one protocol, and do not name another resource.
+_OGC_PARAMETERS = frozenset({"service", "request", "version", "acceptversions"})
+# an endpoint's protocol-specific last segment: GeoServer's /wms and /wfs (its /ows
+# answers both), ArcGIS's MapServer/WMSServer and /WFSServer
+_OGC_SEGMENT = re.compile(r"/(?:ows|wms|wfs|wcs|wmts|wmsserver|wfsserver|wcsserver)$", re.IGNORECASE)
+
+
+def service_endpoint(url: str) -> str | None:
+    """The OGC service a URL asks (its endpoint without the protocol and request:
+    `ows?service=WMS&request=GetCapabilities` and `ows?service=WFS&...` are one
+    service, and so are GeoServer's `/wms` and `/wfs`), or None for a URL that asks
+    no OGC service. Other parameters (a layer's `typeName`) still name their own."""
+    parts = urlsplit(normalised_url(url))
+    pairs = [part for part in parts.query.split("&") if part]
+    asks = any(part.split("=", 1)[0].lower() == "service" for part in pairs)
+    if not asks and not _OGC_SEGMENT.search(parts.path):
+        return None
+    query = "&".join(part for part in pairs if part.split("=", 1)[0].lower() not in _OGC_PARAMETERS)
+    path = _OGC_SEGMENT.sub("", parts.path)
+    return urlunsplit(("ogc", parts.netloc, path, query, ""))

@@ -10,6 +10,7 @@ from govsearch_build.quality import (
     format_free_url,
     format_name,
     is_generic_title,
+    item_name,
     names_only_its_publisher,
     normalised_url,
     repair_mojibake,
@@ -130,6 +131,21 @@ def test_normalised_url_sets_aside_what_does_not_name_another_resource():
     assert normalised_url("https://x.gov.uk/a/v1/b") != normalised_url("https://x.gov.uk/a/b")
     wms = "https://map.example.gov.uk/WmsServer?service=WMS&request=GetCapabilities"
     assert normalised_url(wms + "&") == normalised_url(wms) != normalised_url(wms + "&layers=a")
+    # one path percent-encoded or not is one address; an escaped "/" is not a separator
+    operation = "https://bg.example.gov.uk/bg2/api/v1/applications/{application_reference}/estimate"
+    assert normalised_url(operation) == normalised_url(operation.replace("{", "%7B").replace("}", "%7d"))
+    assert normalised_url("https://x.gov.uk/a%2Fb") != normalised_url("https://x.gov.uk/a/b")
+
+
+def test_a_service_request_names_its_item_by_its_one_layer():
+    """MHCLG's four "Geoserver shapefile download service" rows differ only by the layer they ask."""
+    ows = "http://maps.example.gov.uk/geoserver/dclg_inspire/ows?service=WFS&request=GetFeature&outputFormat=shape-zip"
+    assert is_generic_title("Geoserver shapefile download service")
+    assert item_name("", ows + "&typeName=dclg_inspire%3AEnglish_Town_Centres_2004") == "English Town Centres 2004"
+    assert (
+        item_name("", ows + "&typeName=dclg_inspire:English%20Ceremonial%20Counties") == "English Ceremonial Counties"
+    )
+    assert item_name("", ows + "&typeName=a:Wards,a:Parishes") is None  # two layers name no one item
 
 
 def test_format_free_url_sets_aside_only_the_format():

@@ -41,7 +41,37 @@ lists every export in `../shared/data` as `[[sources]]`.
   with its keywords and summaries' with its body (`data_writer.index_document`).
   So `address lookup` finds the reviewed OS Places record, whose own summary
   says "address search", through its catalogue entry's "look-up". Counted
-  under `quality.same-resource-merged`.
+  under `quality.same-resource-merged`; a path percent-encoded or not
+  (`/{ref}`, `/%7Bref%7D`) is one address. The same merge, each counted under
+  its own rule, joins records that the records themselves show to be one
+  resource at two addresses:
+  - `hub-item-merged`: pages that show one ArcGIS Hub item and layer: one item
+    id on two hub sites (`osni.spatial-ni` and `osni-spatial-ni`), a slug page
+    whose own downloads (`/api/download/v1/items/<id>/csv?layers=N`) name the
+    item of an id page (`/datasets/<id>_N`), one slug under `/maps/` and
+    `/datasets/`. Slugs with another number (`name-1`, `name-2`) are other
+    items (ONS boundaries offered as a WFS item, a MapServer item and a
+    FeatureServer item; NSTA maps in ED50 and in ETRS89) and stay apart;
+  - `service-endpoints-merged`: one OGC endpoint asked under another protocol
+    or request (`ows?service=WMS&request=GetCapabilities` and `service=WFS`,
+    GeoServer's `/wms` and `/wfs`, ArcGIS's `MapServer/WMSServer` and
+    `/WFSServer`, a bare `WmsServer?`); the other protocol's address becomes
+    one of the record's links. A layer parameter (`typeName`) still names a
+    record of its own;
+  - `republished-dataset-merged`: a data.gov.uk dataset published again under
+    its slug and a number (`property-land-tbc-owned`, `...-owned1`) with the
+    same title, publisher, summary and date. Another summary or date may be
+    another edition (Wolverhampton's brownfield sites of 2016 and 2023), so
+    such a record stays;
+  - `api-documentation-merged`: an API's reference documentation or endpoint
+    listed under the API's own title and publisher, at the API's documentation
+    page or under its path (`.../asset-management/doc/reference`,
+    `api.os.uk/features/ngd/ofa/v1`). A reviewed or curated record is kept as
+    for one URL; among imports, the API at its root;
+  - `service-page-merged` (after services take their datasets' titles): a
+    service titled as the dataset page that describes it (its documentation
+    page, or one of the page's links) becomes one of that page's links; a
+    curated service record is kept instead, with the page in `alsoKnownAs`.
 - **Quality rules** (`govsearch_build/quality.py`), each counted with examples
   in `report.quality` and in the site's build report and data-quality page:
   - `mojibake-repaired`: UTF-8 decoded as Latin-1/cp1252 at the source
@@ -53,8 +83,10 @@ lists every export in `../shared/data` as `[[sources]]`.
     "Link to WMS", "HTML"; a protocol's spelled-out name, "Web Map Service",
     is its acronym), access words ("View Data", "Download"), numbers ("0") or
     generic product words is qualified with the item's name from its catalogue
-    page's slug ("Parks and open spaces (Esri Rest API)"), else with its
-    publisher ("WFS from X Council"); a bare number with no item name is
+    page's slug ("Parks and open spaces (Esri Rest API)") or the one layer its
+    service request asks (`typeName=dclg_inspire:English_Town_Centres_2004`:
+    "English Town Centres 2004 (Geoserver shapefile download service)"), else
+    with its publisher ("WFS from X Council"); a bare number with no item name is
     rejected with that reason. So is an access label that adds only its
     publisher, by name or initials ("View & Download from CDC" of Craven
     District Council), with no item name; a publisher's name with a format
