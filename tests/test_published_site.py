@@ -100,8 +100,10 @@ def _collections(catalogue: Catalogue) -> list[str]:
 def test_repeat_visits_have_a_memory_snapshot_of_the_modules_the_worker_imports(site):
     """The snapshot (docs/startup.md) is what makes a repeat visit fast; a build that
     could not make it still works, so only this check notices it went missing."""
+    import gzip
     import hashlib
     import importlib.util
+    import struct
 
     from govsearch_build.runtime import SNAPSHOT_MODULES
 
@@ -111,6 +113,14 @@ def test_repeat_visits_have_a_memory_snapshot_of_the_modules_the_worker_imports(
     assert entry, "pyodide-lock.json lists no memory snapshot"
     data = (site / "pyodide" / entry["file_name"]).read_bytes()
     assert hashlib.sha256(data).hexdigest() == entry["sha256"] and len(data) == entry["size"]
+    # The layout worker.js unpacks: a header naming the stored runs of pages, then their bytes, the rest zero.
+    stored = gzip.decompress(data)
+    assert stored[:8] == b"GSNAP1\0\0"
+    size, page, count = struct.unpack_from("<3I", stored, 8)
+    runs = [struct.unpack_from("<2I", stored, 20 + 8 * run) for run in range(count)]
+    assert all(first + pages < later for (first, pages), (later, _) in zip(runs, runs[1:])), "runs in order, apart"
+    kept = sum(min(pages * page, size - first * page) for first, pages in runs)
+    assert len(stored) == 20 + 8 * count + kept and 0 < kept < size
 
 
 def test_the_python_the_worker_imports_is_published_as_bytecode(site):

@@ -278,14 +278,41 @@ async function cachedSnapshot(indexURL, entry) {
       return null;
     }
     const bytes = new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer().then((buffer) => {
+      const memory = unpackSnapshot(buffer);
       mark("snapshot_unpacked");
-      return new Uint8Array(buffer);
+      return memory;
     });
     bytes.catch(() => {}); // loadPyodide meets (and reports) a failure
     return { bytes }; // wrapped: an async function would wait for a promise it returns
   } catch (error) {
     return null; // not cached, or not what the lock file vouches for: bootstrap instead
   }
+}
+
+// The snapshot as the build stores it (runtime.without_zero_pages): a header of
+// little-endian u32s (memory size, page size, run count, each run's first page
+// and page count), then the runs' bytes; every other page of the memory is zero.
+// Half the memory is zero pages, so they are not decompressed on every visit.
+const SNAPSHOT_MAGIC = "GSNAP1\0\0";
+
+function unpackSnapshot(buffer) {
+  const view = new DataView(buffer);
+  if (new TextDecoder().decode(new Uint8Array(buffer, 0, 8)) !== SNAPSHOT_MAGIC) {
+    throw new Error("the memory snapshot is not in the layout this page reads");
+  }
+  const [size, page, runs] = [8, 12, 16].map((offset) => view.getUint32(offset, true));
+  const memory = new Uint8Array(size);
+  let from = 20 + 8 * runs;
+  for (let run = 0; run < runs; run++) {
+    const start = view.getUint32(20 + 8 * run, true) * page;
+    const length = Math.min(view.getUint32(24 + 8 * run, true) * page, size - start);
+    memory.set(new Uint8Array(buffer, from, length), start);
+    from += length;
+  }
+  if (from !== buffer.byteLength) {
+    throw new Error("the memory snapshot's runs do not add up to its length");
+  }
+  return memory;
 }
 
 // Once search is ready and idle, put the snapshot into the HTTP cache for the next visit.
