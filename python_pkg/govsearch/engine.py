@@ -216,11 +216,14 @@ class SearchEngine:
 
     def _facet_counts(self, matches: Matches, filters: Mapping[str, frozenset[str]]) -> dict[str, dict[str, int]]:
         counts: dict[str, Counter[str]] = {name: Counter() for name in DIMENSIONS}
+        profile_values = self.facets.profile_values
         for profile, count in matches.tally(self.facets).items():
-            failing = self._failing(profile, filters)
-            for position, name in enumerate(DIMENSIONS):
+            failing = self._failing(profile, filters) if filters else []
+            if len(failing) > 1:
+                continue  # counted in no dimension: another filter than its own excludes it
+            for name, values in zip(DIMENSIONS, profile_values[profile]):
                 if not failing or failing == [name]:
-                    for value in self.facets.profiles[1][profile][position]:
+                    for value in values:
                         counts[name][value] += count
         return {
             name: dict(sorted(tally.items(), key=lambda item: (-item[1], item[0]))) for name, tally in counts.items()

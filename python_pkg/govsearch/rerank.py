@@ -22,7 +22,7 @@ import heapq
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import chain, compress
 from operator import mul, not_, or_
 from typing import Any
 
@@ -206,7 +206,7 @@ def _first_stage(
     budget = _Budget()
     tiers = _tiers(engine, terms, filters, identified, budget, strict_only)
     # Every tier's profiles and flags, in one round of downloads: the facet counts read them all.
-    engine.facets.require(number for tier in tiers for number in tier.matches.scores)
+    engine.facets.require(chain.from_iterable(tier.matches.scores for tier in tiers))
     depth = start + POOL
     ranked: list[Ranked] = []
     for tier in tiers:
@@ -306,11 +306,13 @@ def _tiers(
         tried.add(tuple(clauses))
         tier_terms, clauses = budget.fit(engine, tier_terms, clauses)
         matches = engine.match(clauses)
-        fresh = [number for number in engine.filter(matches, filters) if number not in seen]
-        seen.update(fresh)
+        fresh = engine.filter(matches, filters)
+        if seen:
+            fresh = [number for number in fresh if number not in seen]
         tiers.append(_Tier(mode, tier_terms, clauses, matches, fresh))
-        if len(seen) >= TIER_TARGET:
+        if len(seen) + len(fresh) >= TIER_TARGET:
             break
+        seen.update(fresh)  # fewer than TIER_TARGET: a common word's matches never make a set here
     return tiers
 
 
