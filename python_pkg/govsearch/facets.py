@@ -93,7 +93,8 @@ class FacetTable:
         """Read the profiles of these records, every missing chunk in one round."""
         if not self._unread:
             return
-        wanted = sorted(set(map(self.per_chunk.__rfloordiv__, numbers)) & self._unread)  # number // per_chunk
+        per_chunk = self.per_chunk
+        wanted = sorted({number // per_chunk for number in numbers} & self._unread)
         gather(*(lambda index=index: self._read(index) for index in wanted))
 
     def _read(self, index: int) -> None:
@@ -113,7 +114,8 @@ class FacetTable:
     def tally(self, numbers: Collection[int]) -> Counter[int]:
         """How many of the records have each profile."""
         self.require(numbers)
-        return Counter(map(self.of_record.__getitem__, numbers))
+        profile_of = self.of_record
+        return Counter([profile_of[number] for number in numbers])
 
     def catalogue_tally(self) -> Counter[int]:
         """Every record's profile, counted at build time: no chunk is read."""

@@ -365,10 +365,8 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
         return []
     if tier.mode == "identifier":
         return [Ranked(number, 1.0, tier.mode, ["identifier"]) for number in numbers[:room]]
-    scores = tier.matches.scores
-    base = list(map(scores.__getitem__, numbers))
-    if ranking.priors:
-        base = list(map(mul, base, map(ranking.priors.__getitem__, numbers)))
+    scores, priors = tier.matches.scores, ranking.priors
+    base = [scores[number] * priors[number] for number in numbers] if priors else [scores[number] for number in numbers]
     words = [clause for term, clause in zip(tier.terms, tier.clauses) if not term.intent]
     # any_term: a record scores the share of the query's information it holds (_Coverage).
     coverage = _Coverage(engine, words) if tier.mode == "any_term" and len(words) > 1 else None
@@ -405,7 +403,7 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
 def _near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:
     """The records whose score times `bound` reaches the room-th best score (before rounding)."""
     threshold = heapq.nlargest(room, scores)[-1] / bound - 2 * 10**-SCORE_PLACES
-    keep = list(map(threshold.__le__, scores))
+    keep = [score >= threshold for score in scores]
     return list(compress(numbers, keep)), list(compress(scores, keep))
 
 
