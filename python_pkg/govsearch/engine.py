@@ -14,7 +14,6 @@ import math
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from itertools import compress
 from typing import Any, Protocol
 
 # CODE_ALPHABET is re-exported: the ranking flags use the same alphabet.
@@ -188,7 +187,8 @@ class SearchEngine:
         passing = {profile for profile in tally if not self._failing(profile, filters)}
         if len(passing) == len(tally):
             return numbers
-        return list(compress(numbers, map(passing.__contains__, map(self.facets.profiles[0].__getitem__, numbers))))
+        profile_of = self.facets.profiles[0]
+        return [number for number in numbers if profile_of[number] in passing]
 
     def best(self, matches: Matches, numbers: list[int], limit: int) -> list[Hit]:
         """The `limit` best of `numbers`: score (rounded), then title, then id.
@@ -199,9 +199,8 @@ class SearchEngine:
         """
         scores = matches.scores
         if len(numbers) > limit:
-            raw = list(map(scores.__getitem__, numbers))
-            threshold = sorted(raw)[-limit] - _ROUNDING_MARGIN
-            numbers = list(compress(numbers, map(threshold.__le__, raw)))
+            threshold = sorted([scores[number] for number in numbers])[-limit] - _ROUNDING_MARGIN
+            numbers = [number for number in numbers if scores[number] >= threshold]
         ranked = sorted((-round(scores[number], SCORE_PLACES), number) for number in numbers)
         return [Hit(number, -negated) for negated, number in ranked[:limit]]
 
@@ -216,11 +215,14 @@ class SearchEngine:
 
     def _facet_counts(self, matches: Matches, filters: Mapping[str, frozenset[str]]) -> dict[str, dict[str, int]]:
         counts: dict[str, Counter[str]] = {name: Counter() for name in DIMENSIONS}
+        profile_values = self.facets.profile_values
         for profile, count in matches.tally(self.facets).items():
-            failing = self._failing(profile, filters)
-            for position, name in enumerate(DIMENSIONS):
+            failing = self._failing(profile, filters) if filters else []
+            if len(failing) > 1:
+                continue  # counted in no dimension: another filter than its own excludes it
+            for name, values in zip(DIMENSIONS, profile_values[profile]):
                 if not failing or failing == [name]:
-                    for value in self.facets.profiles[1][profile][position]:
+                    for value in values:
                         counts[name][value] += count
         return {
             name: dict(sorted(tally.items(), key=lambda item: (-item[1], item[0]))) for name, tally in counts.items()

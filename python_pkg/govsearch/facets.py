@@ -13,7 +13,7 @@ fall in.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from .data_format import decode_codes, listed_shard_path
@@ -93,7 +93,8 @@ class FacetTable:
         """Read the profiles of these records, every missing chunk in one round."""
         if not self._unread:
             return
-        wanted = sorted({number // self.per_chunk for number in numbers} & self._unread)
+        per_chunk = self.per_chunk
+        wanted = sorted({number // per_chunk for number in numbers} & self._unread)
         gather(*(lambda index=index: self._read(index) for index in wanted))
 
     def _read(self, index: int) -> None:
@@ -110,11 +111,11 @@ class FacetTable:
         for listener in self.listeners:
             listener(start, flags)
 
-    def tally(self, numbers: Iterable[int]) -> Counter[int]:
+    def tally(self, numbers: Collection[int]) -> Counter[int]:
         """How many of the records have each profile."""
-        numbers = list(numbers)
         self.require(numbers)
-        return Counter(map(self.of_record.__getitem__, numbers))
+        profile_of = self.of_record
+        return Counter([profile_of[number] for number in numbers])
 
     def catalogue_tally(self) -> Counter[int]:
         """Every record's profile, counted at build time: no chunk is read."""

@@ -22,7 +22,7 @@ import heapq
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import chain, compress
 from operator import mul, not_, or_
 from typing import Any
 
@@ -206,7 +206,7 @@ def _first_stage(
     budget = _Budget()
     tiers = _tiers(engine, terms, filters, identified, budget, strict_only)
     # Every tier's profiles and flags, in one round of downloads: the facet counts read them all.
-    engine.facets.require(number for tier in tiers for number in tier.matches.scores)
+    engine.facets.require(chain.from_iterable(tier.matches.scores for tier in tiers))
     depth = start + POOL
     ranked: list[Ranked] = []
     for tier in tiers:
@@ -306,11 +306,13 @@ def _tiers(
         tried.add(tuple(clauses))
         tier_terms, clauses = budget.fit(engine, tier_terms, clauses)
         matches = engine.match(clauses)
-        fresh = [number for number in engine.filter(matches, filters) if number not in seen]
-        seen.update(fresh)
+        fresh = engine.filter(matches, filters)
+        if seen:
+            fresh = [number for number in fresh if number not in seen]
         tiers.append(_Tier(mode, tier_terms, clauses, matches, fresh))
-        if len(seen) >= TIER_TARGET:
+        if len(seen) + len(fresh) >= TIER_TARGET:
             break
+        seen.update(fresh)  # fewer than TIER_TARGET: a common word's matches never make a set here
     return tiers
 
 
@@ -363,10 +365,8 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
         return []
     if tier.mode == "identifier":
         return [Ranked(number, 1.0, tier.mode, ["identifier"]) for number in numbers[:room]]
-    scores = tier.matches.scores
-    base = list(map(scores.__getitem__, numbers))
-    if ranking.priors:
-        base = list(map(mul, base, map(ranking.priors.__getitem__, numbers)))
+    scores, priors = tier.matches.scores, ranking.priors
+    base = [scores[number] * priors[number] for number in numbers] if priors else [scores[number] for number in numbers]
     words = [clause for term, clause in zip(tier.terms, tier.clauses) if not term.intent]
     # any_term: a record scores the share of the query's information it holds (_Coverage).
     coverage = _Coverage(engine, words) if tier.mode == "any_term" and len(words) > 1 else None
@@ -403,7 +403,7 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
 def _near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:
     """The records whose score times `bound` reaches the room-th best score (before rounding)."""
     threshold = heapq.nlargest(room, scores)[-1] / bound - 2 * 10**-SCORE_PLACES
-    keep = list(map(threshold.__le__, scores))
+    keep = [score >= threshold for score in scores]
     return list(compress(numbers, keep)), list(compress(scores, keep))
 
 

@@ -20,9 +20,8 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter, OrderedDict
-from collections.abc import Iterator, Mapping
-from itertools import chain, compress, repeat
-from operator import add, mul, truediv
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from itertools import chain, compress
 from typing import Any
 
 from lunr.token_set import TokenSet
@@ -342,14 +341,19 @@ class ShardedMatcher:
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         expansions, self.limited = self._expansions(clauses)
         gathered = self._gather(clauses, expansions)
+        if gathered.terms == 1:
+            # One index term: its query vector is 1 in every field (magnitude 1),
+            # so a field's scores are the term's weights there, summed as they come.
+            return _summed(
+                [(posting.numbers, posting.weights) for postings in gathered.postings.values() for posting in postings]
+            )
         per_field = [
             (field, _field_scores(gathered.query[field], postings))
             for field, postings in gathered.postings.items()
             if postings
         ]
-        scores = _sum_fields(per_field)
-        if gathered.terms > 1:
-            _resum_out_of_order(scores, per_field, gathered.postings)
+        scores = _summed([(field_scores.keys(), field_scores.values()) for _, field_scores in per_field])
+        _resum_out_of_order(scores, per_field, gathered.postings)
         return scores
 
     def _gather(self, clauses: list[Clause], expansions: list[list[str]]) -> _Gathered:
@@ -373,7 +377,7 @@ class ShardedMatcher:
                     column = posting[POSTING_FIELDS].get(field)
                     if not column:
                         continue
-                    numbers, weights = decode_column(column)
+                    numbers, weights = self._decoded(term, field, column), column[1]
                     clause_numbers.append(numbers)
                     if (term, field) not in seen:
                         seen.add((term, field))
@@ -402,7 +406,7 @@ class _Posting:
 
     def restricted(self, allowed: set[int]) -> _Posting:
         """The same posting with only the records in `allowed`."""
-        keep = list(map(allowed.__contains__, self.numbers))
+        keep = [number in allowed for number in self.numbers]
         return _Posting(
             self.rank, self.term_index, list(compress(self.numbers, keep)), list(compress(self.weights, keep))
         )
@@ -426,37 +430,59 @@ def _field_scores(vector: dict[int, float], postings: list[_Posting]) -> dict[in
     """lunr's similarity in one field: query vector . field vector / |query vector|.
 
     The dot product adds term by term in term-index order, as lunr's does.
-    (Loops over records run inside map/zip/dict: these sets reach 30,000.)
     """
     magnitude = math.sqrt(sum(value * value for _, value in sorted(vector.items())))
-    dots: dict[int, float] = {}
-    for posting in sorted(postings, key=lambda posting: posting.term_index):
-        boost = vector[posting.term_index]
-        products = map(float, posting.weights) if boost == 1 else map(mul, repeat(boost), posting.weights)
-        dots = _added(dots, dict(zip(posting.numbers, products)))
+    ordered = sorted(postings, key=lambda posting: posting.term_index)
+    dots = _summed([(posting.numbers, _boosted(vector[posting.term_index], posting.weights)) for posting in ordered])
     if magnitude == 1:  # x / 1.0 == x
         return dots
     if not magnitude:
         return dict.fromkeys(dots, 0)
-    return dict(zip(dots.keys(), map(truediv, dots.values(), repeat(magnitude))))
+    return {number: dot / magnitude for number, dot in dots.items()}
 
 
-def _added(total: dict[int, float], addend: dict[int, float]) -> dict[int, float]:
-    """Key by key total + addend; where both hold a record, total's value plus addend's, as lunr adds."""
+def _add_into(total: dict[int, float], numbers: Iterable[int], values: Iterable[float]) -> None:
+    """Add each record's value to its total, in place (a record new to
+    `total` gets its value as a float: 0.0 + v == v).
+
+    In place: a common word's lists reach 100,000 records, and merging a new
+    dict per list took twice as long. A plain loop, not map over bound
+    methods: in Pyodide each bound-method call costs more than the loop's own
+    bytecode (for 137,000 records 34 ms against 40; CPython 18 against 20)."""
     if not total:
-        return addend
-    both = list(total.keys() & addend.keys())
-    merged = addend | total
-    merged.update(zip(both, map(add, map(total.__getitem__, both), map(addend.__getitem__, both))))
-    return merged
+        total.update(zip(numbers, map(float, values)))
+        return
+    get = total.get
+    for number, value in zip(numbers, values):
+        total[number] = get(number, 0.0) + value
 
 
-def _sum_fields(per_field: list[tuple[str, dict[int, float]]]) -> dict[int, float]:
-    """A record's score is the sum of its fields' scores, added in field order."""
-    scores: dict[int, float] = {}
-    for _, field_scores in per_field:
-        scores = _added(scores, field_scores)
-    return scores
+def _boosted(boost: float, weights: list[float]) -> list[float]:
+    """A term's weights times its value in the query vector."""
+    return weights if boost == 1 else [boost * weight for weight in weights]
+
+
+def _summed(parts: list[tuple[Collection[int], Iterable[float]]]) -> dict[int, float]:
+    """Each record's values from these (records, values) lists, added in list
+    order: a field's terms in term-index order, a record's fields in field order.
+
+    The longest list is taken whole (one C call) rather than added record by
+    record: the lists before it are summed on their own, then it is added to
+    that sum (a + b == b + a), then the lists after it in turn, so each
+    record's sum is still added in list order. For `plan` at 300,000 records
+    that adds 48,000 scores one by one instead of 145,000."""
+    if not parts:
+        return {}
+    longest = max(range(len(parts)), key=lambda at: len(parts[at][0]))
+    before: dict[int, float] = {}
+    for numbers, values in parts[:longest]:
+        _add_into(before, numbers, values)
+    summed: dict[int, float] = {}
+    _add_into(summed, *parts[longest])
+    _add_into(summed, before.keys(), before.values())
+    for numbers, values in parts[longest + 1 :]:
+        _add_into(summed, numbers, values)
+    return summed
 
 
 def _resum_out_of_order(
