@@ -256,9 +256,10 @@ def browser_figures(result: dict) -> dict:
     }
 
 
-def index_only(model: simulate.Model, count: int, seed: int, work: Path) -> dict:
+def index_only(model: simulate.Model, count: int, seed: int, work: Path, keep: bool = False) -> dict:
     """The build's indexing step alone (write_data) over records generated in memory, in this process:
-    its memory without the hours of Markdown reading. Run in a fresh process (--index-only) so VmHWM is its own."""
+    its memory without the hours of Markdown reading. Run in a fresh process (--index-only) so VmHWM is its own.
+    With `keep`, the data stays in work/data for bench/data_bytes.py to read (`data_bytes.py WORK`)."""
     from govsearch_build.config import load_config
     from govsearch_build.data_writer import write_data
 
@@ -275,7 +276,10 @@ def index_only(model: simulate.Model, count: int, seed: int, work: Path) -> dict
         "write_data_s": time.perf_counter() - started,
         "peak_mb": peak(),
     }
-    shutil.rmtree(work, ignore_errors=True)
+    if keep:
+        result["data"] = str(work / "data")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
     return result
 
 
@@ -471,6 +475,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="only the indexing step's memory and time for N records made in memory (prints JSON)",
     )
+    parser.add_argument(
+        "--keep", action="store_true", help="with --index-only: keep the data files (bench/data_bytes.py reads them)"
+    )
     parser.add_argument("--render", metavar="NAME", help="only rewrite NAME.md (and the projection) from NAME.json")
     parser.add_argument(
         "--merge", metavar="NAMES", help="combine results NAME1,NAME2,... (sizes run side by side) into --name"
@@ -483,7 +490,11 @@ def main(argv: list[str] | None = None) -> int:
         print(
             json.dumps(
                 index_only(
-                    model, options.index_only, options.seed, BENCH / "work" / "scale" / f"index-{options.index_only}"
+                    model,
+                    options.index_only,
+                    options.seed,
+                    BENCH / "work" / "scale" / f"index-{options.index_only}",
+                    options.keep,
                 )
             )
         )

@@ -6,6 +6,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from govsearch.data_format import (
     MANIFEST,
     POSTING_FIELDS,
@@ -15,10 +17,15 @@ from govsearch.data_format import (
     decode_codes,
     decode_column,
     decode_gaps,
+    decode_profile_codes,
+    decode_vocabulary,
     encode_codes,
     encode_gaps,
+    encode_profile_codes,
+    encode_vocabulary,
     listed_shard_path,
     page_folder,
+    profile_code_shape,
 )
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
@@ -35,6 +42,36 @@ def test_codes_round_trip_at_every_width_boundary():
         text = encode_codes(codes, width)
         assert len(text) == width * len(codes)
         assert decode_codes(text, width) == codes
+
+
+def test_profile_codes_round_trip_and_spend_one_digit_on_the_commonest():
+    for profiles in (1, 64, 65, 1836, 4095, 4096, 4097, 64**3):
+        one, width = profile_code_shape(profiles)
+        assert one + (64 - one) * 64 ** (width - 1) >= profiles  # every profile has a code
+        assert one in (63, 64) or one + 1 + (63 - one) * 64 ** (width - 1) < profiles  # and no more one-digit codes fit
+        codes = [0, profiles - 1, *random.Random(profiles).choices(range(profiles), k=300)]
+        text = encode_profile_codes(codes, one, width)
+        assert len(text) == len(codes) + sum(width - 1 for code in codes if code >= one)
+        assert decode_profile_codes(text, len(codes), one, width) == codes
+    assert profile_code_shape(1836) == (35, 2)  # the 35 commonest of 1,836 profiles in one character
+
+
+def test_profile_codes_of_the_wrong_length_are_refused():
+    one, width = profile_code_shape(1836)
+    text = encode_profile_codes([0, 40, 1835], one, width)
+    for wrong in (text[:-1], text + "0"):
+        with pytest.raises(ValueError):
+            decode_profile_codes(wrong, 3, one, width)
+
+
+def test_the_vocabulary_round_trips_front_coded():
+    terms = sorted({"a", "ab", "abc", "abd", "b", "é_group", "x" * 70, "x" * 70 + "y", "x" * 64 + "z", "2024", "20241"})
+    text = encode_vocabulary(terms)
+    assert decode_vocabulary(text) == terms
+    assert len(text) < sum(map(len, terms)) + len(terms)  # shared beginnings are written once
+    assert decode_vocabulary(encode_vocabulary([])) == []
+    with pytest.raises(ValueError):
+        encode_vocabulary(["two words"])
 
 
 def test_record_gaps_round_trip():

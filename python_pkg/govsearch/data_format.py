@@ -28,17 +28,25 @@ indexed by that number.
 facets (govsearch/facets.py; written by profile_table):
   `{"columns": {field: {"values": [...]}}, "profiles": {"widths": {field: w},
   "codes": {field: "..."}, "flags": "...", "records": [n, ...]}, "records":
-  {"count": n, "width": w, "codes": "..."} | {"count": n, "width": w,
-  "perChunk": c, "sha256": [...]}}`. A *profile* is a distinct combination
-  of the four filter values and the ranking flags (rerank.FLAG_WEIGHTS as a
-  bit mask): `profiles` gives each profile's value index per field, its flag
-  mask (one character) and how many records have it. Each record's profile
-  is a code of `records.width` characters: inline (`codes`, single layout) or
-  in chunks of `perChunk` records, `profiles/<number>.<hash>.json` =
-  `{"codes": "..."}`, listed by hash (sharded layout); a query reads the
-  chunks its matches fall in. Codes are fixed-width base-64 characters of
-  CODE_ALPHABET, most significant first, concatenated (encode_codes /
-  decode_codes). A value may be a list: a resource in several collections.
+  {"count": n, "one": o, "width": w, "codes": "..."} | {"count": n, "one": o,
+  "width": w, "perChunk": c, "sha256": [...]}}`. A *profile* is a distinct
+  combination of the four filter values and the ranking flags
+  (rerank.FLAG_WEIGHTS as a bit mask): `profiles` gives each profile's value
+  index per field, its flag mask (one character) and how many records have
+  it, commonest first. Fixed-width codes (`widths`, `flags`) are base-64
+  characters of CODE_ALPHABET, most significant first, concatenated
+  (encode_codes / decode_codes). A value may be a list: a resource in
+  several collections.
+  Each record's profile number is a prefix code (profile_code_shape,
+  encode_profile_codes / decode_profile_codes): the `one` commonest profiles
+  take one base-64 digit, the others `width` digits, the first of them at
+  least `one`. A text holds every record's first digit, in record order,
+  then the other digits of each longer code, in the same order: about 1.1
+  characters a record where fixed-width codes take 2, and a gzip a seventh
+  smaller. The texts are inline (`codes`, single layout) or in chunks of
+  `perChunk` records, `profiles/<number>.<hash>.json` = `{"codes": "..."}`,
+  listed by hash (sharded layout); a query reads the chunks its matches fall
+  in.
 
 ranking: `{"search": {"synonyms": [[...]], "intents": {word: [types]}}}`
   (the records' flags are in their profiles).
@@ -64,7 +72,12 @@ sharded layout: `directory` is
   - hash pages (records, rows: shards by record number) are `{"perPage": p,
     "shards": n, "pages": [sha256]}`; a page is `{"sha256": [...]}`.
 
-  - vocabulary: `{"terms": [every index term, sorted]}`;
+  - vocabulary: `{"terms": "..."}`, every index term, sorted, front-coded
+    (encode_vocabulary / decode_vocabulary): separated by spaces (lunr splits
+    words at whitespace, so no term holds one), each term as the number of
+    leading characters it shares with the term before (a CODE_ALPHABET
+    digit, at most 63) then the rest of it: a gzip a quarter smaller than a
+    JSON list of the terms;
   - postings: `{"terms": {term: posting}}`. A posting maps POSTING_TERM_INDEX
     to lunr's term index, POSTING_FIELDS to `{field: [record gaps, weights]}`
     and, for common words only, POSTING_ROWS to `[[number, *row], ...]`: the
@@ -82,10 +95,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import accumulate
+from itertools import accumulate, compress
 from typing import Any
 
-FORMAT = "govsearch-site/2"
+FORMAT = "govsearch-site/3"
 DATA_FOLDER = "data"
 MANIFEST = "manifest.json"
 
@@ -104,6 +117,8 @@ POSTING_ROWS = "r"
 
 CODE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 _CODE_BYTES = bytes.maketrans(CODE_ALPHABET.encode(), bytes(range(64)))
+_CODE_VALUES = {char: value for value, char in enumerate(CODE_ALPHABET)}
+_DIGIT_CHARS = bytes.maketrans(bytes(range(64)), CODE_ALPHABET.encode())
 
 
 def content_name(stem: str, sha256: str) -> str:
@@ -156,6 +171,65 @@ def decode_codes(text: str, width: int) -> list[int]:
     return codes
 
 
+def profile_code_shape(profiles: int) -> tuple[int, int]:
+    """(one, width) of the prefix code for `profiles` profiles, numbered
+    commonest first: profiles below `one` take one digit, the rest `width`
+    digits whose first is at least `one` (as many one-digit codes as fit)."""
+    width = code_width(profiles)
+    if width == 1:
+        return 64, 1
+    return min(63, (64**width - profiles) // (64 ** (width - 1) - 1)), width
+
+
+def encode_profile_codes(codes: Sequence[int], one: int, width: int) -> str:
+    """Every code's first digit, then the other digits of the codes from `one` up."""
+    span = 64 ** (width - 1)  # codes behind each first digit from `one` up
+    first = bytes(code if code < one else one + (code - one) // span for code in codes)
+    rest = [_base64((code - one) % span, width - 1) for code in codes if code >= one]
+    return first.translate(_DIGIT_CHARS).decode("ascii") + "".join(rest)
+
+
+def decode_profile_codes(text: str, count: int, one: int, width: int) -> list[int]:
+    """The `count` codes encode_profile_codes wrote."""
+    digits = text.encode("ascii").translate(_CODE_BYTES)
+    codes = list(digits[:count])
+    longer = list(compress(range(count), map(one.__le__, codes)))
+    rest = digits[count:]
+    if len(codes) != count or len(rest) != len(longer) * (width - 1):
+        raise ValueError(f"profile codes of {len(text)} characters do not hold {count} records")
+    low = [0] * len(longer)
+    for place in range(width - 1):
+        low = [value * 64 + digit for value, digit in zip(low, rest[place :: width - 1])]
+    span = 64 ** (width - 1)
+    for at, value in zip(longer, low):
+        codes[at] = one + (codes[at] - one) * span + value
+    return codes
+
+
+def encode_vocabulary(terms: Sequence[str]) -> str:
+    """Sorted terms, front-coded: each the length it shares with the term before (one digit), then the rest."""
+    coded, previous = [], ""
+    for term in terms:
+        if not term or " " in term:
+            raise ValueError(f"not an index term: {term!r}")
+        shared = 0
+        limit = min(len(term), len(previous), 63)
+        while shared < limit and term[shared] == previous[shared]:
+            shared += 1
+        coded.append(CODE_ALPHABET[shared] + term[shared:])
+        previous = term
+    return " ".join(coded)
+
+
+def decode_vocabulary(text: str) -> list[str]:
+    """The terms encode_vocabulary wrote, in order."""
+    terms, previous = [], ""
+    for coded in text.split(" ") if text else ():
+        previous = previous[: _CODE_VALUES[coded[0]]] + coded[1:]
+        terms.append(previous)
+    return terms
+
+
 def encode_gaps(numbers: Sequence[int]) -> list[int]:
     """Ascending record numbers as the first, then the differences."""
     return [numbers[0], *(b - a for a, b in zip(numbers, numbers[1:]))] if numbers else []
@@ -195,12 +269,14 @@ def profile_table(
             "records": [counts[key] for key in order],
         },
     }
-    width = code_width(len(order))
+    one, width = profile_code_shape(len(order))
     codes = [profile[key] for key in keys]
-    records: dict[str, Any] = {"count": len(codes), "width": width}
+    records: dict[str, Any] = {"count": len(codes), "one": one, "width": width}
     table["records"] = records
     if per_chunk is None:
-        records["codes"] = encode_codes(codes, width)
+        records["codes"] = encode_profile_codes(codes, one, width)
         return table, []
     records["perChunk"] = per_chunk
-    return table, [encode_codes(codes[start : start + per_chunk], width) for start in range(0, len(codes), per_chunk)]
+    return table, [
+        encode_profile_codes(codes[start : start + per_chunk], one, width) for start in range(0, len(codes), per_chunk)
+    ]

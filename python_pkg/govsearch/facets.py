@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
-from .data_format import decode_codes, listed_shard_path
+from .data_format import decode_codes, decode_profile_codes, listed_shard_path
 from .data_reader import SiteUnavailable, read_verified
 from .loaders import Loader, gather
 
@@ -57,7 +57,7 @@ class FacetTable:
         self.profile_flags = decode_codes(profiles["flags"], 1)
         self.profile_records = [int(count) for count in profiles["records"]]
         self.count = int(records["count"])
-        self.width = records["width"]
+        self.code_shape = int(records["one"]), int(records["width"])
         self.inline = records.get("codes")
         self.per_chunk = max(1, int(records.get("perChunk", self.count)))
         self.read_chunk = read_chunk
@@ -100,11 +100,12 @@ class FacetTable:
     def _read(self, index: int) -> None:
         start = index * self.per_chunk
         text = self.inline if self.inline is not None else self.read_chunk(index)  # type: ignore[misc]
-        codes = decode_codes(text, self.width)
-        if self.inline is None and len(codes) != min(self.per_chunk, self.count - start):
-            raise SiteUnavailable(f"facet chunk {index} holds {len(codes)} records")
         if self.inline is not None:
             start, self._unread = 0, set()
+        try:
+            codes = decode_profile_codes(text, min(self.per_chunk, self.count - start), *self.code_shape)
+        except ValueError as error:
+            raise SiteUnavailable(f"facet chunk {index}: {error}") from None
         self.of_record[start : start + len(codes)] = codes
         self._unread.discard(index)
         flags = list(map(self.profile_flags.__getitem__, codes))

@@ -31,6 +31,7 @@ from .data_format import (
     POSTING_ROWS,
     POSTING_TERM_INDEX,
     decode_column,
+    decode_vocabulary,
     listed_shard_path,
     page_folder,
 )
@@ -223,7 +224,7 @@ class ShardedMatcher:
     def vocabulary(self) -> list[str]:
         """Every index term, sorted; read only when a query needs expansion."""
         if self._terms is None:
-            terms = self.shards.read(self.shards.directory["vocabulary"], "vocabulary")["terms"]
+            terms = decode_vocabulary(self.shards.read(self.shards.directory["vocabulary"], "vocabulary")["terms"])
             self._terms, self._term_set = terms, frozenset(terms)
         return self._terms
 
