@@ -18,16 +18,16 @@ from .terms import Clause, budgeted, expand, intersection, to_lunr_query, typo_e
 
 
 def _loaded(serialized: dict[str, Any]) -> Index:
-    """The index as lunr's Index.load makes it, but with our vocabulary trie:
-    lunr's own automaton can lose and invent terms (see vocabulary_token_set),
-    and building it only to replace it was half the time a small site took
-    to open."""
+    """The index as lunr's Index.load makes it, but with our vocabulary trie,
+    built when first needed: lunr's own automaton can lose and invent terms
+    (see vocabulary_token_set), and building it only to replace it was half
+    the time a small site took to open."""
     inverted_index = dict(serialized["invertedIndex"])
     return Index(
         fields=serialized["fields"],
         field_vectors={ref: Vector(elements) for ref, elements in serialized["fieldVectors"]},
         inverted_index=inverted_index,
-        token_set=_Budgeted(vocabulary_token_set(list(inverted_index))),
+        token_set=_Budgeted(inverted_index),
         pipeline=Pipeline.load(serialized["pipeline"]),
     )
 
@@ -40,7 +40,8 @@ class LunrMatcher:
         self.limited: tuple[str, ...] = ()  # clause terms whose expansions the last match cut to the budget
 
     def warm(self) -> None:
-        """Nothing to do: the whole index was loaded up front."""
+        """Build the vocabulary trie now, before a typo or a wildcard needs it."""
+        self.index.token_set.vocabulary  # noqa: B018 - the property builds and keeps it
 
     def frequency(self, term: str) -> int:
         """How many records hold the term in its commonest field (0: not in the index)."""
@@ -72,14 +73,7 @@ class LunrMatcher:
         """Postings each clause reaches (the whole index is loaded: nothing to read)."""
         counts = []
         for clause in clauses:
-            term = clause.term + "*" if clause.wildcard else clause.term
-            vocabulary = self.index.token_set.vocabulary
-            reached = (
-                typo_expansion(vocabulary, term, clause.edit_distance)
-                if clause.edit_distance
-                else intersection(vocabulary, TokenSet.from_string(term))
-            )
-            fields = (self.index.inverted_index[term] for term in budgeted(reached, clause))
+            fields = (self.index.inverted_index[term] for term in budgeted(self.expand(clause), clause))
             counts.append(
                 sum(len(postings) for field in fields for name, postings in field.items() if name != "_index")
             )
@@ -95,15 +89,28 @@ class LunrMatcher:
 
 class _Budgeted:
     """The vocabulary automaton with the expansion budget (terms.budgeted)
-    applied to what lunr's query reads from each intersection."""
+    applied to what lunr's query reads from each intersection.
 
-    def __init__(self, vocabulary: TokenSet):
-        self.vocabulary = vocabulary
+    An exact term reaches itself if the index holds it, so the trie is built
+    only for the first typo or wildcard (or when search is idle): most first
+    queries never need it."""
+
+    def __init__(self, inverted_index: dict[str, Any]):
+        self._inverted_index = inverted_index
+        self._vocabulary: TokenSet | None = None
         self.clauses: list[Clause] = []
         self.cut: list[str] = []
 
+    @property
+    def vocabulary(self) -> TokenSet:
+        if self._vocabulary is None:
+            self._vocabulary = vocabulary_token_set(list(self._inverted_index))
+        return self._vocabulary
+
     def intersect(self, other: TokenSet) -> _Expansions:
         clause = self.clauses.pop(0) if self.clauses else None
+        if clause is not None and not clause.edit_distance and not clause.wildcard and "*" not in clause.term:
+            return _Expansions([clause.term] if clause.term in self._inverted_index else [])
         if clause is not None and clause.edit_distance and not clause.wildcard and "*" not in clause.term:
             reached = typo_expansion(self.vocabulary, clause.term, clause.edit_distance)  # what `other` accepts
         else:
