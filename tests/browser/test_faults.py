@@ -11,7 +11,8 @@
 - Oversized or absurdly nested arguments are refused quickly with
   invalid_arguments and do not harm the runtime.
 - A repeat visit starts from the memory snapshot the first visit kept, and a
-  wheel changed since is never used.
+  wheel changed since is never used; a kept snapshot that is not the one the
+  lock file names is never used either: the page starts without it.
 """
 
 from __future__ import annotations
@@ -428,6 +429,43 @@ def test_a_repeat_visit_starts_from_the_snapshot_and_never_uses_a_changed_wheel(
         )
         assert again.evaluate("() => window.__marks")["wheels_refused"], again.evaluate("() => window.__marks")
         assert [result["text"] for result in execute_tools(again, calls)["results"]] == expected
+    finally:
+        context.close()
+        served.server.shutdown()
+
+
+def test_a_kept_snapshot_the_lock_file_does_not_name_is_never_used(browser, site_dir: Path, tmp_path):
+    # The first visit keeps the snapshot; the lock file then names other bytes
+    # (a new deploy, or a cache holding what it should not): the repeat visit
+    # hashes what its cache holds, refuses it and bootstraps, answering the same.
+    site = shutil.copytree(site_dir, tmp_path / "site")
+    now = time.time()
+    for path in site.rglob("*"):
+        os.utime(path, (now, now))
+    served = serve_site(site)
+    context = browser.new_context(service_workers="block")
+    context.add_init_script(TIMING_MARKS)
+    try:
+        first = context.new_page()
+        first.goto(served.url("/"))
+        assert wait_for_runtime(first, *SETTLED) == "ready"
+        first.wait_for_function("() => window.__marks.snapshot_cached", timeout=120_000)
+        first.close()
+
+        lock_path = site / "pyodide" / "pyodide-lock.json"
+        lock = json.loads(lock_path.read_text("utf-8"))
+        lock["govsearch_snapshot"]["sha256"] = "0" * 64
+        lock_path.write_text(json.dumps(lock), "utf-8")
+        os.utime(lock_path, (now + 60, now + 60))
+        again = context.new_page()
+        again.goto(served.url("/"))
+        assert wait_for_runtime(again, *SETTLED) == "ready"
+        marks = again.evaluate("() => window.__marks")
+        assert marks.get("snapshot_refused") and not marks.get("snapshot_restored"), marks
+        calls = [(SEARCH_TOOL, {"query": "vat"}), (RECORD_TOOL, {"recordId": "companies-house-api"})]
+        assert [result["text"] for result in execute_tools(again, calls)["results"]] == reference_answers(
+            site_dir, calls
+        )
     finally:
         context.close()
         served.server.shutdown()

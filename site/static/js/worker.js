@@ -14,7 +14,8 @@
 // Python's WebAssembly memory, for benchmarks (null before Pyodide starts).
 // {type: "timing", mark, at}: a start-up step done (worker_started,
 // runtime_ready, wheels_loaded, data_downloaded, catalogue_open,
-// snapshot_cached; after a start from the cached snapshot: snapshot_unpacked,
+// snapshot_cached; snapshot_refused when the cached one is not the lock file's;
+// after a start from the cached snapshot: snapshot_unpacked,
 // snapshot_restored, then wheels_installed or wheels_refused once idle) at
 // wall-clock time `at`.
 
@@ -264,28 +265,38 @@ function integrityOf(hex) {
 
 // Pyodide's memory snapshot (made by the build), only when the HTTP cache
 // already holds it: a first visit does not wait for its bytes (see
-// docs/startup.md). Checked against the lock file's sha256; null otherwise.
-// Its bytes come as a promise ({bytes}): they decompress while Pyodide loads its
-// JavaScript and fetches the WebAssembly (loadPyodide awaits them only then).
+// docs/startup.md); null otherwise. Its bytes come as a promise ({bytes}),
+// and the response is taken as soon as the cache answers: the bytes are
+// hashed and decompressed side by side while Pyodide loads its JavaScript
+// and WebAssembly, and Pyodide gets them only once their sha256 is the lock
+// file's (a fetch with `integrity` would hold everything back until it had
+// read and checked the whole file).
 async function cachedSnapshot(indexURL, entry) {
-  if (!entry || typeof entry.file_name !== "string" || typeof DecompressionStream !== "function") {
+  if (!entry || typeof entry.file_name !== "string" || typeof entry.sha256 !== "string" || typeof DecompressionStream !== "function") {
     return null;
   }
   try {
     const url = new URL(entry.file_name, indexURL).href;
-    const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin", credentials: "same-origin", integrity: integrityOf(entry.sha256) });
+    const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin", credentials: "same-origin" });
     if (!response.ok) {
       return null;
     }
-    const bytes = new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer().then((buffer) => {
-      const memory = unpackSnapshot(buffer);
+    const [hashed, packed] = response.body.tee();
+    const sha256 = new Response(hashed).arrayBuffer().then(sha256Hex);
+    const buffer = new Response(packed.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    const bytes = Promise.all([sha256, buffer]).then(([hex, unpacked]) => {
+      if (hex !== entry.sha256.toLowerCase()) {
+        mark("snapshot_refused");
+        throw new Error("the cached memory snapshot is not the one the lock file names");
+      }
+      const memory = unpackSnapshot(unpacked);
       mark("snapshot_unpacked");
       return memory;
     });
     bytes.catch(() => {}); // loadPyodide meets (and reports) a failure
     return { bytes }; // wrapped: an async function would wait for a promise it returns
   } catch (error) {
-    return null; // not cached, or not what the lock file vouches for: bootstrap instead
+    return null; // not cached: bootstrap instead
   }
 }
 
