@@ -203,6 +203,26 @@ def test_assets_are_hashed_and_modules_import_hashed_names(built):
             assert name == hashed_name(logical, data)
 
 
+def test_the_search_page_preloads_every_module_boot_reaches_and_other_pages_none(built):
+    # Followed through the published files' own import specifiers: the page
+    # must name the whole graph, or the browser finds it one level at a time.
+    out, assets, written = built
+    static = out / "static" / "js"
+    reached, waiting = set(), [Path(assets.names["js/boot.js"]).name]
+    while waiting:
+        text = (static / waiting.pop()).read_text("utf-8")
+        for name in re.findall(r"[\"']\./([a-z]+\.[0-9a-f]{8}\.js)[\"']", text):
+            if name not in reached:
+                reached.add(name)
+                waiting.append(name)
+    home = (out / "index.html").read_text("utf-8")
+    preloaded = re.findall(r'<link rel="modulepreload" href="/govsearch/static/js/([^"]+)">', home)
+    assert len(preloaded) == len(set(preloaded))
+    assert set(preloaded) == reached and Path(assets.names["js/worker.js"]).name in reached
+    record_page = next(path for path in written if "/records/" in path.as_posix())
+    assert "modulepreload" not in record_page.read_text("utf-8")
+
+
 def test_css_uses_our_fonts_and_no_govuk_branding(built):
     out, assets, written = built
     css = (out / assets.url("css/main.css").removeprefix("/govsearch/")).read_text("utf-8")

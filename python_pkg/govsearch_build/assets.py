@@ -46,6 +46,7 @@ class Assets:
 
     base_path: str
     names: dict[str, str] = field(default_factory=dict)
+    imports: dict[str, list[str]] = field(default_factory=dict)  # module -> the modules it imports
 
     def url(self, logical: str) -> str:
         try:
@@ -55,6 +56,18 @@ class Assets:
 
     def __contains__(self, logical: str) -> bool:
         return logical in self.names
+
+    def imported_urls(self, logical: str) -> list[str]:
+        """URLs of every module `logical` imports, directly or not: the page
+        preloads them all at once instead of finding them one level at a time."""
+        found: list[str] = []
+        waiting = list(self.imports.get(logical, []))
+        while waiting:
+            name = waiting.pop(0)
+            if name not in found:
+                found.append(name)
+                waiting.extend(self.imports.get(name, []))
+        return [self.url(name) for name in found]
 
     @classmethod
     def publish(cls, *, static_dir: Path, out_dir: Path, node_modules: Path, base_path: str = "/") -> Assets:
@@ -71,6 +84,7 @@ class Assets:
             if path.is_file() and path.suffix in COPIED_SUFFIXES and not path.relative_to(static_dir).parts[0] == "scss"
         }
         modules = {name: data for name, data in sources.items() if name.endswith((".js", ".mjs"))}
+        assets.imports = {name: _imports(name, data, set(modules)) for name, data in modules.items()}
         for name in _module_order(modules):
             assets._write(out_dir, name, _rewrite_imports(name, modules[name], assets.names))
         for name, data in sources.items():

@@ -393,6 +393,7 @@ class Renderer:
             site=config,
             url=config.url_for,
             asset=assets.url,
+            imported_urls=assets.imported_urls,
             csp=CSP,
             type_label=lambda token: RESOURCE_TYPES.get(token, token),
             access_label=lambda token: ACCESS_STATUSES.get(token, token),
