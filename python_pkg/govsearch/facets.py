@@ -50,10 +50,13 @@ class FacetTable:
             field: [tuple(value) if isinstance(value, list) else (value,) for value in columns[field]["values"]]
             for field in fields
         }
-        codes = [decode_codes(profiles["codes"][field], profiles["widths"][field]) for field in fields]
-        self.profile_values = [
-            tuple(self.names[field][code] for field, code in zip(fields, key)) for key in zip(*codes)
+        # Each profile's values in DIMENSIONS order; zip and map over whole
+        # columns, not a generator per profile (this runs at every start).
+        columns_of_values = [
+            map(self.names[field].__getitem__, decode_codes(profiles["codes"][field], profiles["widths"][field]))
+            for field in fields
         ]
+        self.profile_values = list(zip(*columns_of_values))
         self.profile_flags = decode_codes(profiles["flags"], 1)
         self.profile_records = [int(count) for count in profiles["records"]]
         self.count = int(records["count"])
