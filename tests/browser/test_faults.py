@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -394,14 +395,28 @@ TIMING_MARKS = """
 """
 
 
-def test_a_repeat_visit_starts_from_the_snapshot_and_never_uses_a_changed_wheel(browser, site_dir: Path, tmp_path):
-    # No request interception here: Playwright turns the HTTP cache off while it
-    # intercepts, and the snapshot is only used from the cache. The wheel is
-    # changed on the server instead, between the visits.
+REPEAT_CALLS = [(SEARCH_TOOL, {"query": "vat"}), (RECORD_TOOL, {"recordId": "companies-house-api"})]
+
+
+@contextmanager
+def _after_a_first_visit(browser, site_dir: Path, tmp_path: Path):
+    """A served copy of the site and a browser context whose first visit
+    bootstrapped and kept the memory snapshot; yields (site folder, served,
+    change) where change(path, bytes) rewrites a file so the next visit
+    fetches it again.
+
+    No request interception here: Playwright turns the HTTP cache off while
+    it intercepts, and the snapshot is only used from the cache. Files are
+    changed on the server instead, between the visits."""
     site = shutil.copytree(site_dir, tmp_path / "site")
     now = time.time()
     for path in site.rglob("*"):
         os.utime(path, (now, now))  # just modified: the browser revalidates each file on the next visit
+
+    def change(path: Path, data: bytes) -> None:
+        path.write_bytes(data)
+        os.utime(path, (now + 60, now + 60))
+
     served = serve_site(site)
     context = browser.new_context(service_workers="block")
     context.add_init_script(TIMING_MARKS)
@@ -412,60 +427,46 @@ def test_a_repeat_visit_starts_from_the_snapshot_and_never_uses_a_changed_wheel(
         first.wait_for_function("() => window.__marks.snapshot_cached", timeout=120_000)
         assert "snapshot_restored" not in first.evaluate("() => window.__marks")
         first.close()
+        yield site, served, change, context
+    finally:
+        context.close()
+        served.server.shutdown()
 
+
+def _visit_again(context, served) -> Any:
+    again = context.new_page()
+    again.goto(served.url("/"))
+    assert wait_for_runtime(again, *SETTLED) == "ready"
+    return again
+
+
+def test_a_repeat_visit_starts_from_the_snapshot_and_never_uses_a_changed_wheel(browser, site_dir: Path, tmp_path):
+    with _after_a_first_visit(browser, site_dir, tmp_path) as (site, served, change, context):
         [wheel] = (site / "pyodide").glob("govsearch-*.whl")
-        wheel.write_bytes(_flip_a_byte(wheel.read_bytes()))
-        os.utime(wheel, (now + 60, now + 60))
-        again = context.new_page()
-        again.goto(served.url("/"))
-        assert wait_for_runtime(again, *SETTLED) == "ready"
+        change(wheel, _flip_a_byte(wheel.read_bytes()))
+        again = _visit_again(context, served)
         assert again.evaluate("() => window.__marks.snapshot_restored"), "the repeat visit bootstrapped instead"
-        calls = [(SEARCH_TOOL, {"query": "vat"}), (RECORD_TOOL, {"recordId": "companies-house-api"})]
-        expected = reference_answers(site_dir, calls)
-        assert [result["text"] for result in execute_tools(again, calls)["results"]] == expected
+        expected = reference_answers(site_dir, REPEAT_CALLS)
+        assert [result["text"] for result in execute_tools(again, REPEAT_CALLS)["results"]] == expected
         # Once idle, the worker installs the wheels' files: the changed one fails its check and stays out.
         again.wait_for_function(
             "() => window.__marks.wheels_refused || window.__marks.wheels_installed", timeout=60_000
         )
         assert again.evaluate("() => window.__marks")["wheels_refused"], again.evaluate("() => window.__marks")
-        assert [result["text"] for result in execute_tools(again, calls)["results"]] == expected
-    finally:
-        context.close()
-        served.server.shutdown()
+        assert [result["text"] for result in execute_tools(again, REPEAT_CALLS)["results"]] == expected
 
 
 def test_a_kept_snapshot_the_lock_file_does_not_name_is_never_used(browser, site_dir: Path, tmp_path):
-    # The first visit keeps the snapshot; the lock file then names other bytes
-    # (a new deploy, or a cache holding what it should not): the repeat visit
-    # hashes what its cache holds, refuses it and bootstraps, answering the same.
-    site = shutil.copytree(site_dir, tmp_path / "site")
-    now = time.time()
-    for path in site.rglob("*"):
-        os.utime(path, (now, now))
-    served = serve_site(site)
-    context = browser.new_context(service_workers="block")
-    context.add_init_script(TIMING_MARKS)
-    try:
-        first = context.new_page()
-        first.goto(served.url("/"))
-        assert wait_for_runtime(first, *SETTLED) == "ready"
-        first.wait_for_function("() => window.__marks.snapshot_cached", timeout=120_000)
-        first.close()
-
+    # The lock file names other bytes than the kept snapshot (a new deploy, or
+    # a cache holding what it should not): the repeat visit hashes what its
+    # cache holds, refuses it and bootstraps, answering the same.
+    with _after_a_first_visit(browser, site_dir, tmp_path) as (site, served, change, context):
         lock_path = site / "pyodide" / "pyodide-lock.json"
         lock = json.loads(lock_path.read_text("utf-8"))
         lock["govsearch_snapshot"]["sha256"] = "0" * 64
-        lock_path.write_text(json.dumps(lock), "utf-8")
-        os.utime(lock_path, (now + 60, now + 60))
-        again = context.new_page()
-        again.goto(served.url("/"))
-        assert wait_for_runtime(again, *SETTLED) == "ready"
+        change(lock_path, json.dumps(lock).encode("utf-8"))
+        again = _visit_again(context, served)
         marks = again.evaluate("() => window.__marks")
         assert marks.get("snapshot_refused") and not marks.get("snapshot_restored"), marks
-        calls = [(SEARCH_TOOL, {"query": "vat"}), (RECORD_TOOL, {"recordId": "companies-house-api"})]
-        assert [result["text"] for result in execute_tools(again, calls)["results"]] == reference_answers(
-            site_dir, calls
-        )
-    finally:
-        context.close()
-        served.server.shutdown()
+        answers = [result["text"] for result in execute_tools(again, REPEAT_CALLS)["results"]]
+        assert answers == reference_answers(site_dir, REPEAT_CALLS)
