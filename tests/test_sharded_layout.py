@@ -336,7 +336,7 @@ def test_the_browser_path_fetches_a_calls_files_in_few_parallel_rounds(layouts, 
     assert answer == expected and json.loads(answer)["ok"] is True
 
 
-def browser_rounds(site, work, tool, arguments, prefix_last=False):
+def browser_rounds(site, work, tool, arguments, prefix_last=False, with_up_front=True):
     """Answer a call as the worker does (in a copy under `work` that starts with what
     the worker downloads at start): the files each round asks for, then the answer."""
     data = site / "data"
@@ -344,7 +344,9 @@ def browser_rounds(site, work, tool, arguments, prefix_last=False):
     shutil.rmtree(partial, ignore_errors=True)
     (partial / "data").mkdir(parents=True)
     manifest = json.loads((data / "manifest.json").read_text("utf-8"))
-    for name in ["manifest.json"] + [entry["path"] for entry in manifest["files"].values()]:
+    up_front = [entry["path"] for entry in manifest.get("upFront", [])] if with_up_front else []
+    for name in ["manifest.json"] + [entry["path"] for entry in manifest["files"].values()] + up_front:
+        (partial / "data" / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(data / name, partial / "data" / name)
     session = Session(FetchingLoader(partial, "https://unused.invalid/data/"))
     text = json.dumps(arguments)
@@ -357,6 +359,40 @@ def browser_rounds(site, work, tool, arguments, prefix_last=False):
             shutil.copy2(data / name, partial / "data" / name)
         answer = session.attempt(tool, text, prefix_last)
     return rounds, answer
+
+
+def test_a_small_sharded_site_sends_its_indexes_up_front_and_a_search_skips_their_rounds(layouts, tmp_path):
+    sites, _ = layouts
+    manifest = json.loads((sites["sharded"] / "data" / "manifest.json").read_text("utf-8"))
+    sent = [entry["path"] for entry in manifest["upFront"]]
+    assert any(name.startswith("profiles/") for name in sent) and any(
+        name.startswith("directory/postings/") for name in sent
+    )
+    arguments = {"query": "land registry price data"}
+    before, answer_before = browser_rounds(
+        sites["sharded"], tmp_path, "search_government_knowledge", arguments, with_up_front=False
+    )
+    after, answer_after = browser_rounds(sites["sharded"], tmp_path, "search_government_knowledge", arguments)
+    assert answer_after == answer_before
+    assert not {name for names in after for name in names} & set(sent)
+    assert len(after) <= len(before) - 2, (before, after)
+
+
+def test_only_small_indexes_go_up_front():
+    def entry(size):
+        return {"path": "x", "sha256": "0" * 64, "size": size}
+
+    written = [
+        ("facets", entry(500)),
+        ("profiles/00000", entry(100)),
+        ("directory/postings/00000", entry(100)),
+        ("directory/rows/00000", entry(100)),
+        ("directory/records/00000", entry(100)),
+        ("postings/00000", entry(100)),
+    ]
+    assert data_writer.small_indexes(written) == [written[1][1], written[2][1], written[3][1]]
+    written[1] = ("profiles/00000", entry(data_writer.UP_FRONT_BYTES))
+    assert data_writer.small_indexes(written) == []
 
 
 def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
@@ -381,12 +417,14 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
     for word in words[:5]:
         arguments = {"query": word, "limit": 20}
         rounds, answer = browser_rounds(site, tmp_path, "search_government_knowledge", arguments)
-        # its directory page, its postings, the profiles of its records: no row shard
-        assert [sorted({name.split("/")[0] for name in names}) for names in rounds] == [
+        # its postings only (the directory pages and profile chunks came up front): no row shard
+        assert [sorted({name.split("/")[0] for name in names}) for names in rounds] == [["postings"]], (word, rounds)
+        without, _ = browser_rounds(site, tmp_path, "search_government_knowledge", arguments, with_up_front=False)
+        assert [sorted({name.split("/")[0] for name in names}) for names in without] == [
             ["directory"],
             ["postings"],
             ["profiles"],
-        ], (word, rounds)
+        ], (word, without)
         result = json.loads(answer)
         assert result["returned"] == 20
         assert answer == Session(DirectoryLoader(sites["single"])).answer_sync(

@@ -120,6 +120,12 @@ IDS_PER_SHARD = 500
 # 8,192 records where chunks of 2,048 made it 147 (1.6% fewer bytes); from a
 # fresh start the 60 bench queries read 6% more profile bytes, 73% fewer files.
 PROFILES_PER_CHUNK = 8192
+# A sharded site whose profile chunks and postings and rows directory pages
+# come to no more than this is sent them with the catalogue (the manifest's
+# `upFront`): nearly every first search needs a postings page, the chunks and a rows page, and
+# three rounds of requests cost a visitor more than these few kilobytes. A
+# large estate's are far bigger and stay on demand.
+UP_FRONT_BYTES = 128 * 1024
 PAGE = 256
 EMPTY: Mapping[str, str] = {}
 
@@ -287,6 +293,7 @@ class DataWriter:
 
     def __init__(self, data_dir: Path):
         self.data_dir = data_dir
+        self.written: list[tuple[str, dict[str, Any]]] = []  # (stem, entry) of every file, in order
 
     def write(self, stem: str, value: Any, count: int | None = None) -> dict[str, Any]:
         payload = dump(value)
@@ -296,6 +303,7 @@ class DataWriter:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(payload)
         entry: dict[str, Any] = {"path": name, "sha256": digest, "size": len(payload)}
+        self.written.append((stem, entry))
         if count is not None:
             entry["count"] = count
         return entry
@@ -326,6 +334,7 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
         files["directory"] = writer.write(
             "directory", write_shards(writer, postings, ordered, RankingData(ranking)), len(ordered)
         )
+        up_front = small_indexes(writer.written)
     else:
         files["index"] = writer.write("index", build_index(ordered, search_terms, compounds).serialize(), len(ordered))
         files["records"] = writer.write("records", {"records": [stored_record(r) for r in ordered]}, len(ordered))
@@ -339,8 +348,19 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
         # (the catalogue's own): the page checks them before registering a tool.
         "tools": writer.write("tools", {"tools": tool_definitions()}),
     }
+    if layout == SHARDED and up_front:
+        manifest["upFront"] = up_front
     (data_dir / MANIFEST).write_bytes(dump(manifest))
     return manifest
+
+
+def small_indexes(written: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The profile chunks and the pages naming the postings and rows shards,
+    if together no more than UP_FRONT_BYTES (else none): what the worker
+    downloads with the catalogue, as a search's first rounds need them."""
+    wanted = (f"{FACET_CHUNKS}/", f"{page_folder('postings')}/", f"{page_folder('rows')}/")
+    chosen = [entry for stem, entry in written if stem.startswith(wanted)]
+    return chosen if sum(entry["size"] for entry in chosen) <= UP_FRONT_BYTES else []
 
 
 def write_shards(

@@ -124,11 +124,14 @@ function lockDown(base) {
 }
 
 // Every top-level file the manifest lists for the catalogue (not the page's
-// tool list, which is outside `files`), downloaded in parallel; rejects
-// when the manifest or any file cannot be downloaded.
+// tool list, which is outside `files`), and the shards a small sharded site
+// sends with it (`upFront`: saves a first query rounds of requests; Python
+// checks them against the directory as it reads them), downloaded in
+// parallel; rejects when the manifest cannot be downloaded.
 async function downloadCatalogue(onBytes) {
   const { bytes, manifest } = await manifestOf(dataUrl);
-  const entries = Object.values((manifest && manifest.files) || {}).filter((entry) => entry && typeof entry.path === "string");
+  const listed = [...Object.values((manifest && manifest.files) || {}), ...((manifest && Array.isArray(manifest.upFront) && manifest.upFront) || [])];
+  const entries = listed.filter((entry) => entry && typeof entry.path === "string");
   const total = entries.reduce((sum, entry) => sum + (Number(entry.size) || 0), 0);
   const files = await Promise.all(entries.map(async (entry) => [entry.path, await downloadData(entry.path, (count) => onBytes(count, total))]));
   return [["manifest.json", bytes], ...files.filter(([, data]) => data)];
