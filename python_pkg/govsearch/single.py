@@ -109,9 +109,9 @@ class _Budgeted:
 
     def intersect(self, other: TokenSet) -> _Expansions:
         clause = self.clauses.pop(0) if self.clauses else None
-        if clause is not None and not clause.edit_distance and not clause.wildcard and "*" not in clause.term:
-            return _Expansions([clause.term] if clause.term in self._inverted_index else [])
-        if clause is not None and clause.edit_distance and not clause.wildcard and "*" not in clause.term:
+        if clause is not None and not clause.wildcard and "*" not in clause.term:
+            if not clause.edit_distance:
+                return _Expansions([clause.term] if clause.term in self._inverted_index else [])
             reached = typo_expansion(self.vocabulary, clause.term, clause.edit_distance)  # what `other` accepts
         else:
             reached = intersection(self.vocabulary, other)

@@ -122,9 +122,9 @@ IDS_PER_SHARD = 500
 PROFILES_PER_CHUNK = 8192
 # A sharded site whose profile chunks and postings and rows directory pages
 # come to no more than this is sent them with the catalogue (the manifest's
-# `upFront`): nearly every first search needs a postings page, the chunks and a rows page, and
-# three rounds of requests cost a visitor more than these few kilobytes. A
-# large estate's are far bigger and stay on demand.
+# `upFront`): nearly every first search needs a postings page, the chunks
+# and a rows page, and three rounds of requests cost a visitor more than
+# these few kilobytes. A large estate's are far bigger and stay on demand.
 UP_FRONT_BYTES = 128 * 1024
 PAGE = 256
 EMPTY: Mapping[str, str] = {}
@@ -325,6 +325,7 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     compounds = compounds_of(ordered)
     ranking = ranking_data(config, ordered)
     chunked = PROFILES_PER_CHUNK if layout == SHARDED else None
+    up_front: list[dict[str, Any]] = []
     files = {
         "facets": writer.write("facets", facet_table(writer, ordered, ranking["flags"], chunked), len(ordered)),
         "ranking": writer.write("ranking", {"search": ranking["search"]}),
@@ -348,7 +349,7 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
         # (the catalogue's own): the page checks them before registering a tool.
         "tools": writer.write("tools", {"tools": tool_definitions()}),
     }
-    if layout == SHARDED and up_front:
+    if up_front:
         manifest["upFront"] = up_front
     (data_dir / MANIFEST).write_bytes(dump(manifest))
     return manifest

@@ -125,13 +125,13 @@ function lockDown(base) {
 
 // Every top-level file the manifest lists for the catalogue (not the page's
 // tool list, which is outside `files`), and the shards a small sharded site
-// sends with it (`upFront`: saves a first query rounds of requests; Python
-// checks them against the directory as it reads them), downloaded in
-// parallel; rejects when the manifest cannot be downloaded.
+// sends with it (`upFront`: saves a first search rounds of requests; Python
+// checks them against the files that list them as it reads them),
+// downloaded in parallel; rejects when the manifest cannot be downloaded.
 async function downloadCatalogue(onBytes) {
   const { bytes, manifest } = await manifestOf(dataUrl);
-  const listed = [...Object.values((manifest && manifest.files) || {}), ...((manifest && Array.isArray(manifest.upFront) && manifest.upFront) || [])];
-  const entries = listed.filter((entry) => entry && typeof entry.path === "string");
+  const upFront = manifest && Array.isArray(manifest.upFront) ? manifest.upFront : [];
+  const entries = [...Object.values((manifest && manifest.files) || {}), ...upFront].filter((entry) => entry && typeof entry.path === "string");
   const total = entries.reduce((sum, entry) => sum + (Number(entry.size) || 0), 0);
   const files = await Promise.all(entries.map(async (entry) => [entry.path, await downloadData(entry.path, (count) => onBytes(count, total))]));
   return [["manifest.json", bytes], ...files.filter(([, data]) => data)];
