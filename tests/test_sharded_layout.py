@@ -18,7 +18,7 @@ from govsearch import sharded as sharded_module
 from govsearch.data_format import decode_column
 from govsearch.loaders import MissingFiles
 from govsearch.session import Session
-from govsearch.terms import MATCH_MODES, clauses_for, query_terms
+from govsearch.terms import MATCH_MODES, Term, clauses_for, query_terms
 from govsearch_build import data_writer
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
@@ -39,10 +39,12 @@ def layouts(tmp_path_factory):
     assert len(loaded.records) >= 400 and not loaded.rejected
     config = load_config(REPO / "site" / "site.toml")
     sites = {}
-    # Small pages and profile chunks, so a few hundred records span many of each, as an estate does.
+    # Small pages and profile chunks, so a few hundred records span many of each, as an estate does;
+    # and words in 20 records summarised, so every test comparing the layouts checks the summaries too.
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(data_writer, "PAGE", 4)
         patch.setattr(data_writer, "PROFILES_PER_CHUNK", 37)
+        patch.setattr(data_writer, "SUMMARY_FROM", 20)
         for layout in ("single", "sharded"):
             site = tmp_path_factory.mktemp(layout)
             manifest = write_data(config, loaded.records, site / "data", layout=layout)
@@ -88,6 +90,44 @@ def test_sharded_answers_equal_single(layouts):
                 modes.add(result["match_mode"])
     assert compared >= 200 * len(FILTERS) and found > compared // 3
     assert modes == {"all_terms", "any_term", "fuzzy"}
+
+
+def test_a_common_word_answered_from_its_summary_equals_scoring_every_record(layouts, monkeypatch):
+    """The build summarises a word in many records (its best records ranked,
+    its records per profile): a one-word search for it answers from that,
+    exactly as the single layout's full scoring does, with filters too, and
+    scores nothing unless the summary cannot tell (a later page, filters
+    leaving too few of its best)."""
+    from govsearch import rerank
+
+    sites, _ = layouts
+    single = Catalogue.open(DirectoryLoader(sites["single"]))
+    sharded = Catalogue.open(DirectoryLoader(sites["sharded"]))
+    shards = sharded.store.shards
+    words = [
+        term
+        for entry in shards.postings
+        for term, posting in shards.read(entry, "postings")["terms"].items()
+        if "s" in posting and query_terms(term, search_terms=sharded.ranking.search_terms) == [Term(term, term)]
+    ]
+    assert len(words) >= 20
+    answered = []
+    summarised = rerank._summarised
+
+    def counting(*args):
+        tier = summarised(*args)
+        answered.append(tier is not None and tier.matches._scores is None)
+        return tier
+
+    monkeypatch.setattr(rerank, "_summarised", counting)
+    for word in words:
+        for filters in FILTERS:
+            for offset in (0, 20):
+                arguments = {"query": word, **filters}
+                got = sharded.call("search_government_knowledge", arguments, offset=offset)
+                assert got == single.call("search_government_knowledge", arguments, offset=offset), (arguments, offset)
+    assert sum(answered) >= len(words)  # at least the unfiltered first pages, unscored
+    assert not all(answered)  # and the other cases were met too
 
 
 def test_any_term_shares_left_out_change_no_answer(layouts, monkeypatch):
@@ -336,29 +376,78 @@ def test_the_browser_path_fetches_a_calls_files_in_few_parallel_rounds(layouts, 
     assert answer == expected and json.loads(answer)["ok"] is True
 
 
-def browser_rounds(site, work, tool, arguments, prefix_last=False, with_up_front=True):
+def browser_rounds(site, work, tool, arguments, prefix_last=False, with_up_front=True, idle=False):
     """Answer a call as the worker does (in a copy under `work` that starts with what
-    the worker downloads at start): the files each round asks for, then the answer."""
+    the worker downloads at start): the files each round asks for, then the answer.
+    `idle`: first warm and fetch the files later searches need, as the worker does
+    while nobody waits; the files warming asked for come first in the list of rounds."""
     data = site / "data"
     partial = work / "partial-site"
     shutil.rmtree(partial, ignore_errors=True)
     (partial / "data").mkdir(parents=True)
     manifest = json.loads((data / "manifest.json").read_text("utf-8"))
     up_front = [entry["path"] for entry in manifest.get("upFront", [])] if with_up_front else []
-    for name in ["manifest.json"] + [entry["path"] for entry in manifest["files"].values()] + up_front:
-        (partial / "data" / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(data / name, partial / "data" / name)
+
+    def download(names):
+        for name in names:
+            (partial / "data" / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(data / name, partial / "data" / name)
+
+    download(["manifest.json"] + [entry["path"] for entry in manifest["files"].values()] + up_front)
     session = Session(FetchingLoader(partial, "https://unused.invalid/data/"))
-    text = json.dumps(arguments)
     rounds = []
+    while idle and (more := session.warm()):
+        if isinstance(more, list):
+            rounds.append(more)
+            download(more)
+    if idle:
+        download(name for name in session.later_files() if not (partial / "data" / name).exists())
+    text = json.dumps(arguments)
     answer = session.attempt(tool, text, prefix_last)
     while isinstance(answer, list):
         rounds.append(answer)
-        for name in answer:
-            (partial / "data" / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(data / name, partial / "data" / name)
+        download(answer)
         answer = session.attempt(tool, text, prefix_last)
     return rounds, answer
+
+
+def test_while_idle_the_worker_fetches_what_later_searches_need_so_they_take_fewer_rounds(layouts, tmp_path):
+    """Every record's profile and the pages locating postings and row shards
+    come while nobody waits: a later search downloads only its own shards."""
+    sites, _ = layouts
+    site = sites["sharded"]
+    data = site / "data"
+    later = Session(DirectoryLoader(site)).later_files()
+    assert sorted(name for name in later if name.startswith("profiles/")) == sorted(
+        path.relative_to(data).as_posix() for path in (data / "profiles").glob("*.json")
+    )
+    assert {name.split("/")[1] for name in later if name.startswith("directory/")} == {"postings", "rows"}
+    arguments = {"query": "land registry price data", "collections": ["land-registry"]}
+    cold, expected = browser_rounds(site, tmp_path, "search_government_knowledge", arguments, with_up_front=False)
+    rounds, answer = browser_rounds(
+        site, tmp_path, "search_government_knowledge", arguments, with_up_front=False, idle=True
+    )
+    assert answer == expected
+    vocabulary = Catalogue.open(DirectoryLoader(site)).store.shards.directory["vocabulary"]["path"]
+    assert rounds[0] == [vocabulary]  # warming's own round
+    assert [sorted({name.split("/")[0] for name in names}) for names in rounds[1:]] == [["postings"], ["rows"]], rounds
+    assert len(cold) >= 4, cold  # directory page, postings, profile chunks, row page, rows
+
+
+def test_warming_fetches_the_vocabulary_in_its_own_round_and_leaves_out_a_file_that_never_arrives(layouts, tmp_path):
+    sites, _ = layouts
+    partial = tmp_path / "site"
+    shutil.copytree(sites["sharded"], partial)
+    session = Session(FetchingLoader(partial, "https://unused.invalid/data/"))
+    directory = session.catalogue.store.shards.directory
+    (partial / "data" / directory["vocabulary"]["path"]).unlink()
+    asked = []
+    while more := session.warm():
+        if isinstance(more, list):
+            asked.append(more)
+            assert len(asked) < 10, "warming asks for the same files again and again"
+    assert asked == [[directory["vocabulary"]["path"]]]  # once; not again once its download failed
+    assert gc.get_freeze_count() > 0  # the later pieces still ran
 
 
 def test_a_small_sharded_site_sends_its_indexes_up_front_and_a_search_skips_their_rounds(layouts, tmp_path):

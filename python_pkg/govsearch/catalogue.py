@@ -25,6 +25,9 @@ __all__ = ["Catalogue", "SiteUnavailable", "MANIFEST", "FORMAT"]
 
 
 class RecordStore(Protocol):
+    def later_files(self) -> list[str]:
+        """Data files most later calls need that are not read yet."""
+
     def require(self, numbers: list[int]) -> None:
         """Make the rows of these records readable (a sharded store may raise MissingFiles)."""
 
@@ -70,6 +73,12 @@ class Catalogue:
         except (KeyError, TypeError, ValueError) as error:
             raise SiteUnavailable(f"the site's data is malformed ({error})") from None
         return cls(manifest, store, SearchEngine(matcher, facets), ranking)
+
+    def later_files(self) -> list[str]:
+        """Data files most later searches need that are not read yet (every
+        record's profile, the pages locating shards): fetched while nobody
+        waits, each later search saves a round of downloads or two."""
+        return self.store.later_files() + self.engine.facets.unread_chunks()
 
     def record_url(self, record_id: str) -> str:
         return f"{self.record_base}{record_id}/"

@@ -82,7 +82,13 @@ sharded layout: `directory` is
     to lunr's term index, POSTING_FIELDS to `{field: [record gaps, weights]}`
     and, for common words only, POSTING_ROWS to `[[number, *row], ...]`: the
     rows of the word's best records, so a one-word search needs no row
-    shards. Record numbers are ascending and stored as gaps (encode_gaps /
+    shards. A word in very many records (and no intent word) also has
+    POSTING_SUMMARY: SUMMARY_TALLY `[profile, records, ...]` (how many of
+    its records have each profile, by profile), SUMMARY_SCORES (each best
+    record's score as a one-word search ranks it before row evidence) and
+    SUMMARY_FIELDS (a mask per best record of the fields holding the word,
+    bit i for the directory's i-th field): a one-word search answers from
+    these without scoring every record. Record numbers are ascending and stored as gaps (encode_gaps /
     decode_gaps): the first number, then differences. A weight is the term's
     boosted BM25 score in that record's field (lunr's field vector);
   - rows: `{"rows": [[value per rows.fields, null when absent], ...]}`;
@@ -114,6 +120,10 @@ HASH_IN_NAME = 12  # hex digits of the sha256 in a content-hashed file name
 POSTING_TERM_INDEX = "i"
 POSTING_FIELDS = "f"
 POSTING_ROWS = "r"
+POSTING_SUMMARY = "s"
+SUMMARY_TALLY = "t"
+SUMMARY_SCORES = "s"
+SUMMARY_FIELDS = "f"
 
 CODE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 _CODE_BYTES = bytes.maketrans(CODE_ALPHABET.encode(), bytes(range(64)))
@@ -247,11 +257,12 @@ def decode_column(column: Any) -> tuple[list[int], list[float]]:
 
 def profile_table(
     columns: Mapping[str, tuple[list[Any], list[int]]], flags: Sequence[int], per_chunk: int | None = None
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[dict[str, Any], list[str], list[int]]:
     """The facets file's content from every record's value code per field
-    (field -> (values, codes by record number)) and flag mask; and, when
+    (field -> (values, codes by record number)) and flag mask; when
     `per_chunk` is given, the records' profile codes chunk by chunk (written
-    as separate files, whose hashes the caller adds as records.sha256)."""
+    as separate files, whose hashes the caller adds as records.sha256); and
+    each record's profile."""
     fields = list(columns)
     keys = list(zip(*(columns[field][1] for field in fields), flags))
     counts = Counter(keys)
@@ -275,8 +286,9 @@ def profile_table(
     table["records"] = records
     if per_chunk is None:
         records["codes"] = encode_profile_codes(codes, one, width)
-        return table, []
+        return table, [], codes
     records["perChunk"] = per_chunk
-    return table, [
+    chunks = [
         encode_profile_codes(codes[start : start + per_chunk], one, width) for start in range(0, len(codes), per_chunk)
     ]
+    return table, chunks, codes

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -47,6 +47,19 @@ class Matcher(Protocol):
     def warm(self) -> None:
         """Prepare what later queries will need, while nobody is waiting."""
 
+    def summary(self, clause: Clause) -> Summary | None:
+        """A common word's one-word search as the build worked it out, if it did."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a one-word search for a common word shows, worked out by the build
+    (data_format: POSTING_SUMMARY), so it need not score every record."""
+
+    tally: Counter[int]  # the word's records per profile
+    best: list[tuple[int, float, int]]  # (number, score before row evidence, mask of `fields` holding it), best first
+    fields: list[str]
+
 
 @dataclass(frozen=True)
 class Hit:
@@ -57,15 +70,32 @@ class Hit:
 class Matches:
     """A query's matches (record number -> lunr score), and what has been
     worked out from them: in the browser a call is asked again once its
-    shards have arrived, and should not redo any of it."""
+    shards have arrived, and should not redo any of it.
 
-    __slots__ = ("scores", "limited", "_tally", "_worked")
+    A common word's matches may come with their tally (Summary) and their
+    scores only worked out (`score`) if something asks for them."""
 
-    def __init__(self, scores: dict[int, float], limited: tuple[str, ...] = ()):
-        self.scores = scores
+    __slots__ = ("_scores", "_score", "limited", "_tally", "_worked")
+
+    def __init__(
+        self,
+        scores: dict[int, float] | None = None,
+        limited: tuple[str, ...] = (),
+        *,
+        tally: Counter[int] | None = None,
+        score: Callable[[], dict[int, float]] | None = None,
+    ):
+        self._scores = {} if scores is None and score is None else scores
+        self._score = score
         self.limited = limited  # terms whose prefix or typo expansions the work budget cut
-        self._tally: Counter[int] | None = None
+        self._tally = tally
         self._worked: dict[tuple[Any, ...], Any] = {}
+
+    @property
+    def scores(self) -> dict[int, float]:
+        if self._scores is None:
+            self._scores = self._score()  # type: ignore[misc]
+        return self._scores
 
     def tally(self, facets: FacetTable) -> Counter[int]:
         if self._tally is None:
@@ -184,11 +214,15 @@ class SearchEngine:
         if not filters or not numbers:
             return numbers
         tally = matches.tally(self.facets)
-        passing = {profile for profile in tally if not self._failing(profile, filters)}
+        passing = self.passing(tally, filters)
         if len(passing) == len(tally):
             return numbers
         profile_of = self.facets.profiles[0]
         return [number for number in numbers if profile_of[number] in passing]
+
+    def passing(self, profiles: Iterable[int], filters: Mapping[str, frozenset[str]]) -> set[int]:
+        """The profiles that pass every filter."""
+        return {profile for profile in profiles if not self._failing(profile, filters)}
 
     def best(self, matches: Matches, numbers: list[int], limit: int) -> list[Hit]:
         """The `limit` best of `numbers`: score (rounded), then title, then id.

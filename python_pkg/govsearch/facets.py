@@ -42,7 +42,7 @@ class FacetTable:
     whoever reads `profiles[0]` or the flags of a record requires it first.
     """
 
-    def __init__(self, data: Mapping[str, Any], read_chunk: Callable[[int], str] | None = None):
+    def __init__(self, data: Mapping[str, Any], loader: Loader | None = None):
         columns, profiles, records = data["columns"], data["profiles"], data["records"]
         fields = list(DIMENSIONS.values())
         # every value as a tuple of the values it stands for (one, or a record's several)
@@ -63,7 +63,9 @@ class FacetTable:
         self.code_shape = int(records["one"]), int(records["width"])
         self.inline = records.get("codes")
         self.per_chunk = max(1, int(records.get("perChunk", self.count)))
-        self.read_chunk = read_chunk
+        # Chunks come through the loader, each vouched for by its sha256 here.
+        self.chunk_hashes: list[str] | None = records.get("sha256") if loader is not None else None
+        self.loader = loader
         # Unread records have no profile (None): using one before `require` fails loudly.
         self.of_record: list[Any] = [None] * self.count
         self.listeners: list[Callable[[int, list[int]], None]] = []  # (first record, flag masks) per chunk read
@@ -75,17 +77,7 @@ class FacetTable:
         missing = set(DIMENSIONS.values()) - set(data.get("columns", {}))
         if missing:
             raise ValueError(f"the facet table lacks {', '.join(sorted(missing))}")
-        hashes = data["records"].get("sha256")
-        if hashes is None or loader is None:
-            return cls(data)
-
-        def read_chunk(index: int) -> str:
-            if not 0 <= index < len(hashes):
-                raise SiteUnavailable(f"facet chunk {index} is not listed")
-            entry = {"path": listed_shard_path(CHUNKS, index, hashes[index]), "sha256": hashes[index]}
-            return read_verified(loader, entry, "facets")["codes"]
-
-        return cls(data, read_chunk)
+        return cls(data, loader)
 
     @property
     def profiles(self) -> tuple[list[Any], list[tuple[tuple[str, ...], ...]]]:
@@ -100,11 +92,22 @@ class FacetTable:
         wanted = sorted({number // per_chunk for number in numbers} & self._unread)
         gather(*(lambda index=index: self._read(index) for index in wanted))
 
+    def unread_chunks(self) -> list[str]:
+        """The data files of the profile chunks not read yet (none when the codes are inline)."""
+        return [self._chunk_entry(index)["path"] for index in sorted(self._unread)] if self.chunk_hashes else []
+
+    def _chunk_entry(self, index: int) -> dict[str, str]:
+        hashes = self.chunk_hashes or []
+        if not 0 <= index < len(hashes):
+            raise SiteUnavailable(f"facet chunk {index} is not listed")
+        return {"path": listed_shard_path(CHUNKS, index, hashes[index]), "sha256": hashes[index]}
+
     def _read(self, index: int) -> None:
         start = index * self.per_chunk
-        text = self.inline if self.inline is not None else self.read_chunk(index)  # type: ignore[misc]
         if self.inline is not None:
-            start, self._unread = 0, set()
+            text, start, self._unread = self.inline, 0, set()
+        else:
+            text = read_verified(self.loader, self._chunk_entry(index), "facets")["codes"]
         try:
             codes = decode_profile_codes(text, min(self.per_chunk, self.count - start), *self.code_shape)
         except ValueError as error:

@@ -153,6 +153,12 @@ class _Tier:
     clauses: list[Clause]
     matches: Matches
     numbers: list[int]  # passing the filters, not in a stricter tier
+    best: list[Ranked] | None = None  # its best records as the build ranked them (then `numbers` is unused)
+    count: int = -1  # how many records pass the filters (len(numbers) unless `best` is given)
+
+    def __post_init__(self) -> None:
+        if self.best is None:
+            self.count = len(self.numbers)
 
 
 def answer(
@@ -204,10 +210,11 @@ def _first_stage(
     """The answer before row evidence (its records ordered by what the index
     holds), and the words the fuzzy tier read as misspelt."""
     budget = _Budget()
-    tiers = _tiers(engine, terms, filters, identified, budget, strict_only)
-    # Every tier's profiles and flags, in one round of downloads: the facet counts read them all.
-    engine.facets.require(chain.from_iterable(tier.matches.scores for tier in tiers))
     depth = start + POOL
+    tiers = _tiers(engine, ranking, terms, filters, identified, budget, strict_only, depth)
+    # Every tier's profiles and flags, in one round of downloads: the facet counts read them all
+    # (a summarised tier's tally came with it).
+    engine.facets.require(chain.from_iterable(tier.matches.scores for tier in tiers if tier.best is None))
     ranked: list[Ranked] = []
     for tier in tiers:
         if len(ranked) >= depth:
@@ -218,7 +225,7 @@ def _first_stage(
         clause.term for tier in tiers if tier.mode == "fuzzy" for clause in tier.clauses if clause.edit_distance
     )
     answer = Answer(
-        sum(len(tier.numbers) for tier in tiers),
+        sum(tier.count for tier in tiers),
         mode,
         ranked[start:],
         [(tier.mode, tier.terms, tier.clauses) for tier in tiers],
@@ -269,14 +276,17 @@ class _Budget:
 
 def _tiers(
     engine: SearchEngine,
+    ranking: RankingData,
     terms: list[Term],
     filters: Mapping[str, frozenset[str]],
     identified: list[int],
     budget: _Budget,
     strict_only: bool,
+    depth: int,
 ) -> list[_Tier]:
     """The modes the answer uses: stricter first, looser ones while it holds
-    fewer than TIER_TARGET records and the work budget lasts."""
+    fewer than TIER_TARGET records and the work budget lasts. A common word
+    alone is answered from its summary when that holds the `depth` best."""
     tiers: list[_Tier] = []
     seen: set[int] = set()
     if identified:
@@ -305,6 +315,11 @@ def _tiers(
             continue
         tried.add(tuple(clauses))
         tier_terms, clauses = budget.fit(engine, tier_terms, clauses)
+        summarised = (
+            None if seen or mode != "all_terms" else _summarised(engine, ranking, tier_terms, clauses, filters, depth)
+        )
+        if summarised:
+            return [summarised]
         matches = engine.match(clauses)
         fresh = engine.filter(matches, filters)
         if seen:
@@ -314,6 +329,42 @@ def _tiers(
             break
         seen.update(fresh)  # fewer than TIER_TARGET: a common word's matches never make a set here
     return tiers
+
+
+def _summarised(
+    engine: SearchEngine,
+    ranking: RankingData,
+    terms: list[Term],
+    clauses: list[Clause],
+    filters: Mapping[str, frozenset[str]],
+    depth: int,
+) -> _Tier | None:
+    """The all_terms tier of a one-word search for a common word, from the
+    build's summary (engine.Summary): exactly what scoring its records would
+    give (the build ranks them by the same rules, and the tally makes totals
+    and facet counts exact), or None when the summary cannot tell: another
+    kind of query, a page beyond its best, or filters that leave too few of them."""
+    if len(terms) != 1 or terms[0].intent or terms[0].prefix or terms[0].synonym:
+        return None
+    summary = engine.matcher.summary(clauses[0])
+    if summary is None or len(summary.best) < depth:
+        return None
+    passing = engine.passing(summary.tally, filters) if filters else set(summary.tally)
+    count = sum(summary.tally[profile] for profile in passing)
+    if count < TIER_TARGET:
+        return None  # looser modes would be tried
+    engine.facets.require([number for number, _, _ in summary.best])
+    profile_of = engine.facets.profiles[0]
+    best = [item for item in summary.best if profile_of[item[0]] in passing][:depth]
+    if len(best) < depth:
+        return None
+    title = 1 << summary.fields.index("title") if "title" in summary.fields else 0
+    ranked = [
+        Ranked(number, score, "all_terms", _reasons(ranking, "all_terms", number, bool(mask & title), False))
+        for number, score, mask in best
+    ]
+    matches = Matches(tally=summary.tally, score=lambda: engine.match(clauses).scores)
+    return _Tier("all_terms", terms, clauses, matches, [], ranked, count)
 
 
 def _typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], frozenset[str], frozenset[str]]:
@@ -360,6 +411,8 @@ def _known_prefix(engine: SearchEngine, typed: str) -> str | None:
 
 def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: int) -> list[Ranked]:
     """The `room` best of a tier's records by lunr score x prior x title and intent evidence."""
+    if tier.best is not None:
+        return tier.best[:room]
     numbers = tier.numbers
     if not numbers:
         return []
@@ -380,7 +433,7 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
         numbers, base = _near_top(numbers, base, room, boost)
     profile_of = engine.facets.profiles[0]
     boosted = []
-    for number, score in zip(numbers, base):  # in the order data_writer._top_rows multiplies, so the floats agree
+    for number, score in zip(numbers, base):  # in the order data_writer._best multiplies, so the floats agree
         if number in in_title:
             score *= TITLE_BOOST
         if wanted and profile_of[number] in wanted:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 
 from .catalogue import Catalogue
@@ -42,23 +43,43 @@ class Session:
             publishers = self.catalogue.engine.facets.values("publisher")
             self._preparations.append(partial(name_index, publishers))
         self._preparations.append(_settle)
+        self._asked: set[str] = set()  # files the next piece asked for
 
     @property
     def records(self) -> int:
         return int(self.catalogue.manifest.get("records", 0)) if self.catalogue else 0
 
-    def warm(self) -> bool:
+    def warm(self) -> bool | list[str]:
         """Do the next piece of deferred preparation (argument validators, facet
-        profiles, the expansion TokenSet); True while more remain.
+        profiles, the expansion TokenSet); True while more remain, or the data
+        files the piece needs first (download them, then call again).
 
         The worker calls it only while no call is in flight, one piece at a
         time: a call that arrives meanwhile waits for one piece at most, not
         for all of them (the TokenSet alone takes ~150 ms in Pyodide at full
-        estate).
+        estate). A piece that asks again for a file it asked for before (its
+        download failed) or meets a broken file is left out: a call that
+        needs the file will report it.
         """
-        if self._preparations:
-            self._preparations.pop(0)()
+        if not self._preparations:
+            return False
+        with self._deferring():
+            try:
+                self._preparations[0]()
+            except MissingFiles as missing:
+                if not self._asked.intersection(missing.names):
+                    self._asked.update(missing.names)
+                    return missing.names
+            except SiteUnavailable:
+                pass
+        self._preparations.pop(0)
+        self._asked.clear()
         return bool(self._preparations)
+
+    def later_files(self) -> list[str]:
+        """Data files later searches need that are not read yet (Catalogue.later_files):
+        the worker fetches them once preparation is done and no call has run for a moment."""
+        return self.catalogue.later_files() if self.catalogue else []
 
     def attempt(
         self, tool: str, arguments_text: str | bytes, prefix_last: bool = False, offset: int = 0
@@ -68,13 +89,22 @@ class Session:
         Lets the browser fetch all the shards a call needs in parallel rather
         than one synchronous request at a time.
         """
+        with self._deferring():
+            try:
+                return self.answer_sync(tool, arguments_text, prefix_last, offset)
+            except MissingFiles as missing:
+                return missing.names
+
+    @contextmanager
+    def _deferring(self) -> Iterator[None]:
+        """While inside, a loader that can (the worker's) names missing files
+        (MissingFiles) instead of fetching them one at a time."""
         if not hasattr(self.loader, "deferring"):
-            return self.answer_sync(tool, arguments_text, prefix_last, offset)
+            yield
+            return
         self.loader.deferring = True
         try:
-            return self.answer_sync(tool, arguments_text, prefix_last, offset)
-        except MissingFiles as missing:
-            return missing.names
+            yield
         finally:
             self.loader.deferring = False
 

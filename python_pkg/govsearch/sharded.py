@@ -29,13 +29,18 @@ from lunr.token_set import TokenSet
 from .data_format import (
     POSTING_FIELDS,
     POSTING_ROWS,
+    POSTING_SUMMARY,
     POSTING_TERM_INDEX,
+    SUMMARY_FIELDS,
+    SUMMARY_SCORES,
+    SUMMARY_TALLY,
     decode_column,
     decode_vocabulary,
     listed_shard_path,
     page_folder,
 )
 from .data_reader import SiteUnavailable, parse, read_verified_bytes
+from .engine import Summary
 from .loaders import Loader, gather
 from .terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_set
 
@@ -105,6 +110,11 @@ class ShardDirectory:
         for listed in self.listed.values():
             yield from listed.entries(list(range(listed.count)))
 
+    def unread_listings(self) -> list[str]:
+        """The data files of the pages locating postings and row shards not read
+        yet: with them at hand a query's shards are one round away, not two."""
+        return self.postings.unread_pages() + self.listed["rows"].unread_pages()
+
     def posting_entry(self, term: str) -> Mapping[str, Any] | None:
         return self.postings.entry(term)
 
@@ -131,12 +141,17 @@ class _Pages:
         self.per_page, self.hashes = listing["perPage"], listing["pages"]
         self._pages: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
 
+    def unread_pages(self) -> list[str]:
+        return [self._page_entry(page)["path"] for page in range(len(self.hashes)) if page not in self._pages]
+
+    def _page_entry(self, page: int) -> dict[str, str]:
+        return {"path": listed_shard_path(page_folder(self.kind), page, self.hashes[page]), "sha256": self.hashes[page]}
+
     def _page(self, page: int) -> tuple[Any, list[dict[str, Any]]]:
         """The page's listing and its shards' entries."""
         kept = self._pages.get(page)
         if kept is None:
-            sha256 = self.hashes[page]
-            entry = {"path": listed_shard_path(page_folder(self.kind), page, sha256), "sha256": sha256}
+            entry = self._page_entry(page)
             listing = parse(read_verified_bytes(self.shards.loader, entry, "directory"), entry["path"])
             kept = self._pages[page] = (listing, self._entries(page, listing))
         return kept
@@ -258,6 +273,23 @@ class ShardedMatcher:
             while len(self._numbers) > DECODED_KEPT:
                 self._numbers.popitem(last=False)
         return self._numbers[key]
+
+    def summary(self, clause: Clause) -> Summary | None:
+        """The build's summary of a common word's one-word search (data_format: POSTING_SUMMARY)."""
+        if not self._exact(clause) or not self._known(clause.term):
+            return None
+        posting = self.shards.posting(clause.term)
+        summary = posting.get(POSTING_SUMMARY) if posting else None
+        if summary is None:
+            return None
+        self.shards.remember_rows(posting[POSTING_ROWS])  # what the results show, as matching would
+        tally = summary[SUMMARY_TALLY]
+        numbers = [row[0] for row in posting[POSTING_ROWS]]
+        return Summary(
+            Counter(dict(zip(tally[::2], tally[1::2]))),
+            list(zip(numbers, summary[SUMMARY_SCORES], summary[SUMMARY_FIELDS])),
+            self.fields,
+        )
 
     def warm(self) -> None:
         """Build the vocabulary's TokenSet now (~150 ms in Pyodide at full
@@ -519,6 +551,10 @@ class ShardedStore:
         self.row_fields = list(shards.directory["rows"]["fields"])
         self.per_row_shard = shards.directory["rows"]["perShard"]
         self.per_record_shard = shards.directory["records"]["perShard"]
+
+    def later_files(self) -> list[str]:
+        """Data files most later searches need, not read yet: the pages locating postings and row shards."""
+        return self.shards.unread_listings()
 
     def require(self, numbers: list[int]) -> None:
         indexes = sorted({number // self.per_row_shard for number in numbers if self.shards.known_row(number) is None})

@@ -43,6 +43,10 @@ class LunrMatcher:
         """Build the vocabulary trie now, before a typo or a wildcard needs it."""
         self.index.token_set.vocabulary  # noqa: B018 - the property builds and keeps it
 
+    def summary(self, clause: Clause) -> None:
+        """None: a small site's words are scored in a few ms (the build summarises only a sharded site's)."""
+        return None
+
     def frequency(self, term: str) -> int:
         """How many records hold the term in its commonest field (0: not in the index)."""
         entry = self.index.inverted_index.get(term)
@@ -136,6 +140,9 @@ class ListStore:
         self.records = records
         self.numbers = {record["id"]: number for number, record in enumerate(records)}
         self._identifiers: dict[str, list[int]] | None = None
+
+    def later_files(self) -> list[str]:
+        return []  # every record is loaded
 
     def require(self, numbers: list[int]) -> None:
         """Nothing to do: every record is loaded."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -31,10 +31,14 @@ from govsearch.data_format import (
     MANIFEST,
     POSTING_FIELDS,
     POSTING_ROWS,
+    POSTING_SUMMARY,
     POSTING_TERM_INDEX,
     SHARDED,
     SHORTEST_DIGEST,
     SINGLE,
+    SUMMARY_FIELDS,
+    SUMMARY_SCORES,
+    SUMMARY_TALLY,
     content_name,
     decode_codes,
     encode_gaps,
@@ -110,6 +114,12 @@ TOP_ROWS = 20
 # download saved, no work added to speak of) leaves every call's decision,
 # and so every answer, as it was.
 BUDGETED_ROWS_FROM = 50
+# A word in SUMMARY_FROM records or more also carries its summary (data_format:
+# POSTING_SUMMARY): a one-word search then answers, totals and facet counts
+# exact, without scoring every record, which at 300,000 records took 100 to
+# 150 ms in Chromium for a word in 100,000 of them (under 1,000 records it is
+# a few ms either way, so rarer words do without and stay smaller).
+SUMMARY_FROM = 1000
 IDS_PER_SHARD = 500
 # The first answer must not read what grows with the estate: each record's
 # profile comes in chunks by record number (a query reads those its matches
@@ -256,10 +266,13 @@ def compounds_of(records: Iterable[Record]) -> dict[str, str]:
     return find_compounds(text for d in data for text in (d["title"], d["summary"], " ".join(d.get("keywords", []))))
 
 
-def facet_table(writer: DataWriter, records: list[Record], flags: str, per_chunk: int | None = None) -> dict[str, Any]:
+def facet_table(
+    writer: DataWriter, records: list[Record], flags: str, per_chunk: int | None = None
+) -> tuple[dict[str, Any], list[int]]:
     """The facets file (data_format.profile_table): per dimension its distinct
     values, every profile, and each record's profile code; inline, or (with
-    `per_chunk`) in chunk files by record number that the file vouches for."""
+    `per_chunk`) in chunk files by record number that the file vouches for.
+    And each record's profile."""
     columns = {}
     for field in DIMENSIONS.values():
         of_record = [_facet_value(record, field) for record in records]
@@ -268,13 +281,13 @@ def facet_table(writer: DataWriter, records: list[Record], flags: str, per_chunk
         code = {value: number for number, value in enumerate(values)}
         shown = [list(value) if isinstance(value, tuple) else value for value in values]
         columns[field] = (shown, [code[value] for value in of_record])
-    table, chunks = profile_table(columns, decode_codes(flags, 1), per_chunk)
+    table, chunks, profile_of = profile_table(columns, decode_codes(flags, 1), per_chunk)
     if per_chunk is not None:
         table["records"]["sha256"] = [
             writer.write(shard_stem(FACET_CHUNKS, number), {"codes": codes})["sha256"][:SHORTEST_DIGEST]
             for number, codes in enumerate(chunks)
         ]
-    return table
+    return table, profile_of
 
 
 def _facet_value(record: Record, field: str) -> str | tuple[str, ...]:
@@ -326,14 +339,15 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     ranking = ranking_data(config, ordered)
     chunked = PROFILES_PER_CHUNK if layout == SHARDED else None
     up_front: list[dict[str, Any]] = []
+    facets, profile_of = facet_table(writer, ordered, ranking["flags"], chunked)
     files = {
-        "facets": writer.write("facets", facet_table(writer, ordered, ranking["flags"], chunked), len(ordered)),
+        "facets": writer.write("facets", facets, len(ordered)),
         "ranking": writer.write("ranking", {"search": ranking["search"]}),
     }
     if layout == SHARDED:
         postings = Postings.build((index_document(r, search_terms, compounds) for r in ordered), list(FIELDS))
         files["directory"] = writer.write(
-            "directory", write_shards(writer, postings, ordered, RankingData(ranking)), len(ordered)
+            "directory", write_shards(writer, postings, ordered, RankingData(ranking), profile_of), len(ordered)
         )
         up_front = small_indexes(writer.written)
     else:
@@ -365,9 +379,14 @@ def small_indexes(written: list[tuple[str, dict[str, Any]]]) -> list[dict[str, A
 
 
 def write_shards(
-    writer: DataWriter, postings: Postings, records: list[Record], ranking: RankingData | None = None
+    writer: DataWriter,
+    postings: Postings,
+    records: list[Record],
+    ranking: RankingData | None = None,
+    profile_of: list[int] | None = None,
 ) -> dict[str, Any]:
-    """Split what lunr's scoring reads into shards; return the directory."""
+    """Split what lunr's scoring reads into shards; return the directory.
+    `profile_of` (each record's profile): common words get summaries."""
     number_of = {record.id: number for number, record in enumerate(records)}
     terms = postings.terms()
     rows = [_row(record) for record in records]
@@ -375,7 +394,9 @@ def write_shards(
         "fields": list(postings.fields),
         "vocabulary": writer.write("vocabulary", {"terms": encode_vocabulary(terms)}, len(terms)),
         "postings": _key_pages(
-            writer, "postings", _postings_shards(writer, postings, terms, rows, ranking or RankingData({}))
+            writer,
+            "postings",
+            _postings_shards(writer, postings, terms, rows, ranking or RankingData({}), profile_of),
         ),
         "records": {
             "perShard": RECORDS_PER_SHARD,
@@ -442,16 +463,16 @@ def _row_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:
     return {"perShard": ROWS_PER_SHARD, "fields": list(ROW_FIELDS), **_hash_pages(writer, "rows", hashes)}
 
 
-def _top_rows(
+def _best(
     term: str,
     pairs_by_field: dict[str, list[tuple[int, float]]],
     fields: list[str],
     rows: list[list[Any]],
     ranking: RankingData,
-) -> list[list[Any]]:
-    """[number, *row] of the term's best TOP_ROWS records, as a one-word search
-    ranks them (govsearch.rerank: lunr's score, the record prior, the word in
-    the title, an intent word's resource types)."""
+) -> list[tuple[int, float]]:
+    """(number, score) of the term's best TOP_ROWS records, as a one-word
+    search ranks them before row evidence (govsearch.rerank: lunr's score,
+    the record prior, the word in the title, an intent word's resource types)."""
     scores: dict[int, float] = {}
     for field in fields:  # lunr adds a one-word query's field scores in field order
         for number, weight in pairs_by_field.get(field, ()):
@@ -467,7 +488,28 @@ def _top_rows(
             score *= INTENT_BOOST
         scores[number] = score
     best = sorted(scores, key=lambda number: (-round(scores[number], SCORE_PLACES), number))[:TOP_ROWS]
-    return [[number, *rows[number]] for number in best]
+    return [(number, scores[number]) for number in best]
+
+
+def _summary(
+    pairs_by_field: dict[str, list[tuple[int, float]]],
+    fields: list[str],
+    best: list[tuple[int, float]],
+    profile_of: list[int],
+) -> dict[str, Any]:
+    """What a one-word search shows of a common word without scoring its records
+    (data_format: POSTING_SUMMARY): its records per profile, its best records'
+    scores and the fields holding it in each."""
+    holders = {number for pairs in pairs_by_field.values() for number, _ in pairs}
+    tally = Counter(profile_of[number] for number in holders)
+    holding = {field: {number for number, _ in pairs_by_field.get(field, ())} for field in fields}
+    return {
+        SUMMARY_TALLY: [value for profile in sorted(tally) for value in (profile, tally[profile])],
+        SUMMARY_SCORES: [score for _, score in best],
+        SUMMARY_FIELDS: [
+            sum(1 << at for at, field in enumerate(fields) if number in holding[field]) for number, _ in best
+        ],
+    }
 
 
 def _postings_shards(
@@ -476,9 +518,11 @@ def _postings_shards(
     terms: list[str],
     rows: list[list[Any]],
     ranking: RankingData,
+    profile_of: list[int] | None = None,
 ) -> list[dict[str, Any]]:
     """Per term: its lunr term index and, per field, (record gaps, weights);
-    for a word in at least TOP_ROWS_FROM records, also its best rows.
+    for a word in at least TOP_ROWS_FROM records, also its best rows; for one
+    in SUMMARY_FROM records or more (not an intent word), its summary.
 
     Weights are lunr's (govsearch_build/postings.py): the term's boosted BM25
     score in that record's field, which is all lunr's similarity needs.
@@ -493,12 +537,14 @@ def _postings_shards(
         current[term] = counted[term] = {POSTING_TERM_INDEX: postings.term_index(term), POSTING_FIELDS: fields}
         holders = len({number for pairs in pairs_by_field.values() for number, _ in pairs})
         if holders >= TOP_ROWS_FROM:
-            current[term] = {
-                **current[term],
-                POSTING_ROWS: _top_rows(term, pairs_by_field, postings.fields, rows, ranking),
-            }
+            best = _best(term, pairs_by_field, postings.fields, rows, ranking)
+            current[term] = {**current[term], POSTING_ROWS: [[number, *rows[number]] for number, _ in best]}
             if holders >= BUDGETED_ROWS_FROM:
                 counted[term] = current[term]
+            if holders >= SUMMARY_FROM and profile_of is not None and term not in ranking.search_terms.intents:
+                # A new dict, not counted as work: the budget's decisions stay as they were.
+                summary = _summary(pairs_by_field, postings.fields, best, profile_of)
+                current[term] = {**current[term], POSTING_SUMMARY: summary}
         size += len(dump(counted[term])) + len(term) + 4
         if size >= POSTINGS_SHARD_BYTES:
             shards.append(_close_shard(writer, len(shards), current, counted))

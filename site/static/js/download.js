@@ -31,11 +31,11 @@ function joined(chunks, length) {
 
 // The body of `url` as bytes; throws when the server says no, the network
 // fails or the download stalls. `onBytes(count)` hears each chunk arrive.
-export async function download(url, { onBytes = () => {}, stallMs = 0, cache = "default" } = {}) {
+export async function download(url, { onBytes = () => {}, stallMs = 0, cache = "default", priority = "auto" } = {}) {
   const controller = new AbortController();
   const stall = abortWhenStalled(controller, stallMs);
   try {
-    const response = await fetch(url, { credentials: "same-origin", cache, signal: controller.signal });
+    const response = await fetch(url, { credentials: "same-origin", cache, priority, signal: controller.signal });
     if (!response.ok) {
       throw new Error(`${url} answered ${response.status}`);
     }

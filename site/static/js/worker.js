@@ -32,6 +32,7 @@ _session = Session(FetchingLoader("/site", GOVSEARCH_DATA_URL))
 govsearch_answer = _session.answer_sync
 govsearch_attempt = _session.attempt
 govsearch_warm = _session.warm
+govsearch_later = _session.later_files
 govsearch_status = {"ok": _session.catalogue is not None, "message": _session.failure, "records": _session.records}
 `;
 
@@ -57,6 +58,7 @@ const STALL_MS = 8000;
 const DOWNLOAD_ATTEMPTS = 2;
 // Preparation waits this long after "ready" for the page's first calls.
 const FIRST_CALL_GRACE_MS = 300;
+const FETCH_AHEAD_QUIET_MS = 500; // no call for this long before files for later calls are fetched
 
 function post(message) {
   self.postMessage(message);
@@ -138,9 +140,11 @@ async function downloadCatalogue(onBytes) {
 }
 
 // Put downloaded data files where Python's loader reads them.
+const DATA_DIR = "/site/data/";
+
 function store(files) {
   for (const [name, bytes] of files) {
-    const target = "/site/data/" + name;
+    const target = DATA_DIR + name;
     runtime.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
     runtime.FS.writeFile(target, bytes);
   }
@@ -440,6 +444,7 @@ async function openCatalogue(pyodide) {
   if (status.ok) {
     post({ type: MESSAGE.READY, records: status.records });
     warming = pyodide.globals.get("govsearch_warm");
+    laterFiles = pyodide.globals.get("govsearch_later");
     // The page sends the calls it queued when it hears "ready": let them go
     // first (each call starts preparation again when it ends).
     setTimeout(() => busy === 0 && warmWhenIdle(), FIRST_CALL_GRACE_MS);
@@ -450,10 +455,16 @@ async function openCatalogue(pyodide) {
 
 // Prepare (validators, facet profiles, prefix and typo matching) while no
 // call is waiting, one piece per task, so a call never waits for all of it.
+// A piece may first need data files: they download side by side, and
+// preparation goes on once they are in. Then the files later searches need.
+let fetchingForPiece = false; // a piece's files are on their way: no other piece runs meanwhile
+let laterFiles = null; // govsearch_later: the data files later searches need, not read yet
+let lastCallEnded = 0; // performance.now() when the last call ended
+
 function warmWhenIdle() {
   setTimeout(() => {
-    if (!warming || busy > 0 || dead) {
-      return; // the running call schedules this again when it ends
+    if (!warming || busy > 0 || dead || fetchingForPiece) {
+      return; // the running call, or the download, schedules this again when it ends
     }
     let more = false;
     try {
@@ -461,11 +472,19 @@ function warmWhenIdle() {
     } catch (error) {
       // Only preparation: a real call will meet (and report) the same problem.
     }
-    if (more) {
+    if (more && typeof more === "object") {
+      const names = more.toJs();
+      more.destroy();
+      fetchingForPiece = true;
+      Promise.all(names.map((name) => downloadDataFile(name))).finally(() => {
+        fetchingForPiece = false;
+        warmWhenIdle();
+      });
+    } else if (more) {
       warmWhenIdle();
     } else {
       warming = null;
-      keepSnapshot();
+      fetchAhead().finally(keepSnapshot);
       if (wheelsLater) {
         wheelsLater(); // a wheel that fails its integrity check stays out; nothing runs its code
         wheelsLater = null;
@@ -474,18 +493,38 @@ function warmWhenIdle() {
   }, 0);
 }
 
+// The data files most later searches need (every record's profile, the pages
+// locating shards; Python names those it has not read), once no call has run
+// for a moment (a person reading results, an agent thinking) and at low
+// priority, so they never hold up a call's own downloads. They wait on disk
+// until a search reads them: each such search saves a round of downloads.
+async function fetchAhead() {
+  let names = [];
+  try {
+    const later = laterFiles();
+    names = later.toJs().filter((name) => !runtime.FS.analyzePath(DATA_DIR + name).exists);
+    later.destroy();
+  } catch (error) {
+    return; // only an optimisation
+  }
+  while (busy > 0 || performance.now() - lastCallEnded < FETCH_AHEAD_QUIET_MS) {
+    await new Promise((resolve) => setTimeout(resolve, FETCH_AHEAD_QUIET_MS / 4));
+  }
+  await Promise.all(names.map((name) => downloadDataFile(name, { priority: "low" })));
+}
+
 // Download one data file (a name inside the data folder), trying a stalled
 // or failed download again; null when it never arrives. Python checks every
 // file against the sha256 that vouches for it before using it, and a file
 // that is missing leaves the synchronous path to report it (fail closed).
-async function downloadData(name, onBytes = () => {}) {
+async function downloadData(name, onBytes = () => {}, priority = "auto") {
   const url = new URL(name, dataUrl);
   if (typeof name !== "string" || name.split("/").includes("..") || !url.href.startsWith(dataUrl)) {
     return null;
   }
   for (let attempt = 0; attempt < DOWNLOAD_ATTEMPTS; attempt++) {
     try {
-      return await download(url.href, { onBytes, stallMs: STALL_MS });
+      return await download(url.href, { onBytes, stallMs: STALL_MS, priority });
     } catch (error) {
       // stalled or cut off: try again
     }
@@ -498,10 +537,10 @@ async function downloadData(name, onBytes = () => {}) {
 // search and an agent's first call usually need the same postings shard).
 const inFlight = new Map();
 
-function downloadDataFile(name) {
+function downloadDataFile(name, { priority = "auto" } = {}) {
   let pending = inFlight.get(name);
   if (!pending) {
-    pending = downloadData(name)
+    pending = downloadData(name, () => {}, priority)
       .then((bytes) => bytes && store([[name, bytes]]))
       .finally(() => inFlight.delete(name));
     inFlight.set(name, pending);
@@ -601,7 +640,7 @@ async function answerWithData(call) {
     }
     const names = outcome.toJs();
     outcome.destroy();
-    await Promise.all(names.map(downloadDataFile));
+    await Promise.all(names.map((name) => downloadDataFile(name)));
     rounds.push({ python: ran - began, files: names, fetch: performance.now() - ran });
   }
   await takeTurn(call);
@@ -642,6 +681,7 @@ async function handleCall(message) {
       result = errorJson("internal_error", `The search failed: ${text}`);
     } finally {
       busy--;
+      lastCallEnded = performance.now();
       if (warming) {
         warmWhenIdle();
       }
