@@ -8,17 +8,21 @@ crowded calls (SECURITY.md cites each test).
 - A tampered wheel fails closed and the message names the integrity check.
 - A light call is not held behind a queue of heavy ones; a stalled shard
   download is tried again, and only a call whose shard never arrives fails.
+- While idle it fetches what later searches need, so they download less.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
-from browserkit import RECORD_TOOL, SEARCH_TOOL, cli_call, execute_tools, wait_for_runtime
+from browserkit import RECORD_TOOL, SEARCH_TOOL, cli_call, execute_tools, serve_site, wait_for_runtime
 
 from govsearch import Catalogue, DirectoryLoader
+from govsearch.terms import query_terms
 
 SETTLED = ("ready", "unavailable", "failed")
 
@@ -198,3 +202,48 @@ def test_a_stalled_shard_download_is_tried_again(open_page, sharded_served, shar
     result = execute_tools(page, [(SEARCH_TOOL, arguments)])["results"][0]
     assert result["text"] == cli_call(sharded_site_dir, SEARCH_TOOL, arguments)
     assert len(seen) >= 2 and result["ms"] < 20_000, (seen, result["ms"])
+
+
+def test_while_idle_the_worker_fetches_what_later_searches_need(open_page, sharded_site_dir: Path, tmp_path: Path):
+    """A site too large to send its profile chunks and shard pages with the
+    catalogue: once a search is answered and no call runs, the worker fetches
+    them, so the next search downloads only its own postings and rows."""
+    site = tmp_path / "site"
+    shutil.copytree(sharded_site_dir, site, copy_function=os.link)
+    manifest_file = site / "data" / "manifest.json"
+    manifest = json.loads(manifest_file.read_text("utf-8"))
+    up_front = [entry["path"] for entry in manifest.pop("upFront")]
+    manifest_file.unlink()  # a link to the fixture's file: write a new one
+    manifest_file.write_text(json.dumps(manifest), "utf-8")
+    served = serve_site(site)
+    try:
+        page, guard = open_page(None, site=served)
+        page.goto(served.origin + "/")
+        assert wait_for_runtime(page, *SETTLED) == "ready"
+        execute_tools(page, [(SEARCH_TOOL, {"query": "land registry"})])
+        data = served.origin + "/data/"
+        for _ in range(100):
+            fetched = {url.removeprefix(data) for url in guard.requests if url.startswith(data)}
+            if fetched.issuperset(up_front):
+                break
+            page.wait_for_timeout(100)
+        assert fetched.issuperset(up_front), sorted(set(up_front) - fetched)
+        before = len(guard.requests)
+        arguments = {"query": _rare_word(sharded_site_dir)}
+        result = execute_tools(page, [(SEARCH_TOOL, arguments)])["results"][0]
+        assert result["text"] == cli_call(sharded_site_dir, SEARCH_TOOL, arguments)
+        later = [url.removeprefix(data) for url in guard.requests[before:] if url.startswith(data)]
+        assert {name.split("/")[0] for name in later} == {"postings", "rows"}, later
+    finally:
+        served.server.shutdown()
+
+
+def _rare_word(site: Path) -> str:
+    """A word in a few records, from the last postings shard: its search needs
+    that shard and row shards (a rare word's postings carry no rows)."""
+    shards = Catalogue.open(DirectoryLoader(site)).store.shards
+    last = list(shards.postings)[-1]
+    for term, posting in shards.read(last, "postings")["terms"].items():
+        if "r" not in posting and term.isalpha() and [t.indexed for t in query_terms(term)] == [term]:
+            return term
+    raise AssertionError("no rare word in the last postings shard")
