@@ -14,12 +14,14 @@ from govsearch.data_format import (
     POSTING_TERM_INDEX,
     SHARDED,
     code_width,
+    column_length,
     decode_codes,
     decode_column,
     decode_gaps,
     decode_profile_codes,
     decode_vocabulary,
     encode_codes,
+    encode_column,
     encode_gaps,
     encode_profile_codes,
     encode_vocabulary,
@@ -80,6 +82,23 @@ def test_record_gaps_round_trip():
     assert gaps[0] == numbers[0] and min(gaps[1:]) > 0
     assert decode_gaps(gaps) == numbers
     assert encode_gaps([]) == [] and decode_gaps([]) == []
+
+
+def test_a_column_round_trips_to_the_floats_json_would_read():
+    """Postings columns are strings decoded only when read: each weight must be
+    the very float a JSON list of the same weights gives (lunr's scores depend on it)."""
+    rng = random.Random(8)
+    numbers = sorted(rng.sample(range(300_000), 2_000))
+    weights = [round(rng.uniform(0, 60), 3) for _ in numbers] + [1e-05, 0.1 + 0.2]
+    numbers += [300_001, 300_002]
+    column = json.loads(json.dumps(encode_column(numbers, weights)))
+    assert all(isinstance(part, str) for part in column) and column_length(column) == len(numbers)
+    decoded_numbers, decoded_weights = decode_column(column)
+    assert decoded_numbers == numbers
+    assert decoded_weights == json.loads(json.dumps(weights))
+    assert all(a.hex() == b.hex() for a, b in zip(decoded_weights, weights))  # bit for bit
+    assert decode_column(encode_column([], [])) == ([], []) and column_length(encode_column([], [])) == 0
+    assert decode_column(encode_column([5], [2.5])) == ([5], [2.5]) and column_length(encode_column([5], [2.5])) == 1
 
 
 def test_a_built_sharded_site_keeps_to_the_layout(tmp_path):

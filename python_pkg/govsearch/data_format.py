@@ -80,7 +80,8 @@ sharded layout: `directory` is
     JSON list of the terms;
   - postings: `{"terms": {term: posting}}`. A posting maps POSTING_TERM_INDEX
     to lunr's term index, POSTING_FIELDS to `{field: [record gaps, weights]}`
-    and, for common words only, POSTING_ROWS to `[[number, *row], ...]`: the
+    (encode_column: two comma-separated strings, decoded only when a query
+    reads the column) and, for common words only, POSTING_ROWS to `[[number, *row], ...]`: the
     rows of the word's best records, so a one-word search needs no row
     shards. A word in very many records (and no intent word) also has
     POSTING_SUMMARY: SUMMARY_TALLY `[profile, records, ...]` (how many of
@@ -104,7 +105,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate, compress
 from typing import Any
 
-FORMAT = "govsearch-site/3"
+FORMAT = "govsearch-site/4"
 DATA_FOLDER = "data"
 MANIFEST = "manifest.json"
 
@@ -249,10 +250,26 @@ def decode_gaps(gaps: Iterable[int]) -> list[int]:
     return list(accumulate(gaps))
 
 
+def encode_column(numbers: Sequence[int], weights: Sequence[float]) -> list[str]:
+    """A field's postings as two strings, the record gaps and the weights, each
+    comma-separated: JSON reads a string without parsing its numbers, so a
+    shard costs little to open and only the columns a query uses are decoded
+    (a word in 137,000 of 300,000 records made its shard 90 ms of JSON)."""
+    return [",".join(map(str, encode_gaps(numbers))), ",".join(map(repr, weights))]
+
+
 def decode_column(column: Any) -> tuple[list[int], list[float]]:
-    """A field's postings ([gaps, weights]) as record numbers and their weights."""
+    """A field's postings (encode_column) as record numbers and their weights:
+    each weight the same float JSON would have read from the same digits."""
     gaps, weights = column
-    return decode_gaps(gaps), weights
+    if not gaps:
+        return [], []
+    return decode_gaps(map(int, gaps.split(","))), list(map(float, weights.split(",")))
+
+
+def column_length(column: Any) -> int:
+    """How many records a column holds, without decoding it."""
+    return column[0].count(",") + 1 if column[0] else 0
 
 
 def profile_table(

@@ -50,6 +50,9 @@ class Matcher(Protocol):
     def summary(self, clause: Clause) -> Summary | None:
         """A common word's one-word search as the build worked it out, if it did."""
 
+    def known_fields(self, clause: Clause, number: int) -> list[str] | None:
+        """The fields holding the clause's word in the record, if known without decoding postings."""
+
 
 @dataclass(frozen=True)
 class Summary:

@@ -705,8 +705,7 @@ def matched_fields(
     corrected: dict[str, tuple[int, str]] = {}
     for term, clause in zip(terms, clauses):
         own = analysed(term.typed)
-        for indexed, fields in engine.matcher.members(clause, list(FIELDS)).items():
-            holding = [name for name in FIELDS if _holds(fields.get(name, ()), number)]
+        for indexed, holding in _holding(engine, clause, number):
             for name in holding:
                 if term.typed not in matched.setdefault(name, []):
                     matched[name].append(term.typed)
@@ -717,6 +716,17 @@ def matched_fields(
     return {name: matched[name] for name in FIELDS if name in matched}, {
         typed: indexed for typed, (_, indexed) in corrected.items()
     }
+
+
+def _holding(engine: SearchEngine, clause: Clause, number: int) -> list[tuple[str, list[str]]]:
+    """Each index term the clause reaches and the fields holding it in the record."""
+    known = engine.matcher.known_fields(clause, number)
+    if known is not None:
+        return [(clause.term, known)]
+    return [
+        (indexed, [name for name in FIELDS if _holds(fields.get(name, ()), number)])
+        for indexed, fields in engine.matcher.members(clause, list(FIELDS)).items()
+    ]
 
 
 def _holds(numbers: Sequence[int], number: int) -> bool:

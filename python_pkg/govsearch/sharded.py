@@ -34,6 +34,7 @@ from .data_format import (
     SUMMARY_FIELDS,
     SUMMARY_SCORES,
     SUMMARY_TALLY,
+    column_length,
     decode_column,
     decode_vocabulary,
     listed_shard_path,
@@ -231,7 +232,7 @@ class ShardedMatcher:
         self._terms: list[str] | None = None
         self._term_set: frozenset[str] = frozenset()
         self._token_set: TokenSet | None = None
-        self._numbers: OrderedDict[tuple[str, str], list[int]] = OrderedDict()
+        self._columns: OrderedDict[tuple[str, str], tuple[list[int], list[float]]] = OrderedDict()
         self.limited: tuple[str, ...] = ()  # clause terms whose expansions the last match cut to the budget
         self._expanded: dict[Clause, list[str]] = {}
 
@@ -253,7 +254,7 @@ class ShardedMatcher:
     def frequency(self, term: str) -> int:
         """How many records hold the term in its commonest field (0: not in the index)."""
         posting = self.shards.posting(term) if self._known(term) else None
-        return max((len(column[0]) for column in posting[POSTING_FIELDS].values()), default=0) if posting else 0
+        return max(map(column_length, posting[POSTING_FIELDS].values()), default=0) if posting else 0
 
     def members(self, clause: Clause, fields: list[str]) -> dict[str, dict[str, list[int]]]:
         """For each index term the clause reaches: per field, its records (sorted numbers)."""
@@ -263,16 +264,17 @@ class ShardedMatcher:
             if posting is None:
                 continue
             columns = posting[POSTING_FIELDS]
-            found[term] = {field: self._decoded(term, field, columns[field]) for field in fields if field in columns}
+            found[term] = {field: self._column(term, field, columns[field])[0] for field in fields if field in columns}
         return found
 
-    def _decoded(self, term: str, field: str, column: Any) -> list[int]:
+    def _column(self, term: str, field: str, column: Any) -> tuple[list[int], list[float]]:
+        """The term's records and weights in the field, decoded once for the next few calls."""
         key = (term, field)
-        if key not in self._numbers:
-            self._numbers[key] = decode_column(column)[0]
-            while len(self._numbers) > DECODED_KEPT:
-                self._numbers.popitem(last=False)
-        return self._numbers[key]
+        if key not in self._columns:
+            self._columns[key] = decode_column(column)
+            while len(self._columns) > DECODED_KEPT:
+                self._columns.popitem(last=False)
+        return self._columns[key]
 
     def summary(self, clause: Clause) -> Summary | None:
         """The build's summary of a common word's one-word search (data_format: POSTING_SUMMARY)."""
@@ -290,6 +292,20 @@ class ShardedMatcher:
             list(zip(numbers, summary[SUMMARY_SCORES], summary[SUMMARY_FIELDS])),
             self.fields,
         )
+
+    def known_fields(self, clause: Clause, number: int) -> list[str] | None:
+        """The fields holding the clause's word in the record, when the build's
+        summary knows (one of a common word's best records): its columns then
+        need no decoding. None when it does not."""
+        if not self._exact(clause) or not self._known(clause.term):
+            return None
+        posting = self.shards.posting(clause.term)
+        if not posting or POSTING_SUMMARY not in posting:
+            return None
+        for row, mask in zip(posting[POSTING_ROWS], posting[POSTING_SUMMARY][SUMMARY_FIELDS]):
+            if row[0] == number:
+                return [field for at, field in enumerate(self.fields) if mask >> at & 1]
+        return None
 
     def warm(self) -> None:
         """Build the vocabulary's TokenSet now (~150 ms in Pyodide at full
@@ -357,7 +373,9 @@ class ShardedMatcher:
         for position, terms in enumerate(reached):
             found = (self.shards.posting(term) for term in terms if self._known(term)) if position in fits else ()
             counts.append(
-                sum(len(column[0]) for posting in found if posting for column in posting[POSTING_FIELDS].values())
+                sum(
+                    column_length(column) for posting in found if posting for column in posting[POSTING_FIELDS].values()
+                )
                 if position in fits
                 else UNREAD + needs[position]
             )
@@ -410,7 +428,7 @@ class ShardedMatcher:
                     column = posting[POSTING_FIELDS].get(field)
                     if not column:
                         continue
-                    numbers, weights = self._decoded(term, field, column), column[1]
+                    numbers, weights = self._column(term, field, column)
                     clause_numbers.append(numbers)
                     if (term, field) not in seen:
                         seen.add((term, field))

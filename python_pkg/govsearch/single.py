@@ -47,6 +47,9 @@ class LunrMatcher:
         """None: a small site's words are scored in a few ms (the build summarises only a sharded site's)."""
         return None
 
+    def known_fields(self, clause: Clause, number: int) -> None:
+        return None  # the index is in memory: members() answers at once
+
     def frequency(self, term: str) -> int:
         """How many records hold the term in its commonest field (0: not in the index)."""
         entry = self.index.inverted_index.get(term)

@@ -41,7 +41,7 @@ from govsearch.data_format import (
     SUMMARY_TALLY,
     content_name,
     decode_codes,
-    encode_gaps,
+    encode_column,
     encode_vocabulary,
     listed_shard_path,
     page_folder,
@@ -531,7 +531,7 @@ def _postings_shards(
     for term in terms:
         pairs_by_field = postings.of(term)
         fields = {
-            field: [encode_gaps([number for number, _ in pairs]), [weight for _, weight in pairs]]
+            field: encode_column([number for number, _ in pairs], [weight for _, weight in pairs])
             for field, pairs in pairs_by_field.items()
         }
         current[term] = counted[term] = {POSTING_TERM_INDEX: postings.term_index(term), POSTING_FIELDS: fields}
