@@ -32,6 +32,7 @@ from .data_format import (
     POSTING_SUMMARY,
     POSTING_TERM_INDEX,
     SUMMARY_FIELDS,
+    SUMMARY_NUMBERS,
     SUMMARY_SCORES,
     SUMMARY_TALLY,
     column_length,
@@ -286,10 +287,9 @@ class ShardedMatcher:
             return None
         self.shards.remember_rows(posting[POSTING_ROWS])  # what the results show, as matching would
         tally = summary[SUMMARY_TALLY]
-        numbers = [row[0] for row in posting[POSTING_ROWS]]
         return Summary(
             Counter(dict(zip(tally[::2], tally[1::2]))),
-            list(zip(numbers, summary[SUMMARY_SCORES], summary[SUMMARY_FIELDS])),
+            list(zip(summary[SUMMARY_NUMBERS], summary[SUMMARY_SCORES], summary[SUMMARY_FIELDS])),
             self.fields,
         )
 
@@ -302,8 +302,9 @@ class ShardedMatcher:
         posting = self.shards.posting(clause.term)
         if not posting or POSTING_SUMMARY not in posting:
             return None
-        for row, mask in zip(posting[POSTING_ROWS], posting[POSTING_SUMMARY][SUMMARY_FIELDS]):
-            if row[0] == number:
+        summary = posting[POSTING_SUMMARY]
+        for best, mask in zip(summary[SUMMARY_NUMBERS], summary[SUMMARY_FIELDS]):
+            if best == number:
                 return [field for at, field in enumerate(self.fields) if mask >> at & 1]
         return None
 

@@ -37,6 +37,7 @@ from govsearch.data_format import (
     SHORTEST_DIGEST,
     SINGLE,
     SUMMARY_FIELDS,
+    SUMMARY_NUMBERS,
     SUMMARY_SCORES,
     SUMMARY_TALLY,
     content_name,
@@ -120,6 +121,9 @@ BUDGETED_ROWS_FROM = 50
 # 150 ms in Chromium for a word in 100,000 of them (under 1,000 records it is
 # a few ms either way, so rarer words do without and stay smaller).
 SUMMARY_FROM = 1000
+# Its best SUMMARY_BEST records (rows for the first TOP_ROWS): enough for a
+# filter or two and a few pages of "show more" before its records are scored.
+SUMMARY_BEST = 200
 IDS_PER_SHARD = 500
 # The first answer must not read what grows with the estate: each record's
 # profile comes in chunks by record number (a query reads those its matches
@@ -469,8 +473,9 @@ def _best(
     fields: list[str],
     rows: list[list[Any]],
     ranking: RankingData,
+    count: int = TOP_ROWS,
 ) -> list[tuple[int, float]]:
-    """(number, score) of the term's best TOP_ROWS records, as a one-word
+    """(number, score) of the term's best `count` records, as a one-word
     search ranks them before row evidence (govsearch.rerank: lunr's score,
     the record prior, the word in the title, an intent word's resource types)."""
     scores: dict[int, float] = {}
@@ -487,7 +492,7 @@ def _best(
         if rows[number][type_at] in wanted:
             score *= INTENT_BOOST
         scores[number] = score
-    best = sorted(scores, key=lambda number: (-round(scores[number], SCORE_PLACES), number))[:TOP_ROWS]
+    best = sorted(scores, key=lambda number: (-round(scores[number], SCORE_PLACES), number))[:count]
     return [(number, scores[number]) for number in best]
 
 
@@ -505,6 +510,7 @@ def _summary(
     holding = {field: {number for number, _ in pairs_by_field.get(field, ())} for field in fields}
     return {
         SUMMARY_TALLY: [value for profile in sorted(tally) for value in (profile, tally[profile])],
+        SUMMARY_NUMBERS: [number for number, _ in best],
         SUMMARY_SCORES: [score for _, score in best],
         SUMMARY_FIELDS: [
             sum(1 << at for at, field in enumerate(fields) if number in holding[field]) for number, _ in best
@@ -537,11 +543,12 @@ def _postings_shards(
         current[term] = counted[term] = {POSTING_TERM_INDEX: postings.term_index(term), POSTING_FIELDS: fields}
         holders = len({number for pairs in pairs_by_field.values() for number, _ in pairs})
         if holders >= TOP_ROWS_FROM:
-            best = _best(term, pairs_by_field, postings.fields, rows, ranking)
-            current[term] = {**current[term], POSTING_ROWS: [[number, *rows[number]] for number, _ in best]}
+            summarised = holders >= SUMMARY_FROM and profile_of is not None and term not in ranking.search_terms.intents
+            best = _best(term, pairs_by_field, postings.fields, rows, ranking, SUMMARY_BEST if summarised else TOP_ROWS)
+            current[term] = {**current[term], POSTING_ROWS: [[number, *rows[number]] for number, _ in best[:TOP_ROWS]]}
             if holders >= BUDGETED_ROWS_FROM:
                 counted[term] = current[term]
-            if holders >= SUMMARY_FROM and profile_of is not None and term not in ranking.search_terms.intents:
+            if summarised and profile_of is not None:
                 # A new dict, not counted as work: the budget's decisions stay as they were.
                 summary = _summary(pairs_by_field, postings.fields, best, profile_of)
                 current[term] = {**current[term], POSTING_SUMMARY: summary}
