@@ -40,11 +40,13 @@ def layouts(tmp_path_factory):
     config = load_config(REPO / "site" / "site.toml")
     sites = {}
     # Small pages and profile chunks, so a few hundred records span many of each, as an estate does;
-    # and words in 20 records summarised, so every test comparing the layouts checks the summaries too.
+    # and words in 20 records summarised (their best 25, and 20 a value), so every test
+    # comparing the layouts checks the summaries too.
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(data_writer, "PAGE", 4)
         patch.setattr(data_writer, "PROFILES_PER_CHUNK", 37)
         patch.setattr(data_writer, "SUMMARY_FROM", 20)
+        patch.setattr(data_writer, "SUMMARY_BEST", 25)  # fewer than most summarised words' records
         for layout in ("single", "sharded"):
             site = tmp_path_factory.mktemp(layout)
             manifest = write_data(config, loaded.records, site / "data", layout=layout)
@@ -114,20 +116,28 @@ def test_a_common_word_answered_from_its_summary_equals_scoring_every_record(lay
     answered = []
     summarised = rerank._summarised
 
-    def counting(*args):
-        tier = summarised(*args)
+    beyond_the_best = []  # answers taking records the summary holds for a filter's value
+
+    def counting(engine, ranking, terms, clauses, filters, depth):
+        tier = summarised(engine, ranking, terms, clauses, filters, depth)
         answered.append(tier is not None and tier.matches._scores is None)
+        if tier is not None:
+            summary = engine.matcher.summary(clauses[0])
+            general = {number for number, _, _ in summary.best[: summary.general]}
+            beyond_the_best.append(any(item.number not in general for item in tier.best))
         return tier
 
     monkeypatch.setattr(rerank, "_summarised", counting)
+    one_value = [{"resourceTypes": ["dataset"]}, {"collections": ["land-registry"]}, {"accessStatuses": ["public"]}]
     for word in words:
-        for filters in FILTERS:
+        for filters in FILTERS + one_value:
             for offset in (0, 20):
                 arguments = {"query": word, **filters}
                 got = sharded.call("search_government_knowledge", arguments, offset=offset)
                 assert got == single.call("search_government_knowledge", arguments, offset=offset), (arguments, offset)
     assert sum(answered) >= len(words)  # at least the unfiltered first pages, unscored
     assert not all(answered)  # and the other cases were met too
+    assert sum(beyond_the_best) >= 5
 
 
 def test_any_term_shares_left_out_change_no_answer(layouts, monkeypatch):

@@ -85,12 +85,14 @@ sharded layout: `directory` is
     rows of the word's best records, so a one-word search needs no row
     shards. A word in very many records (and no intent word) also has
     POSTING_SUMMARY: SUMMARY_TALLY `[profile, records, ...]` (how many of
-    its records have each profile, by profile), SUMMARY_NUMBERS (its best
-    records, best first, as a one-word search ranks them before row
-    evidence; POSTING_ROWS has the first of them), SUMMARY_SCORES (their
-    scores) and SUMMARY_FIELDS (a mask per best record of the fields holding
-    the word, bit i for the directory's i-th field): a one-word search
-    answers from these without scoring every record. Record numbers are ascending and stored as gaps (encode_gaps /
+    its records have each profile, by profile); SUMMARY_NUMBERS, some of its
+    records in rank order (as a one-word search ranks them before row
+    evidence; POSTING_ROWS has the first of them): its best SUMMARY_GENERAL
+    records, then any others among the best SUMMARY_BY_VALUE["best"] records
+    holding each value of each of SUMMARY_BY_VALUE["fields"]; SUMMARY_SCORES
+    (their scores) and SUMMARY_FIELDS (a mask per record of the fields
+    holding the word, bit i for the directory's i-th field): a one-word
+    search answers from these without scoring every record. Record numbers are ascending and stored as gaps (encode_gaps /
     decode_gaps): the first number, then differences. A weight is the term's
     boosted BM25 score in that record's field (lunr's field vector);
   - rows: `{"rows": [[value per rows.fields, null when absent], ...]}`;
@@ -126,6 +128,8 @@ POSTING_ROWS = "r"
 POSTING_SUMMARY = "s"
 SUMMARY_TALLY = "t"
 SUMMARY_NUMBERS = "n"
+SUMMARY_GENERAL = "g"
+SUMMARY_BY_VALUE = "v"
 SUMMARY_SCORES = "s"
 SUMMARY_FIELDS = "f"
 

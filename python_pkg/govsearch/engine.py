@@ -62,6 +62,20 @@ class Summary:
     tally: Counter[int]  # the word's records per profile
     best: list[tuple[int, float, int]]  # (number, score before row evidence, mask of `fields` holding it), best first
     fields: list[str]
+    general: int  # `best` begins with the word's best records, this many
+    by_value: tuple[str, ...]  # and holds the best `value_best` records holding each value of these fields
+    value_best: int
+
+    def trusted(self, filters: Mapping[str, frozenset[str]], depth: int) -> int:
+        """How many of `best` hold, with each record, every record ranked above
+        it that the filters pass: those a search with these filters can take
+        its first `depth` records from. Filters on one of the `by_value`
+        fields: a record passing them holds one of their values, so it is
+        among that value's best unless `depth` records passing them rank above it."""
+        fields = {DIMENSIONS[name] for name in filters}
+        if len(fields) == 1 and fields <= set(self.by_value) and depth <= self.value_best:
+            return len(self.best)
+        return self.general
 
 
 @dataclass(frozen=True)

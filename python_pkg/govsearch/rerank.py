@@ -347,15 +347,16 @@ def _summarised(
     if len(terms) != 1 or terms[0].intent or terms[0].prefix or terms[0].synonym:
         return None
     summary = engine.matcher.summary(clauses[0])
-    if summary is None or len(summary.best) < depth:
+    if summary is None:
         return None
     passing = engine.passing(summary.tally, filters) if filters else set(summary.tally)
     count = sum(summary.tally[profile] for profile in passing)
     if count < TIER_TARGET:
         return None  # looser modes would be tried
-    engine.facets.require([number for number, _, _ in summary.best])
+    candidates = summary.best[: summary.trusted(filters, depth) if filters else min(depth, summary.general)]
+    engine.facets.require([number for number, _, _ in candidates])
     profile_of = engine.facets.profiles[0]
-    best = [item for item in summary.best if profile_of[item[0]] in passing][:depth]
+    best = [item for item in candidates if profile_of[item[0]] in passing][:depth]
     if len(best) < depth:
         return None
     title = 1 << summary.fields.index("title") if "title" in summary.fields else 0

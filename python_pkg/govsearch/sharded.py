@@ -31,7 +31,9 @@ from .data_format import (
     POSTING_ROWS,
     POSTING_SUMMARY,
     POSTING_TERM_INDEX,
+    SUMMARY_BY_VALUE,
     SUMMARY_FIELDS,
+    SUMMARY_GENERAL,
     SUMMARY_NUMBERS,
     SUMMARY_SCORES,
     SUMMARY_TALLY,
@@ -287,10 +289,14 @@ class ShardedMatcher:
             return None
         self.shards.remember_rows(posting[POSTING_ROWS])  # what the results show, as matching would
         tally = summary[SUMMARY_TALLY]
+        by_value = summary[SUMMARY_BY_VALUE]
         return Summary(
             Counter(dict(zip(tally[::2], tally[1::2]))),
             list(zip(summary[SUMMARY_NUMBERS], summary[SUMMARY_SCORES], summary[SUMMARY_FIELDS])),
             self.fields,
+            summary[SUMMARY_GENERAL],
+            tuple(by_value["fields"]),
+            by_value["best"],
         )
 
     def known_fields(self, clause: Clause, number: int) -> list[str] | None:

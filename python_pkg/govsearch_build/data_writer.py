@@ -36,7 +36,9 @@ from govsearch.data_format import (
     SHARDED,
     SHORTEST_DIGEST,
     SINGLE,
+    SUMMARY_BY_VALUE,
     SUMMARY_FIELDS,
+    SUMMARY_GENERAL,
     SUMMARY_NUMBERS,
     SUMMARY_SCORES,
     SUMMARY_TALLY,
@@ -124,6 +126,11 @@ SUMMARY_FROM = 1000
 # Its best SUMMARY_BEST records (rows for the first TOP_ROWS): enough for a
 # filter or two and a few pages of "show more" before its records are scored.
 SUMMARY_BEST = 200
+# ... and the best SUMMARY_VALUE_BEST of each resource type, collection and
+# access status, so a search filtered on one of them is answered too (at
+# 300,000 records "planning" filtered to datasets had 6 among its best 200).
+SUMMARY_VALUE_FIELDS = ("resourceType", "collection", "accessStatus")
+SUMMARY_VALUE_BEST = 20
 IDS_PER_SHARD = 500
 # The first answer must not read what grows with the estate: each record's
 # profile comes in chunks by record number (a query reads those its matches
@@ -294,6 +301,12 @@ def facet_table(
     return table, profile_of
 
 
+def _members(record: Record, field: str) -> tuple[str, ...]:
+    """The record's values of a filter field, each one a filter naming it passes."""
+    value = _facet_value(record, field)
+    return value if isinstance(value, tuple) else (value,)
+
+
 def _facet_value(record: Record, field: str) -> str | tuple[str, ...]:
     """The record's value; for a resource in several collections, the tuple of them."""
     if field == "collection" and len(record.data.get("collections", ())) > 1:
@@ -400,7 +413,15 @@ def write_shards(
         "postings": _key_pages(
             writer,
             "postings",
-            _postings_shards(writer, postings, terms, rows, ranking or RankingData({}), profile_of),
+            _postings_shards(
+                writer,
+                postings,
+                terms,
+                rows,
+                ranking or RankingData({}),
+                profile_of,
+                [tuple(_members(record, field) for field in SUMMARY_VALUE_FIELDS) for record in records],
+            ),
         ),
         "records": {
             "perShard": RECORDS_PER_SHARD,
@@ -473,9 +494,9 @@ def _best(
     fields: list[str],
     rows: list[list[Any]],
     ranking: RankingData,
-    count: int = TOP_ROWS,
+    count: int | None = TOP_ROWS,
 ) -> list[tuple[int, float]]:
-    """(number, score) of the term's best `count` records, as a one-word
+    """(number, score) of the term's best `count` records (None: all), as a one-word
     search ranks them before row evidence (govsearch.rerank: lunr's score,
     the record prior, the word in the title, an intent word's resource types)."""
     scores: dict[int, float] = {}
@@ -499,22 +520,36 @@ def _best(
 def _summary(
     pairs_by_field: dict[str, list[tuple[int, float]]],
     fields: list[str],
-    best: list[tuple[int, float]],
+    ranked: list[tuple[int, float]],
     profile_of: list[int],
+    members: list[tuple[tuple[str, ...], ...]],
 ) -> dict[str, Any]:
     """What a one-word search shows of a common word without scoring its records
-    (data_format: POSTING_SUMMARY): its records per profile, its best records'
-    scores and the fields holding it in each."""
-    holders = {number for pairs in pairs_by_field.values() for number, _ in pairs}
-    tally = Counter(profile_of[number] for number in holders)
+    (data_format: POSTING_SUMMARY): its records per profile; its best records
+    (`ranked`: all of them, best first), that is the best SUMMARY_BEST and the
+    best SUMMARY_VALUE_BEST of each value of the SUMMARY_VALUE_FIELDS
+    (`members`: each record's values of those fields), in rank order, with
+    their scores and the fields holding the word in each."""
+    tally = Counter(profile_of[number] for number, _ in ranked)
+    chosen = {number for number, _ in ranked[:SUMMARY_BEST]}
+    for at in range(len(SUMMARY_VALUE_FIELDS)):
+        taken: Counter[str] = Counter()
+        for number, _ in ranked:
+            for value in members[number][at]:
+                if taken[value] < SUMMARY_VALUE_BEST:
+                    taken[value] += 1
+                    chosen.add(number)
+    pool = [(number, score) for number, score in ranked if number in chosen]
     holding = {field: {number for number, _ in pairs_by_field.get(field, ())} for field in fields}
     return {
         SUMMARY_TALLY: [value for profile in sorted(tally) for value in (profile, tally[profile])],
-        SUMMARY_NUMBERS: [number for number, _ in best],
-        SUMMARY_SCORES: [score for _, score in best],
+        SUMMARY_NUMBERS: [number for number, _ in pool],
+        SUMMARY_SCORES: [score for _, score in pool],
         SUMMARY_FIELDS: [
-            sum(1 << at for at, field in enumerate(fields) if number in holding[field]) for number, _ in best
+            sum(1 << at for at, field in enumerate(fields) if number in holding[field]) for number, _ in pool
         ],
+        SUMMARY_GENERAL: min(SUMMARY_BEST, len(ranked)),
+        SUMMARY_BY_VALUE: {"fields": list(SUMMARY_VALUE_FIELDS), "best": SUMMARY_VALUE_BEST},
     }
 
 
@@ -525,6 +560,7 @@ def _postings_shards(
     rows: list[list[Any]],
     ranking: RankingData,
     profile_of: list[int] | None = None,
+    members: list[tuple[tuple[str, ...], ...]] | None = None,
 ) -> list[dict[str, Any]]:
     """Per term: its lunr term index and, per field, (record gaps, weights);
     for a word in at least TOP_ROWS_FROM records, also its best rows; for one
@@ -543,14 +579,19 @@ def _postings_shards(
         current[term] = counted[term] = {POSTING_TERM_INDEX: postings.term_index(term), POSTING_FIELDS: fields}
         holders = len({number for pairs in pairs_by_field.values() for number, _ in pairs})
         if holders >= TOP_ROWS_FROM:
-            summarised = holders >= SUMMARY_FROM and profile_of is not None and term not in ranking.search_terms.intents
-            best = _best(term, pairs_by_field, postings.fields, rows, ranking, SUMMARY_BEST if summarised else TOP_ROWS)
+            summarised = (
+                holders >= SUMMARY_FROM
+                and profile_of is not None
+                and members is not None
+                and term not in ranking.search_terms.intents
+            )
+            best = _best(term, pairs_by_field, postings.fields, rows, ranking, None if summarised else TOP_ROWS)
             current[term] = {**current[term], POSTING_ROWS: [[number, *rows[number]] for number, _ in best[:TOP_ROWS]]}
             if holders >= BUDGETED_ROWS_FROM:
                 counted[term] = current[term]
-            if summarised and profile_of is not None:
+            if summarised and profile_of is not None and members is not None:
                 # A new dict, not counted as work: the budget's decisions stay as they were.
-                summary = _summary(pairs_by_field, postings.fields, best, profile_of)
+                summary = _summary(pairs_by_field, postings.fields, best, profile_of, members)
                 current[term] = {**current[term], POSTING_SUMMARY: summary}
         size += len(dump(counted[term])) + len(term) + 4
         if size >= POSTINGS_SHARD_BYTES:
