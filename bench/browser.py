@@ -11,7 +11,10 @@ live `WebAssembly.Memory` objects (found with `Runtime.queryObjects`).
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -162,7 +165,28 @@ async (calls) => {
 
 
 def launch(playwright):
+    """A browser whose contexts are private windows (off the record: no code cache)."""
     return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+
+
+@contextmanager
+def visitor_profile(playwright):
+    """A browser context in a fresh, normal (on-disk) profile: a first-time visitor.
+
+    Unlike a private window, a normal profile keeps the compiled code of scripts
+    and WebAssembly beside the HTTP cache, as most visitors' browsers do; a
+    repeat visit in a new tab of this context is what such a visitor meets."""
+    folder = tempfile.mkdtemp(prefix="govsearch-bench-profile-")
+    try:
+        context = playwright.chromium.launch_persistent_context(
+            folder, executable_path=CHROMIUM, args=ARGS, headless=True
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 class Probe:

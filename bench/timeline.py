@@ -7,12 +7,16 @@ Each run is one cold load of bench/pages/bare.html (a worker that only
 starts the site's own Pyodide, with the npm standard library: the issue's
 floor), one of the same page with the build's precompiled standard library
 (bare.html?precompiled: what govsearch adds beyond that runtime) and one cold
-load of the site, alternating, each in a fresh browser; then a second visit to the site in a new tab of the same
-browser (HTTP cache warm). The server sends GitHub Pages' caching headers
-(max-age=600, ETag, 304s). Every mark is milliseconds since the page's
-navigation: the worker posts its steps (`timing` messages) and the page marks
-the first WebMCP answer. Reported: each mark's median, and the ratios
-first answer / bare runtime ready and repeat visit / cold visit.
+load of the site, alternating, each in a fresh browser with a fresh normal
+profile (a first-time visitor); then a second visit to the site in a new tab
+of the same browser (HTTP cache warm, and the compiled code Chromium keeps
+beside it). The same pair of visits is also made in a private window, where
+Chromium keeps no compiled code: reported beside, not as the target. The
+server sends GitHub Pages' caching headers (max-age=600, ETag, 304s). Every
+mark is milliseconds since the page's navigation: the worker posts its steps
+(`timing` messages) and the page marks the first WebMCP answer. Reported:
+each mark's median, and the ratios first answer / bare runtime ready and
+repeat visit / cold visit.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ sys.path.insert(0, str(BENCH))
 
 from server import BenchServer  # noqa: E402
 
-from browser import INIT_JS, TIMEOUT_MS, launch  # noqa: E402
+from browser import INIT_JS, TIMEOUT_MS, launch, visitor_profile  # noqa: E402
 
 # In order of arrival; `agent_first_result` is the first WebMCP answer.
 MARKS = [
@@ -100,37 +104,41 @@ def run(site: Path, runs: int) -> dict:
     server = BenchServer(site, cache_max_age=PAGES_MAX_AGE, overlay=overlay).start()
     server.precompress("index.html", "data", "pyodide", "static")
     ours = server.url + "#" + urlencode({"q": QUERY})
-    found = {"bare": [], "bare_precompiled": [], "cold": [], "repeat": []}
+    found = {kind: [] for kind in ("bare", "bare_precompiled", "cold", "repeat", "cold_private", "repeat_private")}
     load = [os.getloadavg()[0]]
     try:
         with sync_playwright() as playwright:
             for _ in range(runs):
-                for kind in ("bare", "bare_precompiled", "ours"):
-                    browser = launch(playwright)
-                    try:
-                        context = browser.new_context()
+                for kind in ("bare", "bare_precompiled"):
+                    with visitor_profile(playwright) as context:
                         context.add_init_script(INIT_JS)
-                        if kind.startswith("bare"):
-                            query = "?precompiled" if kind == "bare_precompiled" else ""
-                            found[kind].append(
-                                visit(context, server, server.url + "bench-bare/" + query, ["runtime_ready"])
-                            )
-                        else:
-                            # A visitor who stays a moment: the worker caches the runtime's snapshot once idle.
-                            found["cold"].append(
-                                visit(context, server, ours, ["agent_first_result", "first_result"], "snapshot_cached")
-                            )
-                            found["repeat"].append(visit(context, server, ours, ["agent_first_result", "first_result"]))
-                            if found["repeat"][-1]["total"] != found["cold"][-1]["total"]:
-                                raise RuntimeError(
-                                    f"the repeat visit answered differently: {found['repeat'][-1]['total']} vs {found['cold'][-1]['total']} results"
-                                )
-                    finally:
-                        browser.close()
+                        query = "?precompiled" if kind == "bare_precompiled" else ""
+                        found[kind].append(
+                            visit(context, server, server.url + "bench-bare/" + query, ["runtime_ready"])
+                        )
+                with visitor_profile(playwright) as context:
+                    visit_twice(context, server, ours, found["cold"], found["repeat"])
+                browser = launch(playwright)
+                try:
+                    visit_twice(browser.new_context(), server, ours, found["cold_private"], found["repeat_private"])
+                finally:
+                    browser.close()
                 load.append(os.getloadavg()[0])
     finally:
         server.stop()
     return summary(found, load)
+
+
+def visit_twice(context, server: BenchServer, url: str, cold: list, repeat: list) -> None:
+    """A first visit that stays until the snapshot is cached, then a second in a new tab."""
+    context.add_init_script(INIT_JS)
+    want = ["agent_first_result", "first_result"]
+    cold.append(visit(context, server, url, want, "snapshot_cached"))
+    repeat.append(visit(context, server, url, want))
+    if repeat[-1]["total"] != cold[-1]["total"]:
+        raise RuntimeError(
+            f"the repeat visit answered differently: {repeat[-1]['total']} vs {cold[-1]['total']} results"
+        )
 
 
 def median(values: list) -> float | None:
@@ -145,6 +153,7 @@ def summary(found: dict, load: list[float]) -> dict:
     bare = medians["bare"]["runtime_ready"]
     precompiled = medians.get("bare_precompiled", {}).get("runtime_ready")
     first, again = medians["cold"]["agent_first_result"], medians["repeat"]["agent_first_result"]
+    private = medians["cold_private"]["agent_first_result"], medians["repeat_private"]["agent_first_result"]
     return {
         "runs": len(found["cold"]),
         "load_average": {"min": min(load), "max": max(load), "samples": load},
@@ -153,6 +162,8 @@ def summary(found: dict, load: list[float]) -> dict:
             "bare_precompiled": {"runtime_ready": precompiled},
             "cold": medians["cold"],
             "repeat": medians["repeat"],
+            "cold_private": medians["cold_private"],
+            "repeat_private": medians["repeat_private"],
         },
         "bytes": {kind: median([v["bytes"] for v in visits]) for kind, visits in found.items()},
         "bytes_after_answer": {
@@ -164,6 +175,8 @@ def summary(found: dict, load: list[float]) -> dict:
         # The same runtime with the build's precompiled standard library: what govsearch adds beyond it.
         "ratio_first_answer_to_bare_precompiled": first / precompiled if first and precompiled else None,
         "ratio_repeat_to_cold": again / first if again and first else None,
+        # A private window keeps no compiled code between visits: a repeat visit there starts colder.
+        "ratio_private_repeat_to_cold": private[1] / private[0] if all(private) else None,
         "visits": found,
     }
 
@@ -205,6 +218,20 @@ def markdown(results: dict) -> str:
     lines.append(
         "| **repeat / cold first answer** | "
         + " | ".join(f" | **{r['ratio_repeat_to_cold']:.2f}×**" for r in results.values())
+        + " |"
+    )
+    lines.append(
+        "| in a private window (no compiled code kept): first answer | "
+        + " | ".join(
+            f"{fmt(r['medians_ms'].get('cold_private', {}).get('agent_first_result'))} | "
+            f"{fmt(r['medians_ms'].get('repeat_private', {}).get('agent_first_result'))}"
+            for r in results.values()
+        )
+        + " |"
+    )
+    lines.append(
+        "| repeat / cold first answer, private window | "
+        + " | ".join(f" | {ratio(r.get('ratio_private_repeat_to_cold'))}" for r in results.values())
         + " |"
     )
     lines.append(
