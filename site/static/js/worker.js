@@ -48,6 +48,7 @@ let busy = 0; // calls being answered
 let runtimeUrl = null; // absolute URL of the site's runtime folder
 let snapshotEntry = null; // the lock file's memory snapshot, to be cached once search is idle
 let wheelsLater = null; // after a snapshot start: installs the wheels' files once search is idle
+let uncount = () => {}; // stops counting the runtime's bytes for the progress bar
 // A call not started within DEADLINE_MS of arriving answers "timeout" (it
 // waited behind other calls); a running call ends when its work does (each
 // call's work is bounded, see docs/architecture.md "Work budget").
@@ -66,6 +67,11 @@ function post(message) {
 
 function progress(phase, label, loaded = 0, total = 0) {
   post({ type: MESSAGE.PROGRESS, phase, label, loaded, total });
+}
+
+// The URL a fetch() was called with (a string, URL or Request).
+function requestUrl(input) {
+  return String(input && typeof input === "object" && "url" in input ? input.url : input);
 }
 
 // The page's Content Security Policy (a meta tag) does not reach a worker,
@@ -88,7 +94,7 @@ function lockDown(base) {
   const refuse = (url) => new TypeError(`govsearch worker: ${String(url).slice(0, 80)} is outside the site's data and runtime folders`);
   const nativeFetch = self.fetch.bind(self);
   self.fetch = (input, init) => {
-    const url = input && typeof input === "object" && "url" in input ? input.url : input;
+    const url = requestUrl(input);
     return permitted(url) ? nativeFetch(input, init) : Promise.reject(refuse(url));
   };
   const open = XMLHttpRequest.prototype.open;
@@ -197,19 +203,23 @@ function failOnWasmWarning(loading) {
 }
 
 // While the runtime loads, count the bytes of every response from `prefix`
-// as they arrive (Pyodide offers no progress of its own); returns the undo.
+// as they arrive (Pyodide offers no progress of its own); returns the stop
+// (the wrapper stays, passing responses through: other wrappers sit on it).
 // The count reads a clone: Pyodide gets the browser's own response, so
 // WebAssembly compiles it while streaming and the browser can cache the
 // compiled code beside the HTTP-cached file (a synthetic Response cannot).
 function countRuntimeBytes(prefix) {
   const original = self.fetch;
   let loaded = 0;
+  let counting = true;
+  const readers = [];
   self.fetch = async (...args) => {
     const response = await original.apply(self, args);
-    if (!response.url.startsWith(prefix) || !response.body) {
+    if (!counting || !response.url.startsWith(prefix) || !response.body) {
       return response;
     }
     const reader = response.clone().body.getReader();
+    readers.push(reader);
     const count = async () => {
       for (let part = await reader.read(); !part.done; part = await reader.read()) {
         loaded += part.value.byteLength;
@@ -220,7 +230,10 @@ function countRuntimeBytes(prefix) {
     return response;
   };
   return () => {
-    self.fetch = original;
+    counting = false;
+    for (const reader of readers.splice(0)) {
+      reader.cancel().catch(() => {}); // the response itself reads on
+    }
   };
 }
 
@@ -248,7 +261,7 @@ function prefetchRuntimeFiles(indexURL, lock) {
   }
   const original = self.fetch;
   self.fetch = (input, init) => {
-    const href = input && typeof input === "object" && "url" in input ? input.url : String(input);
+    const href = requestUrl(input);
     const waiting = early.get(href);
     // Pyodide asks for the wheels with their integrity and for the standard library without.
     if (waiting && (href === stdlib || (init && init.integrity === waiting.integrity))) {
@@ -344,6 +357,34 @@ function keepSnapshot() {
   }
 }
 
+// On a start from the snapshot, pyodide.asm.wasm compiled while the snapshot
+// is read: Pyodide instantiates it only once it has the snapshot's bytes, and
+// reading the 9.6 MB (the HTTP cache's copy and the compiled code Chromium
+// keeps beside it) then waited for them. Pyodide's own request gets the same
+// response, and its instantiateStreaming the compiled module. (On a first
+// visit, compiling earlier only competed with Pyodide's own script for the
+// CPU: docs/startup.md.) Returns the undo, for a start that falls back to
+// bootstrapping.
+function compileAhead(url) {
+  const response = fetch(url, { credentials: "same-origin" });
+  const compiled = WebAssembly.compileStreaming(response);
+  compiled.catch(() => {}); // Pyodide meets (and reports) the failure when it instantiates
+  const { fetch: originalFetch } = self;
+  const { instantiateStreaming } = WebAssembly;
+  self.fetch = (input, init) => (requestUrl(input) === url ? response : originalFetch(input, init));
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    if ((await source) !== (await response)) {
+      return instantiateStreaming(source, imports);
+    }
+    const module = await compiled;
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
+  return () => {
+    self.fetch = originalFetch;
+    WebAssembly.instantiateStreaming = instantiateStreaming;
+  };
+}
+
 async function bootRuntime(indexURL, lock, problems) {
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   const contents = await lock;
@@ -351,6 +392,8 @@ async function bootRuntime(indexURL, lock, problems) {
   const options = { indexURL, stdLibURL: stdlibUrl(indexURL, contents), lockFileContents: contents, packageBaseUrl: indexURL, packages: ["govsearch"], stdout: () => {}, stderr: (line) => problems.length < 8 && problems.push(String(line)) };
   const snapshot = await cachedSnapshot(indexURL, contents.govsearch_snapshot);
   if (snapshot) {
+    uncount(); // everything comes from the HTTP cache: no download to show
+    const uncompile = compileAhead(new URL("pyodide.asm.wasm", indexURL).href);
     try {
       // Every module of the wheels is already imported in the snapshot: their
       // files are installed once search is idle, not before the first answer.
@@ -363,6 +406,7 @@ async function bootRuntime(indexURL, lock, problems) {
       mark("snapshot_restored");
       return pyodide;
     } catch (error) {
+      uncompile();
       prefetchRuntimeFiles(indexURL, contents); // the first attempt took them
     }
   } else {
@@ -399,7 +443,6 @@ async function loadRuntime(indexURL) {
 // Start-up, everything that can overlap overlapping: the catalogue's files
 // download while the runtime (and the wheels) download and compile.
 async function start(base) {
-  let uncount = () => {};
   dataUrl = new URL(base + "data/", self.location.origin).href;
   let dataLoaded = 0;
   let dataTotal = 0;
