@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import statistics
 import sys
 import time
@@ -282,15 +283,27 @@ def main(argv=None) -> int:
         results[label] = run(Path(site), options.runs)
         print(markdown({label: results[label]}), flush=True)
     out = Path(options.out)
-    (out / f"{options.name}.json").write_text(
-        json.dumps(
-            {"machine": {"nproc": os.cpu_count(), "chromium": "/usr/bin/chromium"}, "results": results}, indent=1
-        )
-        + "\n",
-        "utf-8",
-    )
-    (out / f"{options.name}.md").write_text(f"# Start-up timeline ({options.name})\n\n{markdown(results)}", "utf-8")
+    machine = {"nproc": os.cpu_count(), "platform": platform.platform(), "chromium": "/usr/bin/chromium"}
+    report = {"command": " ".join(sys.argv), "machine": machine, "results": results}
+    (out / f"{options.name}.json").write_text(json.dumps(report, indent=1) + "\n", "utf-8")
+    (out / f"{options.name}.md").write_text(page(options.name, report), "utf-8")
     return 0
+
+
+def page(name: str, report: dict) -> str:
+    """The Markdown results page: how it was run, on what, under what load, then the table."""
+    machine = report["machine"]
+    loads = "; ".join(
+        f"{label} {result['load_average']['min']:.1f} to {result['load_average']['max']:.1f}"
+        for label, result in report["results"].items()
+    )
+    return (
+        f"# Start-up timeline ({name})\n\n"
+        f"`{report['command']}`: {next(iter(report['results'].values()))['runs']} runs per site, each visit pair in "
+        f"a fresh normal browser profile (see bench/timeline.py). Machine: {machine['nproc']} CPUs, "
+        f"{machine['platform']}, {machine['chromium']} (headless). 1-minute load average during the runs: {loads}.\n\n"
+        + markdown(report["results"])
+    )
 
 
 if __name__ == "__main__":
