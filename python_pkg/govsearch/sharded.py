@@ -456,11 +456,10 @@ class ShardedMatcher:
 class _Posting:
     """One term's records in one field, with `rank`: when lunr first meets the pair."""
 
-    __slots__ = ("rank", "term_index", "numbers", "weights", "_members")
+    __slots__ = ("rank", "term_index", "numbers", "weights")
 
     def __init__(self, rank: int, term_index: int, numbers: list[int], weights: list[float]):
         self.rank, self.term_index, self.numbers, self.weights = rank, term_index, numbers, weights
-        self._members: set[int] | None = None
 
     def restricted(self, allowed: set[int]) -> _Posting:
         """The same posting with only the records in `allowed`."""
@@ -470,9 +469,10 @@ class _Posting:
         )
 
     def __contains__(self, number: int) -> bool:
-        if self._members is None:
-            self._members = set(self.numbers)
-        return number in self._members
+        # The numbers ascend (decoded from gaps): a search, not a set of a
+        # common word's 100,000 records built for a few look-ups.
+        at = bisect.bisect_left(self.numbers, number)
+        return at < len(self.numbers) and self.numbers[at] == number
 
 
 class _Gathered:
@@ -558,7 +558,7 @@ def _resum_out_of_order(
         if count < 3:
             continue  # a + b == b + a: order cannot matter
         parts = sorted(
-            (next(posting.rank for posting in postings[field] if number in posting), field_scores[number])
+            (_first_rank(postings[field], number), field_scores[number])
             for field, field_scores in per_field
             if number in field_scores
         )
@@ -566,6 +566,15 @@ def _resum_out_of_order(
         for _, score in parts:
             total += score
         scores[number] = total
+
+
+def _first_rank(postings: list[_Posting], number: int) -> int:
+    """The rank of the first of a field's postings that holds a record it scored
+    (so one of them does: the last needs no look-up)."""
+    for posting in postings[:-1]:
+        if number in posting:
+            return posting.rank
+    return postings[-1].rank
 
 
 class ShardedStore:
