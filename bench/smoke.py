@@ -44,9 +44,16 @@ def run_quick(out_dir, *, synthetic: bool = False) -> dict:
             f"{engine}: a query failed: {answers}"
         )
     startup = size["engines"]["ours"]["startup"]
-    assert startup["ratio_first_answer_to_bare"] and startup["ratio_repeat_to_cold"], (
-        f"start-up timeline incomplete: {startup['medians_ms']}"
-    )
+    assert (
+        startup["ratio_first_answer_to_bare"]
+        and startup["ratio_repeat_to_cold"]
+        and startup["ratio_private_repeat_to_cold"]
+    ), f"start-up timeline incomplete: {startup['medians_ms']}"
+    # Both repeat visits started from the snapshot the first visit kept.
+    for kind in ("repeat", "repeat_private"):
+        assert all("snapshot_unpacked" in visit["marks"] for visit in startup["visits"][kind]), (
+            f"a {kind} visit bootstrapped instead of starting from the snapshot"
+        )
     return result
 
 
