@@ -361,7 +361,7 @@ function keepSnapshot() {
 // is read: Pyodide instantiates it only once it has the snapshot's bytes, and
 // reading the 9.6 MB (the HTTP cache's copy and the compiled code Chromium
 // keeps beside it) then waited for them. Pyodide's own request gets the same
-// response, and its instantiateStreaming the compiled module. (On a first
+// response (the same promise), and its instantiateStreaming the compiled module. (On a first
 // visit, compiling earlier only competed with Pyodide's own script for the
 // CPU: docs/startup.md.) Returns the undo, for a start that falls back to
 // bootstrapping.
@@ -373,7 +373,7 @@ function compileAhead(url) {
   const { instantiateStreaming } = WebAssembly;
   self.fetch = (input, init) => (requestUrl(input) === url ? response : originalFetch(input, init));
   WebAssembly.instantiateStreaming = async (source, imports) => {
-    if ((await source) !== (await response)) {
+    if (source !== response) {
       return instantiateStreaming(source, imports);
     }
     const module = await compiled;
