@@ -63,7 +63,7 @@ test: setup chromium lint-py lint-js
 
 # ESLint (eslint.config.js) over our browser modules, benchmark pages and Node test scripts.
 lint-js: node_modules/.installed
-	node_modules/.bin/eslint site/static/js bench/pages tests python_pkg/govsearch_build/snapshot.mjs python_pkg/govsearch_build/precompile.mjs eslint.config.js
+	node_modules/.bin/eslint site/static/js bench/pages bench/*.mjs tests python_pkg/govsearch_build/snapshot.mjs python_pkg/govsearch_build/precompile.mjs eslint.config.js
 
 bench-quick: setup chromium
 	$(PY) bench/run.py --quick

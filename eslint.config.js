@@ -39,7 +39,7 @@ module.exports = [
     languageOptions: { sourceType: "module", globals: { ...globals.worker } },
   },
   {
-    files: ["tests/**/*.mjs", "python_pkg/govsearch_build/*.mjs"],
+    files: ["tests/**/*.mjs", "python_pkg/govsearch_build/*.mjs", "bench/*.mjs"],
     languageOptions: { sourceType: "module", globals: { ...globals.node } },
     rules: HOUSE,
   },

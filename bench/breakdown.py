@@ -29,7 +29,7 @@ from playwright.sync_api import sync_playwright
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from server import BenchServer  # noqa: E402
+from server import BenchServer, H2BenchServer  # noqa: E402
 
 from browser import INIT_JS, Probe, cold_load  # noqa: E402
 
@@ -130,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=BENCH / "results" / "2026-12-01.json")
     parser.add_argument("--passes", type=int, default=1, help="fresh-browser passes per site, interleaved")
     parser.add_argument("--json", type=Path, help="write every pass (answers included) here")
+    parser.add_argument(
+        "--protocols",
+        default="http1",
+        help="http1, http2 (TLS, as GitHub Pages serves) or http1,http2 (each site over both, interleaved)",
+    )
     parser.add_argument("--queries-out", type=Path, help="only write the queries (for pyodide_profile.mjs) here")
     options = parser.parse_args(argv)
     timed, warmup = bench_queries(options.results)
@@ -137,21 +142,24 @@ def main(argv: list[str] | None = None) -> int:
         queries = {"warmup": [q["args"] for q in warmup], "timed": [q["args"] for q in timed]}
         options.queries_out.write_text(json.dumps(queries), "utf-8")
         return 0
-    servers = []
+    protocols = {"http1": BenchServer, "http2": H2BenchServer}
+    servers = []  # (label, server): each site over each protocol asked for
     for site in options.sites:
-        server = BenchServer(site).start()
-        server.precompress("index.html", "data", "pyodide", "static")
-        servers.append(server)
-    passes: dict[str, list] = {str(site): [] for site in options.sites}
+        for protocol in options.protocols.split(","):
+            server = protocols[protocol](site).start()
+            server.precompress("index.html", "data", "pyodide", "static")
+            label = str(site) if options.protocols == "http1" else f"{site} ({protocol})"
+            servers.append((label, server))
+    passes: dict[str, list] = {label: [] for label, _ in servers}
     loads = []
     try:
         with sync_playwright() as playwright:
             for _ in range(options.passes):
-                for site, server in zip(options.sites, servers):
+                for label, server in servers:
                     loads.append(os.getloadavg()[0])
-                    passes[str(site)].append(one_pass(playwright, server, timed, warmup))
+                    passes[label].append(one_pass(playwright, server, timed, warmup))
     finally:
-        for server in servers:
+        for _, server in servers:
             server.stop()
     results = [summary(label, runs) for label, runs in passes.items()]
     for result in results:

@@ -16,6 +16,11 @@ visit meets the HTTP cache as it would there. `overlay` serves extra files
 from __future__ import annotations
 
 import gzip
+import json
+import queue
+import shutil
+import subprocess
+import tempfile
 import threading
 import time
 from email.utils import formatdate
@@ -161,3 +166,70 @@ class Handler(BaseHTTPRequestHandler):
                 "gzip": bool(encoding),
             }
         )
+
+
+class H2BenchServer:
+    """The same server over HTTP/2 with TLS (bench/h2server.mjs, Node's http2), as GitHub Pages serves.
+
+    Over HTTP/1.1 Chromium opens at most six connections to a host, so a
+    round of twenty shard requests goes in four waves; over HTTP/2 they share
+    one connection. The certificate is self-signed, made for 127.0.0.1 at
+    start: the browser context must ignore certificate errors. Same interface
+    as BenchServer (url, start, stop, precompress, take_log)."""
+
+    def __init__(self, root: Path, cache_max_age: int | None = None, overlay: dict[str, Path] | None = None):
+        self.root = root.resolve()
+        self.cache_max_age = cache_max_age
+        self.overlay = {path: str(Path(file).resolve()) for path, file in (overlay or {}).items()}
+        self.log: list[dict] = []
+        self.lock = threading.Lock()
+        self.port: int | None = None
+        self.answers: queue.Queue[str] = queue.Queue()
+        self.folder = Path(tempfile.mkdtemp(prefix="govsearch-h2-"))
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"https://127.0.0.1:{self.port}/"
+
+    def start(self) -> H2BenchServer:
+        cert, key = self.folder / "cert.pem", self.folder / "key.pem"
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+             "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        max_age = "-" if self.cache_max_age is None else str(self.cache_max_age)
+        self.process = subprocess.Popen(
+            ["node", str(Path(__file__).with_name("h2server.mjs")), str(self.root), str(cert), str(key), max_age,
+             json.dumps(self.overlay)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        threading.Thread(target=self._read, daemon=True).start()
+        self.port = int(self.answers.get(timeout=30).split()[1])
+        return self
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            if line.startswith("{"):
+                with self.lock:
+                    self.log.append(json.loads(line))
+            else:
+                self.answers.put(line.strip())
+
+    def precompress(self, *relative: str) -> None:
+        for rel in relative:
+            self.process.stdin.write(f"precompress {rel}\n")
+            self.process.stdin.flush()
+            self.answers.get(timeout=3600)
+
+    def take_log(self) -> list[dict]:
+        with self.lock:
+            entries, self.log = self.log, []
+        return entries
+
+    def stop(self) -> None:
+        if self.process:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        shutil.rmtree(self.folder, ignore_errors=True)
