@@ -10,9 +10,10 @@ title, then id" is simply "score, then record number", in every layout.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -34,6 +35,12 @@ def idf(holding: int, records: int) -> float:
     """lunr's inverse document frequency (lunr.idf) of a word that `holding` of
     `records` hold: the one formula the build's weights and the re-ranker's shares use."""
     return math.log(1 + abs((records - holding + 0.5) / (holding + 0.5)))
+
+
+def holds(numbers: Sequence[int], number: int) -> bool:
+    """Whether ascending record numbers (a matcher's members, a decoded posting) hold `number`."""
+    at = bisect.bisect_left(numbers, number)
+    return at < len(numbers) and numbers[at] == number
 
 
 class Matcher(Protocol):

@@ -17,7 +17,6 @@ its candidates this module adds, deterministically and in every layout alike
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -26,7 +25,7 @@ from itertools import chain, compress
 from operator import mul, not_, or_
 from typing import Any
 
-from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine, filters_key
+from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine, filters_key, holds
 from .engine import idf as lunr_idf
 from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, NO_SEARCH_TERMS, Clause, SearchTerms, Term, analysed, clauses_for
 
@@ -725,14 +724,9 @@ def _holding(engine: SearchEngine, clause: Clause, number: int) -> list[tuple[st
     if known is not None:
         return [(clause.term, known)]
     return [
-        (indexed, [name for name in FIELDS if _holds(fields.get(name, ()), number)])
+        (indexed, [name for name in FIELDS if holds(fields.get(name, ()), number)])
         for indexed, fields in engine.matcher.members(clause, list(FIELDS)).items()
     ]
-
-
-def _holds(numbers: Sequence[int], number: int) -> bool:
-    at = bisect.bisect_left(numbers, number)
-    return at < len(numbers) and numbers[at] == number
 
 
 def suggestion(query: str, corrected: dict[str, str], rows: Sequence[Mapping[str, Any]]) -> str | None:

@@ -44,7 +44,7 @@ from .data_format import (
     page_folder,
 )
 from .data_reader import SiteUnavailable, parse, read_verified_bytes
-from .engine import Summary
+from .engine import Summary, holds
 from .loaders import Loader, gather
 from .terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_set
 
@@ -469,10 +469,9 @@ class _Posting:
         )
 
     def __contains__(self, number: int) -> bool:
-        # The numbers ascend (decoded from gaps): a search, not a set of a
-        # common word's 100,000 records built for a few look-ups.
-        at = bisect.bisect_left(self.numbers, number)
-        return at < len(self.numbers) and self.numbers[at] == number
+        # A search (the numbers ascend), not a set of a common word's 100,000
+        # records built for a few look-ups.
+        return holds(self.numbers, number)
 
 
 class _Gathered:
