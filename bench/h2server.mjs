@@ -1,7 +1,9 @@
 // The bench's static server over HTTP/2 with TLS, as GitHub Pages serves
 // (bench/server.py's H2BenchServer starts it; see its docstring):
-//   node bench/h2server.mjs ROOT CERT KEY MAX_AGE OVERLAY_JSON
-// MAX_AGE "-" sends no caching headers. On stdin it takes "precompress REL"
+//   node bench/h2server.mjs ROOT CERT KEY MAX_AGE OPTIONS_JSON
+// MAX_AGE "-" sends no caching headers; OPTIONS_JSON holds {overlay: {url
+// path: file}, types: {suffix: content type}, gzip: [suffix, ...]} (server.py's
+// TYPES and GZIP, defined there once). On stdin it takes "precompress REL"
 // lines (answered "precompressed"); on stdout it writes "listening PORT", then
 // one JSON line per response sent: {t, path, status, raw, sent, gzip}.
 import { readFileSync, statSync, readdirSync } from "node:fs";
@@ -10,17 +12,11 @@ import { extname, join, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
 import { gzipSync } from "node:zlib";
 
-const [root, certFile, keyFile, maxAgeArg, overlayJson] = process.argv.slice(2);
+const [root, certFile, keyFile, maxAgeArg, optionsJson] = process.argv.slice(2);
 const ROOT = resolve(root);
 const maxAge = maxAgeArg === "-" ? null : Number(maxAgeArg);
-const overlay = JSON.parse(overlayJson || "{}");
-const TYPES = {
-  ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
-  ".json": "application/json", ".wasm": "application/wasm", ".svg": "image/svg+xml", ".png": "image/png",
-  ".ico": "image/x-icon", ".woff2": "font/woff2", ".woff": "font/woff", ".zip": "application/zip",
-  ".whl": "application/zip", ".txt": "text/plain; charset=utf-8", ".map": "application/json",
-};
-const GZIP = new Set([".html", ".js", ".mjs", ".css", ".json", ".wasm", ".svg", ".txt", ".map"]);
+const { overlay, types: TYPES, gzip } = JSON.parse(optionsJson);
+const GZIP = new Set(gzip);
 const gzipped = new Map(); // file -> gzip bytes (level 6, as bench/server.py)
 
 function compressed(file) {

@@ -48,15 +48,31 @@ TYPES = {
 GZIP = {".html", ".js", ".mjs", ".css", ".json", ".wasm", ".svg", ".txt", ".map"}
 
 
-class BenchServer(ThreadingHTTPServer):
+class _RequestLog:
+    """The responses a bench server sent, each {t, path, status, raw, sent, gzip}, for the bench to read."""
+
+    def _open_log(self) -> None:
+        self.log: list[dict] = []
+        self.lock = threading.Lock()
+
+    def take_log(self) -> list[dict]:
+        with self.lock:
+            entries, self.log = self.log, []
+        return entries
+
+    def record(self, entry: dict) -> None:
+        with self.lock:
+            self.log.append(entry)
+
+
+class BenchServer(_RequestLog, ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, root: Path, cache_max_age: int | None = None, overlay: dict[str, Path] | None = None):
         self.root = root.resolve()
         self.cache_max_age = cache_max_age
         self.overlay = {path: Path(file).resolve() for path, file in (overlay or {}).items()}
-        self.log: list[dict] = []
-        self.lock = threading.Lock()
+        self._open_log()
         self.gz: dict[Path, bytes] = {}
         super().__init__(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.serve_forever, daemon=True)
@@ -90,15 +106,6 @@ class BenchServer(ThreadingHTTPServer):
             with self.lock:
                 self.gz[path] = cached
         return cached
-
-    def take_log(self) -> list[dict]:
-        with self.lock:
-            entries, self.log = self.log, []
-        return entries
-
-    def record(self, entry: dict) -> None:
-        with self.lock:
-            self.log.append(entry)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -168,7 +175,7 @@ class Handler(BaseHTTPRequestHandler):
         )
 
 
-class H2BenchServer:
+class H2BenchServer(_RequestLog):
     """The same server over HTTP/2 with TLS (bench/h2server.mjs, Node's http2), as GitHub Pages serves.
 
     Over HTTP/1.1 Chromium opens at most six connections to a host, so a
@@ -181,8 +188,7 @@ class H2BenchServer:
         self.root = root.resolve()
         self.cache_max_age = cache_max_age
         self.overlay = {path: str(Path(file).resolve()) for path, file in (overlay or {}).items()}
-        self.log: list[dict] = []
-        self.lock = threading.Lock()
+        self._open_log()
         self.port: int | None = None
         self.answers: queue.Queue[str] = queue.Queue()
         self.folder = Path(tempfile.mkdtemp(prefix="govsearch-h2-"))
@@ -202,7 +208,7 @@ class H2BenchServer:
         max_age = "-" if self.cache_max_age is None else str(self.cache_max_age)
         self.process = subprocess.Popen(
             ["node", str(Path(__file__).with_name("h2server.mjs")), str(self.root), str(cert), str(key), max_age,
-             json.dumps(self.overlay)],
+             json.dumps({"overlay": self.overlay, "types": TYPES, "gzip": sorted(GZIP)})],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
         threading.Thread(target=self._read, daemon=True).start()
@@ -212,8 +218,7 @@ class H2BenchServer:
     def _read(self) -> None:
         for line in self.process.stdout:
             if line.startswith("{"):
-                with self.lock:
-                    self.log.append(json.loads(line))
+                self.record(json.loads(line))
             else:
                 self.answers.put(line.strip())
 
@@ -222,11 +227,6 @@ class H2BenchServer:
             self.process.stdin.write(f"precompress {rel}\n")
             self.process.stdin.flush()
             self.answers.get(timeout=3600)
-
-    def take_log(self) -> list[dict]:
-        with self.lock:
-            entries, self.log = self.log, []
-        return entries
 
     def stop(self) -> None:
         if self.process:
