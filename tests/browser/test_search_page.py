@@ -37,8 +37,17 @@ SIZES = {"375": PHONE, "1280": LAPTOP}
 # Counts every worker the page starts and whether it was shown from the back/forward cache.
 WORKER_COUNTER = """
 window.__workers = 0;
+window.__marks = {};
 const PageWorker = window.Worker;
-window.Worker = class extends PageWorker { constructor(...args) { super(...args); window.__workers++; } };
+window.Worker = class extends PageWorker {
+  constructor(...args) {
+    super(...args);
+    window.__workers++;
+    this.addEventListener("message", (event) => {
+      if (event.data && event.data.type === "timing") window.__marks[event.data.mark] = true;
+    });
+  }
+};
 window.addEventListener("pageshow", (event) => { window.__persisted = event.persisted; });
 """
 
@@ -297,9 +306,15 @@ def bfcache_browser(browser) -> Iterator[Any]:
     chromium.close()
 
 
-def _search_then_open_a_record(page: Any, origin: str) -> str:
+def _search_then_open_a_record(page: Any, origin: str, settle: bool = False) -> str:
+    """Search, then follow the first result. `settle`: first let the worker
+    finish its idle-time downloads (the runtime snapshot kept for the next
+    visit): Chromium keeps no page in the back/forward cache while its worker
+    has a request outstanding."""
     page.goto(origin + "/#q=companies")
     page.wait_for_selector("#search-results li", timeout=READY_TIMEOUT_MS)
+    if settle:
+        page.wait_for_function("() => window.__marks.snapshot_cached", timeout=READY_TIMEOUT_MS)
     shown = _shown_ids(page)
     page.locator("#search-results .app-result__title a").first.click()
     page.wait_for_url(f"**/records/{shown[0]}/")
@@ -312,7 +327,7 @@ def test_back_from_a_record_shows_the_results_without_a_new_worker(bfcache_brows
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    shown = _search_then_open_a_record(page, served.origin)
+    shown = _search_then_open_a_record(page, served.origin, settle=True)
     page.go_back(wait_until="commit")
     page.wait_for_function("() => window.__persisted !== undefined")
     restored = page.evaluate(
