@@ -307,9 +307,10 @@ def rare_word(catalogue):
     raise AssertionError("no rare word")
 
 
-@pytest.mark.parametrize("kind", ["rows", "records"])
+@pytest.mark.parametrize("kind", ["rows", "records", "pools"])
 def test_tampered_row_or_record_shard_fails_closed(layouts, tmp_path, kind):
-    """Row and record shards are listed by a 128-bit sha256 prefix: one added byte is still refused."""
+    """Row and record shards are listed by a 128-bit sha256 prefix, pools files by
+    their summary's full sha256: one added byte is still refused."""
     sites, _ = layouts
     copy = tmp_path / "site"
     shutil.copytree(sites["sharded"], copy)
@@ -318,6 +319,9 @@ def test_tampered_row_or_record_shard_fails_closed(layouts, tmp_path, kind):
     catalogue = Catalogue.open(DirectoryLoader(copy))
     if kind == "rows":
         result = catalogue.call("search_government_knowledge", {"query": rare_word(catalogue)})
+    elif kind == "pools":
+        word = min(word for word, summary in summarised_words(catalogue).items() if "r" in summary)
+        result = catalogue.call("search_government_knowledge", {"query": word, "limit": 20}, offset=20)
     else:
         result = catalogue.call("get_resource_record", {"recordId": "companies-house-api"})
     assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
@@ -386,7 +390,7 @@ def test_the_browser_path_fetches_a_calls_files_in_few_parallel_rounds(layouts, 
     assert answer == expected and json.loads(answer)["ok"] is True
 
 
-def browser_rounds(site, work, tool, arguments, prefix_last=False, with_up_front=True, idle=False):
+def browser_rounds(site, work, tool, arguments, prefix_last=False, with_up_front=True, idle=False, offset=0):
     """Answer a call as the worker does (in a copy under `work` that starts with what
     the worker downloads at start): the files each round asks for, then the answer.
     `idle`: first warm and fetch the files later searches need, as the worker does
@@ -413,11 +417,11 @@ def browser_rounds(site, work, tool, arguments, prefix_last=False, with_up_front
     if idle:
         download(name for name in session.later_files() if not (partial / "data" / name).exists())
     text = json.dumps(arguments)
-    answer = session.attempt(tool, text, prefix_last)
+    answer = session.attempt(tool, text, prefix_last, offset)
     while isinstance(answer, list):
         rounds.append(answer)
         download(answer)
-        answer = session.attempt(tool, text, prefix_last)
+        answer = session.attempt(tool, text, prefix_last, offset)
     return rounds, answer
 
 
@@ -539,6 +543,61 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
     assert answer == Session(DirectoryLoader(sites["single"])).answer_sync(
         "search_government_knowledge", json.dumps({"query": words[0], "collections": ["land-registry"], "limit": 20})
     )
+
+
+def summarised_words(catalogue):
+    """One-word queries for words the build summarised, with their summaries."""
+    shards = catalogue.store.shards
+    return {
+        term: posting["s"]
+        for entry in shards.postings
+        for term, posting in shards.read(entry, "postings")["terms"].items()
+        if "s" in posting and query_terms(term, search_terms=catalogue.ranking.search_terms) == [Term(term, term)]
+    }
+
+
+@pytest.mark.parametrize(
+    ("filters", "offset"),
+    [
+        ({"resourceTypes": ["dataset"]}, 0),
+        ({"collections": ["land-registry"]}, 0),
+        ({"accessStatuses": ["public"]}, 0),
+        ({}, 20),
+    ],
+)
+def test_a_summarised_words_filtered_or_later_results_take_their_rows_from_one_file(layouts, tmp_path, filters, offset):
+    """A filter (or a later page) takes a common word's results from beyond its
+    best 20, whose rows its postings carry: the summary offers the others' rows
+    in one pools file, downloaded instead of a row shard per result."""
+    sites, _ = layouts
+    catalogue = Catalogue.open(DirectoryLoader(sites["sharded"]))
+    single = Session(DirectoryLoader(sites["single"]))
+    words = summarised_words(catalogue)
+    # a summary of more records than the postings carry rows for offers the rest in a file
+    assert all(("r" in summary) == (len(summary["n"]) > data_writer.TOP_ROWS) for summary in words.values())
+    # the commonest words: a filter reaches furthest beyond their best 20
+    pooled = sorted((word for word, summary in words.items() if "r" in summary), key=lambda w: -len(words[w]["n"]))
+    assert len(pooled) >= 6
+    shards = catalogue.store.shards
+    per_shard = shards.directory["rows"]["perShard"]
+    from_pools = 0
+    for word in pooled[:6]:
+        arguments = {"query": word, "limit": 20, **filters}
+        expected = single.answer_sync("search_government_knowledge", json.dumps(arguments), offset=offset)
+        rounds, answer = browser_rounds(
+            sites["sharded"], tmp_path, "search_government_knowledge", arguments, offset=offset
+        )
+        assert answer == expected, arguments
+        shown = {shards.ids.shard(item["id"], "ids")["ids"][item["id"]] for item in json.loads(answer)["results"]}
+        carried = {row[0] for row in shards.posting(word)["r"]}
+        in_pool = set(words[word]["n"]) - carried
+        asked = [name for names in rounds for name in names]
+        row_shards = {int(name.split("/")[1].split(".")[0]) for name in asked if name.startswith("rows/")}
+        # a row shard only for a result neither carried nor in the pools file, which comes if it holds one
+        assert row_shards == {number // per_shard for number in shown - carried - in_pool}, (word, rounds)
+        assert any(name.startswith("pools/") for name in asked) == bool(shown & in_pool), (word, rounds)
+        from_pools += bool(shown & in_pool)
+    assert from_pools >= 3
 
 
 def test_a_word_missing_from_the_warmed_vocabulary_fetches_no_shard(layouts):

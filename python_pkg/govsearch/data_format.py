@@ -92,7 +92,12 @@ sharded layout: `directory` is
     holding each value of each of SUMMARY_BY_VALUE["fields"]; SUMMARY_SCORES
     (their scores) and SUMMARY_FIELDS (a mask per record of the fields
     holding the word, bit i for the directory's i-th field): a one-word
-    search answers from these without scoring every record. Record numbers are ascending and stored as gaps (encode_gaps /
+    search answers from these without scoring every record. SUMMARY_ROWS is
+    the entry (path, sha256, size) of `pools/<n>.<hash>.json`,
+    `{"rows": [[number, *row], ...]}`: the rows of SUMMARY_NUMBERS' records
+    that POSTING_ROWS leaves out, so a filtered search or a later page of
+    the word downloads one file, not a row shard per result.
+    Record numbers are ascending and stored as gaps (encode_gaps /
     decode_gaps): the first number, then differences. A weight is the term's
     boosted BM25 score in that record's field (lunr's field vector);
   - rows: `{"rows": [[value per rows.fields, null when absent], ...]}`;
@@ -132,6 +137,7 @@ SUMMARY_GENERAL = "g"
 SUMMARY_BY_VALUE = "v"
 SUMMARY_SCORES = "s"
 SUMMARY_FIELDS = "f"
+SUMMARY_ROWS = "r"
 
 CODE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 _CODE_BYTES = bytes.maketrans(CODE_ALPHABET.encode(), bytes(range(64)))
@@ -145,7 +151,7 @@ def content_name(stem: str, sha256: str) -> str:
 
 
 def shard_stem(kind: str, number: int) -> str:
-    """Shard `number` of a kind (postings, records, rows, ids, identifiers), before its hash."""
+    """Shard `number` of a kind (postings, records, rows, pools, ids, identifiers), before its hash."""
     return f"{kind}/{number:05d}"
 
 

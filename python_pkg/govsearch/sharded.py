@@ -35,6 +35,7 @@ from .data_format import (
     SUMMARY_FIELDS,
     SUMMARY_GENERAL,
     SUMMARY_NUMBERS,
+    SUMMARY_ROWS,
     SUMMARY_SCORES,
     SUMMARY_TALLY,
     column_length,
@@ -53,6 +54,7 @@ from .terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_s
 # needs a few MB at most; the whole full-estate index is about 85 MB.
 CACHE_BYTES = 24 * 1024 * 1024
 KNOWN_ROWS = 4096  # rows kept from postings (a query's words bring 20 each)
+ROW_FILES_KEPT = 16  # summaries' pools files on offer (each names a few hundred records)
 UNREAD = 10**9  # what a clause whose shards the budget left unread is said to reach
 DECODED_KEPT = 64  # (term, field) record lists kept decoded for the re-ranker's evidence
 
@@ -76,6 +78,25 @@ class ShardDirectory:
         self.cached_bytes = 0
         self._cache: OrderedDict[str, tuple[Any, int]] = OrderedDict()
         self._known_rows: OrderedDict[int, list[Any]] = OrderedDict()
+        self._row_files: OrderedDict[str, tuple[Mapping[str, Any], frozenset[int]]] = OrderedDict()
+
+    def offer_rows(self, entry: Mapping[str, Any], numbers: Iterable[int]) -> None:
+        """A file holding these records' rows (a summary's pools file), read
+        only if a result needs one of them: one download instead of a row
+        shard per result."""
+        self._row_files[entry["path"]] = (entry, frozenset(numbers))
+        self._row_files.move_to_end(entry["path"])
+        while len(self._row_files) > ROW_FILES_KEPT:
+            self._row_files.popitem(last=False)
+
+    def row_files(self, numbers: Iterable[int]) -> tuple[list[Mapping[str, Any]], set[int]]:
+        """The files on offer holding rows of these records, and the records they hold."""
+        wanted, files, held = set(numbers), [], set()
+        for entry, offered in self._row_files.values():
+            if not wanted.isdisjoint(offered):
+                files.append(entry)
+                held |= wanted & offered
+        return files, held
 
     def remember_rows(self, rows: list[list[Any]]) -> None:
         """Rows a common word's postings carry ([number, *row]): its best results,
@@ -113,6 +134,11 @@ class ShardDirectory:
             yield from pages
         for listed in self.listed.values():
             yield from listed.entries(list(range(listed.count)))
+        for entry in self.postings:  # pools files are listed by the summaries that offer them
+            for posting in self.read(entry, "postings")["terms"].values():
+                rows_file = posting.get(POSTING_SUMMARY, {}).get(SUMMARY_ROWS)
+                if rows_file is not None:
+                    yield rows_file
 
     def unread_listings(self) -> list[str]:
         """The data files of the pages locating postings and row shards not read
@@ -288,6 +314,9 @@ class ShardedMatcher:
         if summary is None:
             return None
         self.shards.remember_rows(posting[POSTING_ROWS])  # what the results show, as matching would
+        if SUMMARY_ROWS in summary:
+            carried = {row[0] for row in posting[POSTING_ROWS]}
+            self.shards.offer_rows(summary[SUMMARY_ROWS], set(summary[SUMMARY_NUMBERS]) - carried)
         tally = summary[SUMMARY_TALLY]
         by_value = summary[SUMMARY_BY_VALUE]
         return Summary(
@@ -590,8 +619,14 @@ class ShardedStore:
         return self.shards.unread_listings()
 
     def require(self, numbers: list[int]) -> None:
-        indexes = sorted({number // self.per_row_shard for number in numbers if self.shards.known_row(number) is None})
-        self.shards.require(self.shards.listed["rows"].entries(indexes), "rows")
+        """Download the rows these results show, in one round: a pools file for
+        those a summary's file holds, a row shard for each of the others."""
+        unknown = [number for number in numbers if self.shards.known_row(number) is None]
+        files, held = self.shards.row_files(unknown)
+        indexes = sorted({number // self.per_row_shard for number in unknown if number not in held})
+        self.shards.require([*files, *self.shards.listed["rows"].entries(indexes)], "rows")
+        for entry in files:
+            self.shards.remember_rows(self.shards.read(entry, "rows")["rows"])
 
     def row(self, number: int) -> dict[str, Any]:
         values = self.shards.known_row(number)

@@ -40,6 +40,7 @@ from govsearch.data_format import (
     SUMMARY_FIELDS,
     SUMMARY_GENERAL,
     SUMMARY_NUMBERS,
+    SUMMARY_ROWS,
     SUMMARY_SCORES,
     SUMMARY_TALLY,
     content_name,
@@ -123,8 +124,9 @@ BUDGETED_ROWS_FROM = 50
 # 150 ms in Chromium for a word in 100,000 of them (under 1,000 records it is
 # a few ms either way, so rarer words do without and stay smaller).
 SUMMARY_FROM = 1000
-# Its best SUMMARY_BEST records (rows for the first TOP_ROWS): enough for a
-# filter or two and a few pages of "show more" before its records are scored.
+# Its best SUMMARY_BEST records (rows for the first TOP_ROWS; the others' rows,
+# and the by-value bests' below, in one pools file): enough for a filter or two
+# and a few pages of "show more" before its records are scored.
 SUMMARY_BEST = 200
 # ... and the best SUMMARY_VALUE_BEST of each resource type, collection and
 # access status, so a search filtered on one of them is answered too (at
@@ -564,12 +566,13 @@ def _postings_shards(
 ) -> list[dict[str, Any]]:
     """Per term: its lunr term index and, per field, (record gaps, weights);
     for a word in at least TOP_ROWS_FROM records, also its best rows; for one
-    in SUMMARY_FROM records or more (not an intent word), its summary.
+    in SUMMARY_FROM records or more (not an intent word), its summary, the
+    rest of whose records' rows go to a pools file of their own.
 
     Weights are lunr's (govsearch_build/postings.py): the term's boosted BM25
     score in that record's field, which is all lunr's similarity needs.
     """
-    shards, current, counted, size = [], {}, {}, 0
+    shards, current, counted, size, pools = [], {}, {}, 0, 0
     for term in terms:
         pairs_by_field = postings.of(term)
         fields = {
@@ -592,6 +595,12 @@ def _postings_shards(
             if summarised and profile_of is not None and members is not None:
                 # A new dict, not counted as work: the budget's decisions stay as they were.
                 summary = _summary(pairs_by_field, postings.fields, best, profile_of, members)
+                carried = {number for number, _ in best[:TOP_ROWS]}
+                pooled = [number for number in summary[SUMMARY_NUMBERS] if number not in carried]
+                if pooled:
+                    rows_file = {"rows": [[number, *rows[number]] for number in pooled]}
+                    summary[SUMMARY_ROWS] = writer.write(shard_stem("pools", pools), rows_file)
+                    pools += 1
                 current[term] = {**current[term], POSTING_SUMMARY: summary}
         size += len(dump(counted[term])) + len(term) + 4
         if size >= POSTINGS_SHARD_BYTES:
