@@ -69,7 +69,9 @@ def one_pass(playwright, server: BenchServer, timed: list[dict], warmup: list[di
         probe = Probe(page)
         for query in warmup:
             page.evaluate(ONE_CALL_JS, query["args"])
-        page.wait_for_timeout(1500)  # let the worker finish its idle-time preparations
+        # let the worker finish its idle-time work (preparing, fetching and reading
+        # ahead; the snapshot for the next visit is kept last)
+        page.wait_for_function("() => 'snapshot_cached' in window.__bench.marks", timeout=30_000)
         out = []
         for query in timed:
             server.take_log()

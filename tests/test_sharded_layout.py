@@ -448,6 +448,44 @@ def test_while_idle_the_worker_fetches_what_later_searches_need_so_they_take_few
     assert len(cold) >= 4, cold  # directory page, postings, profile chunks, row page, rows
 
 
+def test_reading_ahead_while_idle_leaves_a_later_search_only_its_own_shards_to_read(layouts):
+    """Once fetched ahead, the profile chunks and the pages locating shards are
+    read (checked and decoded) while nobody waits, a few per piece: a later
+    search then reads its postings and rows only, and answers the same."""
+    sites, _ = layouts
+    site = sites["sharded"]
+    arguments = json.dumps({"query": "land registry price data", "collections": ["land-registry"]})
+    expected = Session(DirectoryLoader(site)).answer_sync("search_government_knowledge", arguments)
+    read = {}
+    for ahead in (False, True):
+        loader = CountingLoader(site)
+        session = Session(loader)
+        while session.warm():
+            pass
+        pieces = 0
+        while ahead and session.read_ahead():
+            pieces += 1
+        before = len(loader.names)
+        assert session.answer_sync("search_government_knowledge", arguments) == expected
+        read[ahead] = {name.split("/")[0] for name in loader.names[before:]}
+        if ahead:
+            assert pieces >= 2 and session.later_files() == []
+    assert {"profiles", "directory"} <= read[False]
+    assert read[True] and read[True] <= {"postings", "rows", "pools"}, read[True]
+
+
+def test_reading_ahead_leaves_a_file_that_never_arrived_for_the_search_that_needs_it(layouts, tmp_path):
+    sites, _ = layouts
+    copy = tmp_path / "site"
+    shutil.copytree(sites["sharded"], copy)
+    chunk = sorted((copy / "data" / "profiles").glob("*.json"))[1]
+    chunk.unlink()
+    session = Session(FetchingLoader(copy, "https://unused.invalid/data/"))
+    while session.read_ahead():
+        pass
+    assert session.later_files() == [chunk.relative_to(copy / "data").as_posix()]
+
+
 def test_warming_fetches_the_vocabulary_in_its_own_round_and_leaves_out_a_file_that_never_arrives(layouts, tmp_path):
     sites, _ = layouts
     partial = tmp_path / "site"

@@ -15,7 +15,7 @@ from .data_format import FORMAT, MANIFEST, SHARDED
 from .data_reader import SiteUnavailable, parse, read_bytes, read_verified
 from .engine import SearchEngine
 from .facets import FacetTable
-from .loaders import Loader
+from .loaders import LaterRead, Loader
 from .rerank import RankingData
 from .sharded import ShardDirectory, ShardedMatcher, ShardedStore
 from .single import ListStore, LunrMatcher
@@ -25,7 +25,7 @@ __all__ = ["Catalogue", "SiteUnavailable", "MANIFEST", "FORMAT"]
 
 
 class RecordStore(Protocol):
-    def later_files(self) -> list[str]:
+    def later_reads(self) -> list[LaterRead]:
         """Data files most later calls need that are not read yet."""
 
     def require(self, numbers: list[int]) -> None:
@@ -74,11 +74,12 @@ class Catalogue:
             raise SiteUnavailable(f"the site's data is malformed ({error})") from None
         return cls(manifest, store, SearchEngine(matcher, facets), ranking)
 
-    def later_files(self) -> list[str]:
+    def later_reads(self) -> list[LaterRead]:
         """Data files most later searches need that are not read yet (every
-        record's profile, the pages locating shards): fetched while nobody
-        waits, each later search saves a round of downloads or two."""
-        return self.store.later_files() + self.engine.facets.unread_chunks()
+        record's profile, the pages locating shards), each with what reads it:
+        fetched and read while nobody waits, each later search saves a round
+        of downloads or two and the time to decode them."""
+        return self.store.later_reads() + self.engine.facets.later_reads()
 
     def record_url(self, record_id: str) -> str:
         return f"{self.record_base}{record_id}/"

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from .data_format import decode_codes, decode_profile_codes, listed_shard_path
 from .data_reader import SiteUnavailable, read_verified
-from .loaders import Loader, gather
+from .loaders import LaterRead, Loader, gather
 
 # Tool filter property -> record field it filters on.
 DIMENSIONS = {
@@ -92,9 +93,15 @@ class FacetTable:
         wanted = sorted({number // per_chunk for number in numbers} & self._unread)
         gather(*(lambda index=index: self._read(index) for index in wanted))
 
-    def unread_chunks(self) -> list[str]:
-        """The data files of the profile chunks not read yet (none when the codes are inline)."""
-        return [self._chunk_entry(index)["path"] for index in sorted(self._unread)] if self.chunk_hashes else []
+    def later_reads(self) -> list[LaterRead]:
+        """The profile chunks not read yet (none when the codes are inline)."""
+        if not self.chunk_hashes:
+            return []
+        per_chunk = self.per_chunk
+        return [
+            (self._chunk_entry(index)["path"], partial(self.require, [index * per_chunk]))
+            for index in sorted(self._unread)
+        ]
 
     def _chunk_entry(self, index: int) -> dict[str, str]:
         hashes = self.chunk_hashes or []

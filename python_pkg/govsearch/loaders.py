@@ -14,6 +14,11 @@ from typing import Any, Protocol
 
 from .data_format import DATA_FOLDER
 
+# A data file later searches need, not read yet, and what reads it (checks and
+# decodes it into the catalogue): the worker fetches the file while nobody
+# waits, then reads it while nobody waits, so a later search does neither.
+LaterRead = tuple[str, Callable[[], object]]
+
 
 class Loader(Protocol):
     def read(self, name: str) -> bytes:

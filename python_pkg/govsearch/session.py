@@ -25,6 +25,9 @@ MAX_ARGUMENT_BYTES = 1 << 20
 # Pyodide, parsing a few thousand levels overflows the wasm stack and kills
 # the runtime. The page's bridge applies the same limit with the same words.
 MAX_DEPTH = 256
+# Files read_ahead reads per piece: a profile chunk of 2,048 records takes a
+# few ms in Pyodide, so a call arriving meanwhile waits little.
+READS_PER_PIECE = 4
 
 
 class Session:
@@ -44,6 +47,7 @@ class Session:
             self._preparations.append(partial(name_index, publishers))
         self._preparations.append(_settle)
         self._asked: set[str] = set()  # files the next piece asked for
+        self._reads: list[Callable[[], object]] | None = None  # what read_ahead has still to read
 
     @property
     def records(self) -> int:
@@ -77,9 +81,28 @@ class Session:
         return bool(self._preparations)
 
     def later_files(self) -> list[str]:
-        """Data files later searches need that are not read yet (Catalogue.later_files):
+        """Data files later searches need that are not read yet (Catalogue.later_reads):
         the worker fetches them once preparation is done and no call has run for a moment."""
-        return self.catalogue.later_files() if self.catalogue else []
+        return [name for name, _ in self.catalogue.later_reads()] if self.catalogue else []
+
+    def read_ahead(self) -> bool:
+        """Read the next few of the files fetched ahead (later_files), so a
+        later search does not decode them (at 300,000 records a search
+        meeting 20 new profile chunks spent about 40 ms on them in Chromium);
+        True while more remain. Like `warm`, one piece per idle moment. A file
+        that is not on disk is left for the call that needs it to fetch."""
+        if self.catalogue is None:
+            return False
+        if self._reads is None:
+            self._reads = [read for _, read in self.catalogue.later_reads()]
+        piece, self._reads = self._reads[:READS_PER_PIECE], self._reads[READS_PER_PIECE:]
+        with self._deferring():
+            for read in piece:
+                try:
+                    read()
+                except (MissingFiles, SiteUnavailable):
+                    pass  # fetched (or reported) by the call that needs it
+        return bool(self._reads)
 
     def attempt(
         self, tool: str, arguments_text: str | bytes, prefix_last: bool = False, offset: int = 0

@@ -21,6 +21,7 @@ import bisect
 import math
 from collections import Counter, OrderedDict
 from collections.abc import Collection, Iterable, Iterator, Mapping
+from functools import partial
 from itertools import chain, compress
 from typing import Any
 
@@ -46,7 +47,7 @@ from .data_format import (
 )
 from .data_reader import SiteUnavailable, parse, read_verified_bytes
 from .engine import Summary, holds
-from .loaders import Loader, gather
+from .loaders import LaterRead, Loader, gather
 from .terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_set
 
 # Shards kept parsed, by the size of their JSON: a long session must not grow
@@ -140,10 +141,10 @@ class ShardDirectory:
                 if rows_file is not None:
                     yield rows_file
 
-    def unread_listings(self) -> list[str]:
-        """The data files of the pages locating postings and row shards not read
-        yet: with them at hand a query's shards are one round away, not two."""
-        return self.postings.unread_pages() + self.listed["rows"].unread_pages()
+    def later_reads(self) -> list[LaterRead]:
+        """The pages locating postings and row shards not read yet: with them
+        at hand a query's shards are one round away, not two."""
+        return self.postings.later_reads() + self.listed["rows"].later_reads()
 
     def posting_entry(self, term: str) -> Mapping[str, Any] | None:
         return self.postings.entry(term)
@@ -171,8 +172,12 @@ class _Pages:
         self.per_page, self.hashes = listing["perPage"], listing["pages"]
         self._pages: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
 
-    def unread_pages(self) -> list[str]:
-        return [self._page_entry(page)["path"] for page in range(len(self.hashes)) if page not in self._pages]
+    def later_reads(self) -> list[LaterRead]:
+        return [
+            (self._page_entry(page)["path"], partial(self._read_pages, {page}))
+            for page in range(len(self.hashes))
+            if page not in self._pages
+        ]
 
     def _page_entry(self, page: int) -> dict[str, str]:
         return {"path": listed_shard_path(page_folder(self.kind), page, self.hashes[page]), "sha256": self.hashes[page]}
@@ -614,9 +619,9 @@ class ShardedStore:
         self.per_row_shard = shards.directory["rows"]["perShard"]
         self.per_record_shard = shards.directory["records"]["perShard"]
 
-    def later_files(self) -> list[str]:
+    def later_reads(self) -> list[LaterRead]:
         """Data files most later searches need, not read yet: the pages locating postings and row shards."""
-        return self.shards.unread_listings()
+        return self.shards.later_reads()
 
     def require(self, numbers: list[int]) -> None:
         """Download the rows these results show, in one round: a pools file for

@@ -13,6 +13,7 @@ from lunr.pipeline import Pipeline
 from lunr.token_set import TokenSet
 from lunr.vector import Vector
 
+from .loaders import LaterRead
 from .rerank import identifier_keys
 from .terms import Clause, budgeted, expand, intersection, to_lunr_query, typo_expansion, vocabulary_token_set
 
@@ -144,7 +145,7 @@ class ListStore:
         self.numbers = {record["id"]: number for number, record in enumerate(records)}
         self._identifiers: dict[str, list[int]] | None = None
 
-    def later_files(self) -> list[str]:
+    def later_reads(self) -> list[LaterRead]:
         return []  # every record is loaded
 
     def require(self, numbers: list[int]) -> None:

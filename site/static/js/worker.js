@@ -33,6 +33,7 @@ govsearch_answer = _session.answer_sync
 govsearch_attempt = _session.attempt
 govsearch_warm = _session.warm
 govsearch_later = _session.later_files
+govsearch_read_ahead = _session.read_ahead
 govsearch_status = {"ok": _session.catalogue is not None, "message": _session.failure, "records": _session.records}
 `;
 
@@ -488,6 +489,7 @@ async function openCatalogue(pyodide) {
     post({ type: MESSAGE.READY, records: status.records });
     warming = pyodide.globals.get("govsearch_warm");
     laterFiles = pyodide.globals.get("govsearch_later");
+    readAhead = pyodide.globals.get("govsearch_read_ahead");
     // The page sends the calls it queued when it hears "ready": let them go
     // first (each call starts preparation again when it ends).
     setTimeout(() => busy === 0 && warmWhenIdle(), FIRST_CALL_GRACE_MS);
@@ -502,6 +504,7 @@ async function openCatalogue(pyodide) {
 // preparation goes on once they are in. Then the files later searches need.
 let fetchingForPiece = false; // a piece's files are on their way: no other piece runs meanwhile
 let laterFiles = null; // govsearch_later: the data files later searches need, not read yet
+let readAhead = null; // govsearch_read_ahead: reads a few of those once fetched; true while more remain
 let lastCallEnded = 0; // performance.now() when the last call ended
 
 function warmWhenIdle() {
@@ -527,7 +530,7 @@ function warmWhenIdle() {
       warmWhenIdle();
     } else {
       warming = null;
-      fetchAhead().finally(keepSnapshot);
+      fetchAhead().then(readAheadWhenIdle).finally(keepSnapshot);
       if (wheelsLater) {
         wheelsLater(); // a wheel that fails its integrity check stays out; nothing runs its code
         wheelsLater = null;
@@ -540,7 +543,8 @@ function warmWhenIdle() {
 // locating shards; Python names those it has not read), once no call has run
 // for a moment (a person reading results, an agent thinking) and at low
 // priority, so they never hold up a call's own downloads. They wait on disk
-// until a search reads them: each such search saves a round of downloads.
+// until read ahead (below) or by a search: each such search saves a round of
+// downloads.
 async function fetchAhead() {
   let names = [];
   try {
@@ -554,6 +558,33 @@ async function fetchAhead() {
     await new Promise((resolve) => setTimeout(resolve, FETCH_AHEAD_QUIET_MS / 4));
   }
   await Promise.all(names.map((name) => downloadDataFile(name, { priority: "low" })));
+}
+
+// Then read them (Python checks and decodes them), a few per task and only
+// while no call has run for a moment, so a later search finds them ready.
+function readAheadWhenIdle() {
+  return new Promise((resolve) => {
+    const step = () => {
+      if (dead || !readAhead) {
+        resolve();
+      } else if (busy > 0 || performance.now() - lastCallEnded < FETCH_AHEAD_QUIET_MS) {
+        setTimeout(step, FETCH_AHEAD_QUIET_MS / 4);
+      } else {
+        let more = false;
+        try {
+          more = readAhead();
+        } catch (error) {
+          // only an optimisation: a call meets (and reports) the same problem
+        }
+        if (more) {
+          setTimeout(step, 0);
+        } else {
+          resolve();
+        }
+      }
+    };
+    setTimeout(step, 0);
+  });
 }
 
 // Download one data file (a name inside the data folder), trying a stalled
