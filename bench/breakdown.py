@@ -31,7 +31,7 @@ sys.path.insert(0, str(BENCH))
 
 from server import BenchServer, H2BenchServer  # noqa: E402
 
-from browser import INIT_JS, Probe, cold_load  # noqa: E402
+from browser import INIT_JS, Probe, cold_load, settle  # noqa: E402
 
 WANT = ["engine_ready", "tool_search_government_knowledge"]
 ONE_CALL_JS = """
@@ -69,9 +69,7 @@ def one_pass(playwright, server: BenchServer, timed: list[dict], warmup: list[di
         probe = Probe(page)
         for query in warmup:
             page.evaluate(ONE_CALL_JS, query["args"])
-        # let the worker finish its idle-time work (preparing, fetching and reading
-        # ahead; the snapshot for the next visit is kept last)
-        page.wait_for_function("() => 'snapshot_cached' in window.__bench.marks", timeout=30_000)
+        settle(page)
         out = []
         for query in timed:
             server.take_log()
