@@ -267,6 +267,7 @@ class ShardedMatcher:
         self._term_set: frozenset[str] = frozenset()
         self._token_set: TokenSet | None = None
         self._columns: OrderedDict[tuple[str, str], tuple[list[int], list[float]]] = OrderedDict()
+        self._masks: OrderedDict[str, dict[int, int]] = OrderedDict()  # per summarised word: record -> fields mask
         self.limited: tuple[str, ...] = ()  # clause terms whose expansions the last match cut to the budget
         self._expanded: dict[Clause, list[str]] = {}
 
@@ -342,11 +343,14 @@ class ShardedMatcher:
         posting = self.shards.posting(clause.term)
         if not posting or POSTING_SUMMARY not in posting:
             return None
-        summary = posting[POSTING_SUMMARY]
-        for best, mask in zip(summary[SUMMARY_NUMBERS], summary[SUMMARY_FIELDS]):
-            if best == number:
-                return [field for at, field in enumerate(self.fields) if mask >> at & 1]
-        return None
+        masks = self._masks.get(clause.term)
+        if masks is None:  # asked for each result: a dict, not a scan of a few hundred records each time
+            summary = posting[POSTING_SUMMARY]
+            masks = self._masks[clause.term] = dict(zip(summary[SUMMARY_NUMBERS], summary[SUMMARY_FIELDS]))
+            while len(self._masks) > DECODED_KEPT:
+                self._masks.popitem(last=False)
+        mask = masks.get(number)
+        return None if mask is None else [field for at, field in enumerate(self.fields) if mask >> at & 1]
 
     def warm(self) -> None:
         """Build the vocabulary's TokenSet now (~150 ms in Pyodide at full
