@@ -31,7 +31,7 @@ module.exports = [
     rules: HOUSE,
   },
   {
-    files: ["bench/pages/pagefind-bench.js"],
+    files: ["bench/pages/pagefind-bench.js", "bench/pages/fetch-cost.js"],
     languageOptions: { sourceType: "module" },
   },
   {
