@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -52,11 +53,12 @@ def with_devtools(server: BenchServer, url: str) -> dict:
 
 
 def without_devtools(server: BenchServer, url: str) -> dict:
-    with tempfile.TemporaryDirectory() as profile:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         chromium = subprocess.Popen(
             [CHROMIUM, *FLAGS, "--headless", f"--user-data-dir={profile}", url],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its helper processes end with it
         )
         try:
             deadline = time.monotonic() + 120
@@ -67,7 +69,7 @@ def without_devtools(server: BenchServer, url: str) -> dict:
                         return json.loads(unquote(entry["path"][len(REPORT) :]))
             raise TimeoutError("the page never reported")
         finally:
-            chromium.terminate()
+            os.killpg(chromium.pid, signal.SIGTERM)
             chromium.wait()
 
 
