@@ -54,7 +54,7 @@ from .terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_s
 # without bound (the worker's WebAssembly memory never shrinks). A query
 # needs a few MB at most; the whole full-estate index is about 85 MB.
 CACHE_BYTES = 24 * 1024 * 1024
-KNOWN_ROWS = 4096  # rows kept from postings (a query's words bring 20 each)
+KNOWN_ROWS = 4096  # rows kept from postings (a query's words bring 20 each) and pools files (a few hundred each)
 ROW_FILES_KEPT = 16  # summaries' pools files on offer (each names a few hundred records)
 UNREAD = 10**9  # what a clause whose shards the budget left unread is said to reach
 DECODED_KEPT = 64  # (term, field) record lists kept decoded for the re-ranker's evidence
