@@ -56,6 +56,9 @@ from .terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_s
 CACHE_BYTES = 24 * 1024 * 1024
 KNOWN_ROWS = 4096  # rows kept from postings (a query's words bring 20 each) and pools files (a few hundred each)
 ROW_FILES_KEPT = 16  # summaries' pools files on offer (each names a few hundred records)
+# A pools file weighs about ten row shards (32 KB gzipped against 3 at 300,000
+# records): it is downloaded when it saves this many row shards or more.
+POOLS_FROM = 4
 UNREAD = 10**9  # what a clause whose shards the budget left unread is said to reach
 DECODED_KEPT = 64  # (term, field) record lists kept decoded for the re-ranker's evidence
 
@@ -90,13 +93,15 @@ class ShardDirectory:
         while len(self._row_files) > ROW_FILES_KEPT:
             self._row_files.popitem(last=False)
 
-    def row_files(self, numbers: Iterable[int]) -> tuple[list[Mapping[str, Any]], set[int]]:
-        """The files on offer holding rows of these records, and the records they hold."""
+    def row_files(self, numbers: Iterable[int], per_shard: int) -> tuple[list[Mapping[str, Any]], set[int]]:
+        """The files on offer worth reading for these records' rows (each
+        saving POOLS_FROM row shards or more), and the records they hold."""
         wanted, files, held = set(numbers), [], set()
         for entry, offered in self._row_files.values():
-            if not wanted.isdisjoint(offered):
+            holds = (wanted & offered) - held
+            if len({number // per_shard for number in holds}) >= POOLS_FROM:
                 files.append(entry)
-                held |= wanted & offered
+                held |= holds
         return files, held
 
     def remember_rows(self, rows: list[list[Any]]) -> None:
@@ -629,9 +634,10 @@ class ShardedStore:
 
     def require(self, numbers: list[int]) -> None:
         """Download the rows these results show, in one round: a pools file for
-        those a summary's file holds, a row shard for each of the others."""
+        those a summary's file holds (when that saves enough row shards), a
+        row shard for each of the others."""
         unknown = [number for number in numbers if self.shards.known_row(number) is None]
-        files, held = self.shards.row_files(unknown)
+        files, held = self.shards.row_files(unknown, self.per_row_shard)
         indexes = sorted({number // self.per_row_shard for number in unknown if number not in held})
         self.shards.require([*files, *self.shards.listed["rows"].entries(indexes)], "rows")
         for entry in files:
