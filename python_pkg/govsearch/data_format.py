@@ -96,7 +96,7 @@ sharded layout: `directory` is
     the entry (path, sha256, size) of `pools/<n>.<hash>.json`,
     `{"rows": [[number, *row], ...]}`: the rows of SUMMARY_NUMBERS' records
     that POSTING_ROWS leaves out, so a filtered search or a later page of
-    the word downloads one file, not a row shard per result.
+    the word can download one file, not a row shard per result.
     Record numbers are ascending and stored as gaps (encode_gaps /
     decode_gaps): the first number, then differences. A weight is the term's
     boosted BM25 score in that record's field (lunr's field vector);
