@@ -93,15 +93,16 @@ class ShardDirectory:
         while len(self._row_files) > ROW_FILES_KEPT:
             self._row_files.popitem(last=False)
 
-    def row_files(self, numbers: Iterable[int], per_shard: int) -> tuple[list[Mapping[str, Any]], set[int]]:
+    def row_files(self, numbers: Iterable[int]) -> tuple[list[Mapping[str, Any]], set[int]]:
         """The files on offer worth reading for these records' rows (each
         saving POOLS_FROM row shards or more), and the records they hold."""
+        per_shard = self.directory["rows"]["perShard"]
         wanted, files, held = set(numbers), [], set()
         for entry, offered in self._row_files.values():
-            holds = (wanted & offered) - held
-            if len({number // per_shard for number in holds}) >= POOLS_FROM:
+            theirs = (wanted & offered) - held
+            if len({number // per_shard for number in theirs}) >= POOLS_FROM:
                 files.append(entry)
-                held |= holds
+                held |= theirs
         return files, held
 
     def remember_rows(self, rows: list[list[Any]]) -> None:
@@ -637,7 +638,7 @@ class ShardedStore:
         those a summary's file holds (when that saves enough row shards), a
         row shard for each of the others."""
         unknown = [number for number in numbers if self.shards.known_row(number) is None]
-        files, held = self.shards.row_files(unknown, self.per_row_shard)
+        files, held = self.shards.row_files(unknown)
         indexes = sorted({number // self.per_row_shard for number in unknown if number not in held})
         self.shards.require([*files, *self.shards.listed["rows"].entries(indexes)], "rows")
         for entry in files:

@@ -554,37 +554,30 @@ async function fetchAhead() {
   } catch (error) {
     return; // only an optimisation
   }
-  while (busy > 0 || performance.now() - lastCallEnded < FETCH_AHEAD_QUIET_MS) {
-    await new Promise((resolve) => setTimeout(resolve, FETCH_AHEAD_QUIET_MS / 4));
-  }
+  await untilQuiet();
   await Promise.all(names.map((name) => downloadDataFile(name, { priority: "low" })));
 }
 
 // Then read them (Python checks and decodes them), a few per task and only
 // while no call has run for a moment, so a later search finds them ready.
-function readAheadWhenIdle() {
-  return new Promise((resolve) => {
-    const step = () => {
-      if (dead || !readAhead) {
-        resolve();
-      } else if (busy > 0 || performance.now() - lastCallEnded < FETCH_AHEAD_QUIET_MS) {
-        setTimeout(step, FETCH_AHEAD_QUIET_MS / 4);
-      } else {
-        let more = false;
-        try {
-          more = readAhead();
-        } catch (error) {
-          // only an optimisation: a call meets (and reports) the same problem
-        }
-        if (more) {
-          setTimeout(step, 0);
-        } else {
-          resolve();
-        }
-      }
-    };
-    setTimeout(step, 0);
-  });
+async function readAheadWhenIdle() {
+  let more = true;
+  while (more && readAhead && !dead) {
+    await untilQuiet();
+    try {
+      more = readAhead();
+    } catch (error) {
+      more = false; // only an optimisation: a call meets (and reports) the same problem
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0)); // one piece per task
+  }
+}
+
+// Resolves once no call is running and none has ended for FETCH_AHEAD_QUIET_MS.
+async function untilQuiet() {
+  while (busy > 0 || performance.now() - lastCallEnded < FETCH_AHEAD_QUIET_MS) {
+    await new Promise((resolve) => setTimeout(resolve, FETCH_AHEAD_QUIET_MS / 4));
+  }
 }
 
 // Download one data file (a name inside the data folder), trying a stalled
