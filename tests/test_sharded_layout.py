@@ -105,13 +105,7 @@ def test_a_common_word_answered_from_its_summary_equals_scoring_every_record(lay
     sites, _ = layouts
     single = Catalogue.open(DirectoryLoader(sites["single"]))
     sharded = Catalogue.open(DirectoryLoader(sites["sharded"]))
-    shards = sharded.store.shards
-    words = [
-        term
-        for entry in shards.postings
-        for term, posting in shards.read(entry, "postings")["terms"].items()
-        if "s" in posting and query_terms(term, search_terms=sharded.ranking.search_terms) == [Term(term, term)]
-    ]
+    words = list(summarised_words(sharded))
     assert len(words) >= 20
     answered = []
     summarised = rerank._summarised
