@@ -27,7 +27,18 @@ from typing import Any
 
 from .engine import CODE_ALPHABET, SCORE_PLACES, Budget, Matches, SearchEngine, filters_key, holds
 from .engine import idf as lunr_idf
-from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, NO_SEARCH_TERMS, Clause, SearchTerms, Term, analysed, clauses_for
+from .terms import (
+    GROUP_MARK,
+    MAX_POSTINGS,
+    MAX_SHARD_BYTES,
+    NO_SEARCH_TERMS,
+    Clause,
+    SearchTerms,
+    Term,
+    analysed,
+    clauses_for,
+    index_terms_near,
+)
 
 TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
 POOL = 20  # records whose rows are read for phrase evidence (the same for every limit)
@@ -596,14 +607,14 @@ def _row_evidence(
         pairs = set(zip(plain, plain[1:]))
         query = _exact_words(terms, search_terms, words)
         typed_as_intended = not has_intent or "type_matches_intent" in item.reasons
-        if query and item.mode != "any_term" and typed_as_intended and search_terms.collapsed(texts[0]) == query:
+        if query and item.mode != "any_term" and typed_as_intended and _is_query(texts[0], query, search_terms):
             item.score *= EXACT_TITLE_BOOST
             item.reasons.append("title_is_query")
         elif (
             query
             and typed_as_intended
             and "all_words_in_title" not in item.reasons
-            and search_terms.collapsed(_slug_text(row.get("url", ""))) == query
+            and _is_query(_slug_text(row.get("url", "")), query, search_terms)
         ):
             # The page's short name stands in for a title that does not name it ("Routes a user to ..." at /register-a-death).
             item.score *= EXACT_TITLE_BOOST
@@ -615,12 +626,22 @@ def _row_evidence(
                     break  # the title has them all: no need to analyse the summary
                 if not _may_hold(text, pairs - found):
                     continue
-                indexed = [term for _, term in analysed(text)]
+                indexed = index_terms_near(text, plain)
                 found.update(pair for pair in zip(indexed, indexed[1:]) if pair in pairs)
             if found == pairs:
                 item.score *= PHRASE_BOOST
                 item.reasons.append("words_adjacent")
     ranked.sort(key=lambda item: (_TIER_ORDER[item.mode], -round(item.score, SCORE_PLACES), item.number))
+
+
+def _is_query(text: str, query: frozenset[str], search_terms: SearchTerms) -> bool:
+    """Whether `text`'s index terms, each group phrase as its group's token,
+    are exactly the query's. When the query holds no group token, a word
+    that cannot stem to a query term settles it unstemmed (index_terms_near):
+    most titles and page names hold one."""
+    if not any(term.endswith(GROUP_MARK) for term in query) and "" in index_terms_near(text, query):
+        return False
+    return search_terms.collapsed(text) == query
 
 
 def _may_hold(text: str, pairs: set[tuple[str, str]]) -> bool:

@@ -307,3 +307,25 @@ def test_a_stem_keeps_its_word_but_for_two_letters():
     assert len(seen) > 2000  # the curated records' own words, not a handful
     for typed, stem in (pair for pair in map(analysed, seen) for pair in pair):
         assert typed.startswith(stem[:-2]), (typed, stem)
+
+
+def test_reading_only_the_words_that_could_be_a_query_word_finds_what_stemming_every_word_finds():
+    # index_terms_near stems only the words that could stem to a query's
+    # words (the re-ranker's phrase and title evidence): every word the
+    # pipeline keeps keeps its place, and every query word is found where
+    # stemming every word finds it, on each curated record's text.
+    import random
+    from pathlib import Path
+
+    from govsearch.terms import index_terms_near
+
+    content = Path(__file__).resolve().parents[2] / "site" / "content"
+    rng = random.Random(18)
+    texts = [path.read_text("utf-8") for path in sorted(content.rglob("*.md"))]
+    texts.append("(Pollution) mains, main-road & the POLLUTED: “mainly” pollutants… ünïcode _main_ 2024")
+    for text in texts:
+        every = stems(text)
+        for wanted in (set(rng.sample(every, min(3, len(every)))), {"main", "pollut", "mainli"}, {"a"}, set()):
+            near = index_terms_near(text, wanted)
+            assert len(near) == len(every)
+            assert [t if t in wanted else "" for t in near] == [t if t in wanted else "" for t in every], text[:60]
