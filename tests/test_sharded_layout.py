@@ -644,3 +644,24 @@ def test_a_word_missing_from_the_warmed_vocabulary_fetches_no_shard(layouts):
     result = catalogue.call("search_government_knowledge", {"query": "qqqzzz"})
     # at most the directory page that gives the budget its shard size
     assert result["total"] == 0 and all(name.startswith("directory/") for name in loader.names[before:])
+
+
+def test_bench_locality_counts_the_row_shards_holding_a_querys_results(layouts):
+    # bench/locality.py's figure (row shards per result) behind docs/startup.md's
+    # reading of the 300,000-record p95: the shards of the results the answer shows.
+    import sys
+
+    sys.path.insert(0, str(REPO / "bench"))
+    import locality
+
+    sites, records = layouts
+    number_of = {record.id: number for number, record in enumerate(data_writer.in_number_order(records))}
+    session = Session(DirectoryLoader(sites["sharded"]))
+    for query in ("land registry", "house price index", "companies", "transport statistics"):
+        shards, results = locality.shards_per_result(session, query)
+        answer = json.loads(
+            session.answer_sync("search_government_knowledge", json.dumps({"query": query, "limit": 20}))
+        )
+        numbers = {number_of[item["id"]] for item in answer["results"]}
+        assert results == len(numbers) == answer["returned"] > 0, query
+        assert shards == len({number // session.catalogue.store.per_row_shard for number in numbers}), query
