@@ -71,10 +71,12 @@ def full_estate(estate: Path, sources: str | None = None) -> Path:
     return estate
 
 
-def generate(model: simulate.Model, count: int, work: Path, seed: int) -> tuple[dict, list]:
+def generate(
+    model: simulate.Model, count: int, work: Path, seed: int, title_kept: float | None = None
+) -> tuple[dict, list]:
     """Write `count` simulated records and the site.toml over them; returns (detail, a seeded sample for the queries)."""
     shutil.rmtree(work, ignore_errors=True)
-    simulator = simulate.Simulator(model, seed)
+    simulator = simulate.Simulator(model, seed, title_kept)
     keep = set(random.Random(seed + 1).sample(range(count), min(count, QUERY_SAMPLE)))
     sample = []
 
@@ -256,7 +258,9 @@ def browser_figures(result: dict) -> dict:
     }
 
 
-def index_only(model: simulate.Model, count: int, seed: int, work: Path, keep: bool = False) -> dict:
+def index_only(
+    model: simulate.Model, count: int, seed: int, work: Path, keep: bool = False, title_kept: float | None = None
+) -> dict:
     """The build's indexing step alone (write_data) over records generated in memory, in this process:
     its memory without the hours of Markdown reading. Run in a fresh process (--index-only) so VmHWM is its own.
     With `keep`, the data stays in work/data for bench/data_bytes.py to read (`data_bytes.py WORK`)."""
@@ -264,7 +268,7 @@ def index_only(model: simulate.Model, count: int, seed: int, work: Path, keep: b
     from govsearch_build.data_writer import write_data
 
     peak = lambda: int(re.search(r"VmHWM:\s+(\d+)", Path("/proc/self/status").read_text()).group(1)) * 1024 / MB  # noqa: E731
-    records = list(simulate.Simulator(model, seed).records(count))
+    records = list(simulate.Simulator(model, seed, title_kept).records(count))
     held = peak()
     shutil.rmtree(work, ignore_errors=True)
     config = load_config(simulate.site_config(work / "content", _made(work) / "site.toml"))
@@ -300,7 +304,7 @@ def machine() -> dict:
 def run_size(count: int, model: simulate.Model, options) -> dict:
     work = BENCH / "work" / "scale" / str(count)
     log(f"{count:,}: generating records (load {os.getloadavg()[0]:.1f})")
-    detail, sample = generate(model, count, work, options.seed)
+    detail, sample = generate(model, count, work, options.seed, options.title_kept)
     log(
         f"{count:,}: {detail['records']:,} records written in {detail['generate_s']:.0f} s ({detail['new_words']:,} new words); building"
     )
@@ -482,6 +486,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--merge", metavar="NAMES", help="combine results NAME1,NAME2,... (sizes run side by side) into --name"
     )
+    parser.add_argument(
+        "--title-kept",
+        type=float,
+        metavar="P",
+        help="titles in series: each word of a real title kept with probability P (Simulator.series_title); default word by word",
+    )
     parser.add_argument("--notes", metavar="FILE", help="with --merge or --render: Markdown added under the tables")
     options = parser.parse_args(argv)
     targets = [int(n) for n in options.extrapolate.split(",") if n]
@@ -495,6 +505,7 @@ def main(argv: list[str] | None = None) -> int:
                     options.seed,
                     BENCH / "work" / "scale" / f"index-{options.index_only}",
                     options.keep,
+                    options.title_kept,
                 )
             )
         )

@@ -71,6 +71,7 @@ class Shape:
     """What a simulated record copies from one real record: structure, not text."""
 
     fields: dict[str, Any]
+    title: list[str]  # the real title's words (Simulator.series_title varies them)
     source_kind: str
     host: str
     lengths: dict[str, int]  # words in title, summary, body, accessNote
@@ -176,6 +177,7 @@ def _shape(record: dict[str, Any], texts: dict[str, list[str]], link_words: list
     documentation = record.get("documentationUrl")
     return Shape(
         fields=fields,
+        title=texts["title"],
         source_kind=record.get("source", {}).get("kind", "curated"),
         host=urlsplit(record["url"]).hostname or "www.gov.uk",
         lengths={name: len(found) for name, found in texts.items()},
@@ -203,8 +205,9 @@ def _fit_heaps(growth: list[tuple[int, int]]) -> tuple[float, float]:
 class Simulator:
     """Writes `count` records shaped like the model's estate; deterministic per seed."""
 
-    def __init__(self, model: Model, seed: int = 18):
+    def __init__(self, model: Model, seed: int = 18, title_kept: float | None = None):
         self.model = model
+        self.title_kept = title_kept  # None: titles drawn word by word, like every other text
         self.rng = random.Random(seed)
         self.tokens = 0  # words written so far, for the vocabulary growth
         self.new_words = 0
@@ -216,7 +219,10 @@ class Simulator:
     def record(self, number: int) -> Record:
         rng, shape = self.rng, self.rng.choice(self.model.shapes)
         record_id = f"sim-{number:07d}"
-        title = self.text("title", max(1, shape.lengths["title"]), sentence=False)[:300]
+        if self.title_kept is None:
+            title = self.text("title", max(1, shape.lengths["title"]), sentence=False)[:300]
+        else:
+            title = self.series_title(shape)[:300]
         data: dict[str, Any] = {
             "id": record_id,
             "title": title,
@@ -257,6 +263,25 @@ class Simulator:
             return "Simulated record"
         text = " ".join(drawn)
         return text[0].upper() + text[1:] + ("." if sentence else "")
+
+    def series_title(self, shape: Shape) -> str:
+        """The real title's words, each kept with probability `title_kept`, else
+        one drawn from the title vocabulary: titles in series (editions, places,
+        months of one publication), as a real estate has them. An experiment
+        (docs/startup.md, session 13): at the real estate's size, 0.8 gives its
+        results' locality (row shards per result, bench/locality.py); at
+        300,000 records it makes the real estate's common title words ~28
+        times as common, which no estate ten times larger would be."""
+        if not shape.title:
+            return self.text("title", 1, sentence=False)
+        vocabulary = self.model.vocabularies["title"]
+        kept = [
+            word if self.rng.random() < self.title_kept else vocabulary.draw(self.rng, 1)[0] for word in shape.title
+        ]
+        drawn = [self._maybe_new(word) for word in kept]
+        self.tokens += len(drawn)
+        text = " ".join(drawn)
+        return text[0].upper() + text[1:]
 
     def body(self, count: int) -> str:
         """Paragraphs of sentences of 8 to 25 words."""
