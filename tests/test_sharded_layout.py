@@ -532,7 +532,8 @@ def test_only_small_indexes_go_up_front():
 
 
 def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
-    """A one-word search for a word in many records downloads its postings and nothing more."""
+    """A one-word search for a word in many records downloads its postings and
+    nothing more (a summarised word: its summary file, its postings without the columns)."""
     sites, _ = layouts
     site = tmp_path / "sharded"
     shutil.copytree(sites["sharded"], site)
@@ -554,11 +555,12 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
         arguments = {"query": word, "limit": 20}
         rounds, answer = browser_rounds(site, tmp_path, "search_government_knowledge", arguments)
         # its postings only (the directory pages and profile chunks came up front): no row shard
-        assert [sorted({name.split("/")[0] for name in names}) for names in rounds] == [["postings"]], (word, rounds)
+        kind = "summaries" if "s" in postings[word] else "postings"
+        assert [sorted({name.split("/")[0] for name in names}) for names in rounds] == [[kind]], (word, rounds)
         without, _ = browser_rounds(site, tmp_path, "search_government_knowledge", arguments, with_up_front=False)
         assert [sorted({name.split("/")[0] for name in names}) for names in without] == [
             ["directory"],
-            ["postings"],
+            [kind],
             ["profiles"],
         ], (word, without)
         result = json.loads(answer)
@@ -665,3 +667,47 @@ def test_bench_locality_counts_the_row_shards_holding_a_querys_results(layouts):
         numbers = {number_of[item["id"]] for item in answer["results"]}
         assert results == len(numbers) == answer["returned"] > 0, query
         assert shards == len({number // session.catalogue.store.per_row_shard for number in numbers}), query
+
+
+def test_a_common_word_alone_reads_its_summary_file_and_with_another_word_its_shard(layouts, tmp_path):
+    """A summarised word's shard holds its columns (hundreds of KB for the
+    commonest words at scale); a one-word search needs only the summary, so it
+    reads the summary file. The same word with another reads its shard in the
+    one postings round; a filter the summary cannot answer reads the shard in
+    a second round. Every answer is the single layout's."""
+    sites, _ = layouts
+    catalogue = Catalogue.open(DirectoryLoader(sites["sharded"]))
+    single = Session(DirectoryLoader(sites["single"]))
+    words = summarised_words(catalogue)
+    assert len(words) >= 6
+    shards = catalogue.store.shards
+    fell_back = 0
+    for word in sorted(words)[:6]:
+        shard = shards.posting_entry(word)
+        summary_file = shard["summaries"][word]
+        assert summary_file["size"] < shard["size"]
+
+        def rounds_of(arguments):
+            rounds, answer = browser_rounds(sites["sharded"], tmp_path, "search_government_knowledge", arguments)
+            assert answer == single.answer_sync("search_government_knowledge", json.dumps(arguments)), arguments
+            return rounds
+
+        assert rounds_of({"query": word, "limit": 20}) == [[summary_file["path"]]]
+        both = rounds_of({"query": f"{word} land", "limit": 20})
+        assert shard["path"] in both[0] and not any(name.startswith("summaries/") for names in both for name in names)
+        narrow = rounds_of({"query": word, "publishers": ["Ofsted"]})  # a publisher few of its records have
+        assert narrow[0] == [summary_file["path"]], narrow
+        fell_back += any(shard["path"] in names for names in narrow[1:])
+    assert fell_back >= 1
+
+
+def test_a_tampered_summary_file_fails_closed(layouts, tmp_path):
+    sites, _ = layouts
+    copy = tmp_path / "site"
+    shutil.copytree(sites["sharded"], copy)
+    for path in (copy / "data" / "summaries").glob("*.json"):
+        path.write_bytes(path.read_bytes() + b" ")
+    word = sorted(summarised_words(Catalogue.open(DirectoryLoader(sites["sharded"]))))[0]
+    result = Catalogue.open(DirectoryLoader(copy)).call("search_government_knowledge", {"query": word})
+    assert result["ok"] is False and result["error"]["code"] == "site_unavailable"
+    assert "integrity" in result["error"]["message"]

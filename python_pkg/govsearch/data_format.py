@@ -67,7 +67,9 @@ sharded layout: `directory` is
     a page is `{"first": [...], "sha256": [...], "size": [...]}` for its
     shards (postings pages also `"work": [...]`, each shard's size as the
     work budget counts it), shard `page * perPage + i` being
-    `<kind>/<number>.<hash>.json`.
+    `<kind>/<number>.<hash>.json`. A postings page whose shards hold a
+    summarised word also has POSTING_SUMMARY_FILES, `[{word: entry}, ...]`
+    per shard: the entry (path, sha256, size) of the word's summary file.
     Keys are found by bisection, in the directory, then in the page;
   - hash pages (records, rows: shards by record number) are `{"perPage": p,
     "shards": n, "pages": [sha256]}`; a page is `{"sha256": [...]}`.
@@ -96,7 +98,11 @@ sharded layout: `directory` is
     the entry (path, sha256, size) of `pools/<n>.<hash>.json`,
     `{"rows": [[number, *row], ...]}`: the rows of SUMMARY_NUMBERS' records
     that POSTING_ROWS leaves out, so a filtered search or a later page of
-    the word can download one file, not a row shard per result.
+    the word can download one file, not a row shard per result. The
+    summary file, `summaries/<n>.<hash>.json`, is the word's posting
+    without its columns, POSTING_FIELDS giving way to POSTING_COUNT (its
+    records over all fields, what the columns hold): a one-word search reads
+    it instead of the shard, a tenth of the bytes for the commonest words.
     Record numbers are ascending and stored as gaps (encode_gaps /
     decode_gaps): the first number, then differences. A weight is the term's
     boosted BM25 score in that record's field (lunr's field vector);
@@ -131,6 +137,8 @@ POSTING_TERM_INDEX = "i"
 POSTING_FIELDS = "f"
 POSTING_ROWS = "r"
 POSTING_SUMMARY = "s"
+POSTING_COUNT = "p"
+POSTING_SUMMARY_FILES = "summaries"
 SUMMARY_TALLY = "t"
 SUMMARY_NUMBERS = "n"
 SUMMARY_GENERAL = "g"

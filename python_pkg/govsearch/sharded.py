@@ -28,9 +28,11 @@ from typing import Any
 from lunr.token_set import TokenSet
 
 from .data_format import (
+    POSTING_COUNT,
     POSTING_FIELDS,
     POSTING_ROWS,
     POSTING_SUMMARY,
+    POSTING_SUMMARY_FILES,
     POSTING_TERM_INDEX,
     SUMMARY_BY_VALUE,
     SUMMARY_FIELDS,
@@ -141,7 +143,8 @@ class ShardDirectory:
             yield from pages
         for listed in self.listed.values():
             yield from listed.entries(list(range(listed.count)))
-        for entry in self.postings:  # pools files are listed by the summaries that offer them
+        for entry in self.postings:  # summary files by the pages, pools files by the summaries that offer them
+            yield from entry.get(POSTING_SUMMARY_FILES, {}).values()
             for posting in self.read(entry, "postings")["terms"].values():
                 rows_file = posting.get(POSTING_SUMMARY, {}).get(SUMMARY_ROWS)
                 if rows_file is not None:
@@ -167,6 +170,15 @@ class ShardDirectory:
         """The term's postings, or None when the index does not hold the term."""
         entry = self.postings.entry(term)
         return None if entry is None else self.read(entry, "postings")["terms"].get(term)
+
+    def summary_file(self, term: str) -> Mapping[str, Any] | None:
+        """A summarised word's summary file (data_format: its posting without
+        the columns), unless its shard is read already: then None, and the
+        shard's posting serves, as it does for every other word."""
+        entry = self.postings.entry(term)
+        if entry is None or entry["path"] in self._cache:
+            return None
+        return entry.get(POSTING_SUMMARY_FILES, {}).get(term)
 
 
 class _Pages:
@@ -224,6 +236,8 @@ class KeyPages(_Pages):
         entries = super()._entries(page, listing)
         for entry, size, work in zip(entries, listing["size"], listing.get("work", listing["size"])):
             entry["size"], entry["work"] = size, work
+        for entry, files in zip(entries, listing.get(POSTING_SUMMARY_FILES, ())):
+            entry[POSTING_SUMMARY_FILES] = files
         return entries
 
     def entries(self, keys: list[str]) -> list[Mapping[str, Any]]:
@@ -321,7 +335,7 @@ class ShardedMatcher:
         """The build's summary of a common word's one-word search (data_format: POSTING_SUMMARY)."""
         if not self._exact(clause) or not self._known(clause.term):
             return None
-        posting = self.shards.posting(clause.term)
+        posting = self._summary_posting(clause.term)
         summary = posting.get(POSTING_SUMMARY) if posting else None
         if summary is None:
             return None
@@ -346,7 +360,7 @@ class ShardedMatcher:
         need no decoding. None when it does not."""
         if not self._exact(clause) or not self._known(clause.term):
             return None
-        posting = self.shards.posting(clause.term)
+        posting = self._summary_posting(clause.term)
         if not posting or POSTING_SUMMARY not in posting:
             return None
         masks = self._masks.get(clause.term)
@@ -357,6 +371,12 @@ class ShardedMatcher:
                 self._masks.popitem(last=False)
         mask = masks.get(number)
         return None if mask is None else [field for at, field in enumerate(self.fields) if mask >> at & 1]
+
+    def _summary_posting(self, term: str) -> Mapping[str, Any] | None:
+        """What a one-word search of the term reads: a common word's summary
+        file (a tenth of its shard), else its shard's posting."""
+        file = self.shards.summary_file(term)
+        return self.shards.read(file, "postings") if file is not None else self.shards.posting(term)
 
     def warm(self) -> None:
         """Build the vocabulary's TokenSet now (~150 ms in Pyodide at full
@@ -419,6 +439,9 @@ class ShardedMatcher:
             if spent + needs[position] <= byte_budget:
                 fits.add(position)
                 spent += needs[position]
+        if len(clauses) == 1 and fits and self._exact(clauses[0]) and self.shards.summary_file(clauses[0].term):
+            # A common word alone: its search answers from the summary file, which says how many postings it holds.
+            return [self._summary_posting(clauses[0].term)[POSTING_COUNT]], spent
         self._require_postings([term for position in sorted(fits) for term in reached[position]])
         counts = []
         for position, terms in enumerate(reached):

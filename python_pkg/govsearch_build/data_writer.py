@@ -29,9 +29,11 @@ from lunr.index import Index
 from govsearch.data_format import (
     FORMAT,
     MANIFEST,
+    POSTING_COUNT,
     POSTING_FIELDS,
     POSTING_ROWS,
     POSTING_SUMMARY,
+    POSTING_SUMMARY_FILES,
     POSTING_TERM_INDEX,
     SHARDED,
     SHORTEST_DIGEST,
@@ -468,6 +470,11 @@ def _key_pages(writer: DataWriter, kind: str, entries: list[dict[str, Any]]) -> 
                 "sha256": [entry["sha256"][:SHORTEST_DIGEST] for entry in chunk],
                 "size": [entry["size"] for entry in chunk],
                 **({"work": [entry["work"] for entry in chunk]} if "work" in chunk[0] else {}),
+                **(
+                    {POSTING_SUMMARY_FILES: [entry[POSTING_SUMMARY_FILES] for entry in chunk]}
+                    if any(entry.get(POSTING_SUMMARY_FILES) for entry in chunk)
+                    else {}
+                ),
             },
         )
         firsts.append(chunk[0]["first"])
@@ -567,12 +574,14 @@ def _postings_shards(
     """Per term: its lunr term index and, per field, (record gaps, weights);
     for a word in at least TOP_ROWS_FROM records, also its best rows; for one
     in SUMMARY_FROM records or more (not an intent word), its summary, the
-    rest of whose records' rows go to a pools file of their own.
+    rest of whose records' rows go to a pools file of their own, and a
+    summary file: its posting without the columns, all a one-word search reads.
 
     Weights are lunr's (govsearch_build/postings.py): the term's boosted BM25
     score in that record's field, which is all lunr's similarity needs.
     """
-    shards, current, counted, size, pools = [], {}, {}, 0, 0
+    shards, current, counted, size, pools, summarised_count = [], {}, {}, 0, 0, 0
+    summary_files: dict[str, dict[str, Any]] = {}  # the current shard's summarised words' summary files
     for term in terms:
         pairs_by_field = postings.of(term)
         fields = {
@@ -602,19 +611,36 @@ def _postings_shards(
                     summary[SUMMARY_ROWS] = writer.write(shard_stem("pools", pools), rows_file)
                     pools += 1
                 current[term] = {**current[term], POSTING_SUMMARY: summary}
+                # The posting without its columns: what a one-word search reads.
+                without_columns = {key: value for key, value in current[term].items() if key != POSTING_FIELDS}
+                without_columns[POSTING_COUNT] = sum(map(len, pairs_by_field.values()))
+                summary_files[term] = writer.write(shard_stem("summaries", summarised_count), without_columns)
+                summarised_count += 1
         size += len(dump(counted[term])) + len(term) + 4
         if size >= POSTINGS_SHARD_BYTES:
-            shards.append(_close_shard(writer, len(shards), current, counted))
-            current, counted, size = {}, {}, 0
+            shards.append(_close_shard(writer, len(shards), current, counted, summary_files))
+            current, counted, size, summary_files = {}, {}, 0, {}
     if current:
-        shards.append(_close_shard(writer, len(shards), current, counted))
+        shards.append(_close_shard(writer, len(shards), current, counted, summary_files))
     return shards
 
 
-def _close_shard(writer: DataWriter, number: int, terms: dict[str, Any], counted: dict[str, Any]) -> dict[str, Any]:
-    """The shard's entry, with its `work`: its size as the work budget counts it (TOP_ROWS_FROM)."""
+def _close_shard(
+    writer: DataWriter,
+    number: int,
+    terms: dict[str, Any],
+    counted: dict[str, Any],
+    summary_files: dict[str, dict[str, Any]],
+) -> dict[str, Any]:
+    """The shard's entry, with its `work` (its size as the work budget
+    counts it: TOP_ROWS_FROM) and its summarised words' summary files."""
     entry = writer.write(shard_stem("postings", number), {"terms": terms}, len(terms))
-    return {"first": next(iter(terms)), **entry, "work": len(dump({"terms": counted}))}
+    return {
+        "first": next(iter(terms)),
+        **entry,
+        "work": len(dump({"terms": counted})),
+        POSTING_SUMMARY_FILES: summary_files,
+    }
 
 
 def _id_shards(writer: DataWriter, number_of: dict[str, Any], folder: str = "ids") -> list[dict[str, Any]]:
