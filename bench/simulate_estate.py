@@ -257,7 +257,12 @@ class Simulator:
         return Record(data=data, body=body, file=f"{data['collection']}/{record_id}.md")
 
     def text(self, name: str, count: int, sentence: bool = True) -> str:
-        drawn = [self._maybe_new(word) for word in self.model.vocabularies[name].draw(self.rng, count)]
+        return self._written(
+            [self._maybe_new(word) for word in self.model.vocabularies[name].draw(self.rng, count)], sentence
+        )
+
+    def _written(self, drawn: list[str], sentence: bool) -> str:
+        """Words as text: counted for the vocabulary growth, the first capitalised, a sentence ended by a full stop."""
         self.tokens += len(drawn)
         if not drawn:
             return "Simulated record"
@@ -278,10 +283,7 @@ class Simulator:
         kept = [
             word if self.rng.random() < self.title_kept else vocabulary.draw(self.rng, 1)[0] for word in shape.title
         ]
-        drawn = [self._maybe_new(word) for word in kept]
-        self.tokens += len(drawn)
-        text = " ".join(drawn)
-        return text[0].upper() + text[1:]
+        return self._written([self._maybe_new(word) for word in kept], sentence=False)
 
     def body(self, count: int) -> str:
         """Paragraphs of sentences of 8 to 25 words."""

@@ -102,7 +102,8 @@ sharded layout: `directory` is
     summary file, `summaries/<n>.<hash>.json`, is the word's posting
     without its columns, POSTING_FIELDS giving way to POSTING_COUNT (its
     records over all fields, what the columns hold): a one-word search reads
-    it instead of the shard, a tenth of the bytes for the commonest words.
+    it instead of the shard (a fifth of its bytes at the median at 300,000
+    records, a seventieth for the commonest words).
     Record numbers are ascending and stored as gaps (encode_gaps /
     decode_gaps): the first number, then differences. A weight is the term's
     boosted BM25 score in that record's field (lunr's field vector);
