@@ -1,7 +1,8 @@
 """The judged query set in eval/queries.toml: read, checked, and described.
 
 Each query names a real need, the intent it serves, optional tags (typo,
-acronym, ambiguous, no-answer), optional tool filters and grades 0-3 keyed
+acronym, ambiguous, no-answer, and for queries phrased as visitors and
+agents type them: question, place, year, near-me), optional tool filters and grades 0-3 keyed
 by record URL (see eval/README.md for the scale). A mistake in the file is
 reported with the query's id and the field, never skipped.
 """
@@ -19,7 +20,7 @@ from relevance import RELEVANT, normalise_grades
 
 QUERIES = Path(__file__).resolve().parent / "queries.toml"
 INTENTS = ("citizen", "developer", "statistics", "land-property", "organisation")
-TAGS = ("typo", "acronym", "ambiguous", "no-answer")
+TAGS = ("typo", "acronym", "ambiguous", "no-answer", "question", "place", "year", "near-me")
 SCHEMA = (
     Path(__file__).resolve().parents[1]
     / "python_pkg"
