@@ -9,6 +9,7 @@ reported with the query's id and the field, never skipped.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import tomllib
@@ -19,6 +20,12 @@ from typing import Any
 from relevance import RELEVANT, normalise_grades
 
 QUERIES = Path(__file__).resolve().parent / "queries.toml"
+# Queries written and graded as visitors and agents phrase them, by a helper who never saw our
+# ranking (eval/README.md): judged like the rest, and labelled `visitor` in the tables.
+VISITORS = QUERIES.with_name("visitors.toml")
+# The share of queries held out as the test part: chosen by a hash of the id, never by hand, so
+# no one picks which queries the rules are tuned on (eval/README.md, "Two parts").
+TEST_SHARE = 0.45
 INTENTS = ("citizen", "developer", "statistics", "land-property", "organisation")
 TAGS = ("typo", "acronym", "ambiguous", "no-answer", "question", "place", "year", "near-me")
 SCHEMA = (
@@ -45,6 +52,13 @@ class Query:
     tags: tuple[str, ...] = ()
     filters: dict[str, list[str]] = field(default_factory=dict)
     grades: dict[str, int] = field(default_factory=dict)  # normalised URL -> grade
+    visitor: bool = False  # from visitors.toml
+
+    @property
+    def part(self) -> str:
+        """`test` or `dev`, by a hash of the id: the test part's per-query results are never written."""
+        draw = int(hashlib.sha256(self.id.encode()).hexdigest()[:8], 16) / 2**32
+        return "test" if draw < TEST_SHARE else "dev"
 
     @property
     def answerable(self) -> bool:
@@ -52,7 +66,7 @@ class Query:
 
     def labels(self) -> list[str]:
         """Intent, tags and `filter` when the call carries filters: the rows of the per-intent table."""
-        return [self.intent, *self.tags, *(["filter"] if self.filters else [])]
+        return [self.intent, *self.tags, *(["filter"] if self.filters else []), *(["visitor"] if self.visitor else [])]
 
     def arguments(self, limit: int = 10) -> dict[str, Any]:
         """The tool call, exactly as an agent would send it."""
@@ -61,7 +75,7 @@ class Query:
 
 def load_queries(path: Path = QUERIES) -> list[Query]:
     data = tomllib.loads(path.read_text("utf-8"))
-    queries = [_query(index, raw) for index, raw in enumerate(data.get("query", []))]
+    queries = [_query(index, raw, path == VISITORS) for index, raw in enumerate(data.get("query", []))]
     seen: set[str] = set()
     for query in queries:
         if query.id in seen:
@@ -70,7 +84,23 @@ def load_queries(path: Path = QUERIES) -> list[Query]:
     return queries
 
 
-def _query(index: int, raw: dict[str, Any]) -> Query:
+def load_all() -> list[Query]:
+    """Every judged query: queries.toml, then visitors.toml when it exists (ids unique across both)."""
+    queries = load_queries(QUERIES) + (load_queries(VISITORS) if VISITORS.is_file() else [])
+    ids = [query.id for query in queries]
+    twice = sorted({qid for qid in ids if ids.count(qid) > 1})
+    if twice:
+        raise JudgmentError(f"{VISITORS.name}: query id(s) {twice} also in {QUERIES.name}")
+    return queries
+
+
+def digest() -> str:
+    """A short digest of the judged files, so a result names the judgments it was scored on."""
+    files = [QUERIES, *([VISITORS] if VISITORS.is_file() else [])]
+    return hashlib.sha256(b"".join(path.read_bytes() for path in files)).hexdigest()[:12]
+
+
+def _query(index: int, raw: dict[str, Any], visitor: bool = False) -> Query:
     where = f"query {raw.get('id', f'#{index + 1}')!r}"
     for name in ("id", "query", "intent", "need"):
         if not isinstance(raw.get(name), str) or not raw[name].strip():
@@ -93,7 +123,7 @@ def _query(index: int, raw: dict[str, Any]) -> Query:
         grades = normalise_grades(grades)
     except ValueError as error:
         raise JudgmentError(f"{where}: {error}") from None
-    query = Query(raw["id"], raw["query"], raw["intent"], raw["need"], tags, filters, grades)
+    query = Query(raw["id"], raw["query"], raw["intent"], raw["need"], tags, filters, grades, visitor)
     if ("no-answer" in tags) == query.answerable:
         raise JudgmentError(f"{where}: a query is tagged no-answer exactly when no URL is graded {RELEVANT} or more")
     return query

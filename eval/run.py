@@ -6,15 +6,17 @@
 Every query is answered by `Catalogue.call("search_government_knowledge", ...)`
 with limit 10: the same validation, search and ranking an agent's call gets.
 Prints nDCG@10, recall@10, MRR and the zero-result rate (answerable queries
-only), a table per intent and tag, and the worst queries; writes
-eval/results/<corpus>.json and .md, which are committed.
+only) for the development and test parts (judgments.Query.part), a table per
+intent and tag, and the development part's worst queries; writes
+eval/results/<corpus>.json and .md, which are committed. The test part's
+queries are scored and summed up, never listed one by one: nobody tuning the
+ranking reads them (eval/README.md, "Two parts").
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import json
 import subprocess
 import sys
@@ -25,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import estate  # noqa: E402  (puts python_pkg on the path)
-from judgments import QUERIES, Query, load_queries  # noqa: E402
+from judgments import Query, digest, load_all  # noqa: E402
 from relevance import RELEVANT, ideal_grades, keys, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
 
 from govsearch import Catalogue, DirectoryLoader  # noqa: E402
@@ -58,6 +60,7 @@ def judge(
         scored = dict.fromkeys(scored)  # nothing right to find here: not scored
     return {
         "id": query.id,
+        "part": query.part,
         "query": query.query,
         "labels": query.labels(),
         "answerable": query.answerable,
@@ -130,25 +133,45 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
+# The subsets every report sums up, for each part: all its queries, the questions, the visitors' set.
+SUBSETS = (("all", None), ("questions", "question"), ("visitors", "visitor"))
+
+
+def parts(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each part's summary, its subsets' and its per-label table (figures only, no query)."""
+    result = {}
+    for part in ("dev", "test"):
+        own = [row for row in rows if row["part"] == part]
+        result[part] = {
+            "summary": {
+                subset: summarise([row for row in own if label is None or label in row["labels"]])
+                for subset, label in SUBSETS
+            },
+            "byLabel": by_label(own),
+        }
+    return result
+
+
 def report(name: str, rows: list[dict[str, Any]], records: int | None, site: str) -> dict[str, Any]:
-    worst = sorted((row for row in rows if row["ndcg"] is not None), key=lambda row: (row["ndcg"], row["id"]))[:WORST]
+    dev = [row for row in rows if row["part"] == "dev"]
+    worst = sorted((row for row in dev if row["ndcg"] is not None), key=lambda row: (row["ndcg"], row["id"]))[:WORST]
     return {
         "corpus": name,
         "site": site,
         "date": datetime.date.today().isoformat(),
         "commit": _git("rev-parse", "--short", "HEAD"),  # the checkout the run started from
-        "queriesSha256": hashlib.sha256(QUERIES.read_bytes()).hexdigest()[:12],
+        "queriesSha256": digest(),
         "records": records,
         "k": K,
         "summary": summarise(rows),
-        "byLabel": by_label(rows),
+        "parts": parts(rows),
         "worst": [row["id"] for row in worst],
         "noAnswer": [
             {"id": row["id"], "total": row["total"], "top": [item["title"] for item in row["results"][:3]]}
-            for row in rows
+            for row in dev
             if not row["answerable"]
         ],
-        "queries": rows,
+        "queries": dev,  # the test part's rows are never written: its queries are not read while tuning
     }
 
 
@@ -172,16 +195,34 @@ def _git(*args: str) -> str | None:
 def markdown(result: dict[str, Any]) -> str:
     s = result["summary"]
     lines = [
-        f"# Relevance on the {result['corpus']} ({result['date']}, checkout {result['commit']}, queries.toml {result['queriesSha256']})",
+        f"# Relevance on the {result['corpus']} ({result['date']}, checkout {result['commit']}, judgments {result['queriesSha256']})",
         "",
         f"{s['queries']} judged queries ({s['scored']} scored), {result['records'] or 'unknown'} records (site {result['site']}), limit {result['k']}.",
+        "The test part is scored, never listed query by query (eval/README.md).",
         "",
-        "| | queries | nDCG@10 | recall@10 | MRR | zero-result rate |",
+        "| part | queries | nDCG@10 | recall@10 | MRR | zero-result rate |",
         "|---|---:|---:|---:|---:|---:|",
         _row("**all**", s),
-        *(_row(label, figures) for label, figures in result["byLabel"].items()),
+        *(
+            _row(f"**{part}**" if subset == "all" else f"{part}: {subset}", figures)
+            for part, data in result["parts"].items()
+            for subset, figures in data["summary"].items()
+        ),
+    ]
+    for part, data in result["parts"].items():
+        lines += [
+            "",
+            f"## {part} part by intent and tag",
+            "",
+            "| | queries | nDCG@10 | recall@10 | MRR | zero-result rate |",
+        ]
+        lines += [
+            "|---|---:|---:|---:|---:|---:|",
+            *(_row(label, figures) for label, figures in data["byLabel"].items()),
+        ]
+    lines += [
         "",
-        "## Worst queries",
+        "## Worst queries of the dev part",
         "",
         "| query | nDCG@10 | first result | grade |",
         "|---|---:|---|---:|",
@@ -195,9 +236,9 @@ def markdown(result: dict[str, Any]) -> str:
         )
     gaps = [row for row in result["queries"] if row.get("missing")]
     if gaps:
-        lines += ["", "## Judged answers (grade 2-3) the corpus does not hold", ""]
+        lines += ["", "## Judged answers (grade 2-3) the corpus does not hold (dev part)", ""]
         lines += [f"- {row['id']}: {', '.join(row['missing'])}" for row in gaps]
-    lines += ["", "## Queries with no right answer in the catalogue", ""]
+    lines += ["", "## Queries with no right answer in the catalogue (dev part)", ""]
     lines += [
         f"- {item['id']}: {item['total']} results; top: {', '.join(_cell(t) for t in item['top']) or '(none)'}"
         for item in result["noAnswer"]
@@ -258,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         "--curated-only", action="store_true", help="skip the full estate even when ../shared/data exists"
     )
     options = parser.parse_args(argv)
-    queries = load_queries()
+    queries = load_all()
     if options.site:
         run(options.write or "site", options.site, queries, restrict=False, save=bool(options.write))
         return 0

@@ -17,7 +17,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "eval"))
 
-from judgments import JudgmentError, load_queries  # noqa: E402
+from judgments import JudgmentError, load_all, load_queries  # noqa: E402
 from relevance import gains, ideal_grades, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
 
 A, B, C, X = "https://a.gov.uk/one", "https://b.gov.uk/two", "https://c.gov.uk/three", "https://x.gov.uk/unjudged"
@@ -172,6 +172,44 @@ def test_the_project_set_covers_what_the_issue_asks():
     assert all(q.need.strip() and q.id for q in queries)
 
 
+def test_a_test_part_of_at_least_40_percent_is_drawn_by_id_not_by_hand():
+    queries = load_all()
+    test = [q for q in queries if q.part == "test"]
+    assert len(test) >= 0.4 * len(queries)
+    # The part is a function of the id alone: renaming a query is the only way to move it.
+    again = {q.id: q.part for q in load_all()}
+    assert all(again[q.id] == q.part for q in queries)
+    assert {q.part for q in queries if q.visitor} == {"dev", "test"} or not any(q.visitor for q in queries)
+
+
+def test_reports_never_list_a_test_query(tmp_path):
+    spec = importlib.util.spec_from_file_location("eval_run_report", REPO / "eval" / "run.py")
+    eval_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(eval_run)
+    queries = load_all()
+    rows = [
+        {
+            "id": q.id,
+            "part": q.part,
+            "query": q.query,
+            "labels": q.labels(),
+            "answerable": q.answerable,
+            "ndcg": 0.5,
+            "recall": 0.5,
+            "mrr": 1.0,
+            "zeroResults": False,
+            "total": 1,
+            "results": [{"url": "https://x.gov.uk/a", "title": "A", "grade": None}],
+        }
+        for q in queries
+    ]
+    result = eval_run.report("t", rows, 1, "here")
+    test_ids = {q.id for q in queries if q.part == "test"}
+    written = eval_run._json(result) + eval_run.markdown(result)
+    assert test_ids and not any(f'"{qid}"' in written or f"({qid})" in written for qid in test_ids)
+    assert result["parts"]["test"]["summary"]["all"]["queries"] == len(test_ids)
+
+
 # ---- the curated-corpus guard ---------------------------------------------
 
 
@@ -191,7 +229,7 @@ def curated_results(tmp_path_factory):
     content = REPO / "site" / "content"
     committed = json.loads((REPO / "eval" / "results" / "curated.json").read_text("utf-8"))["subset"]
     wanted = set(committed["ids"])
-    queries = [q for q in load_queries() if q.id in wanted]
+    queries = [q for q in load_all() if q.id in wanted]
     site = build_fixture_site(tmp_path_factory.mktemp("eval-curated"), content)
     records = load_content(content).records
     urls = [record.data["url"] for record in records]
