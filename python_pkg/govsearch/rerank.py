@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain, compress
 from operator import mul, not_, or_
 from typing import Any
@@ -104,7 +104,12 @@ class RankingData:
         self._weights = [self._weight(mask) for mask in range(64)]
         self.priors = [self._weights[mask] for mask in self.flags]
         search = data.get("search", {})
-        self.search_terms = SearchTerms.from_lists(search.get("synonyms", []), search.get("intents", {}))
+        self.search_terms = SearchTerms.from_lists(
+            search.get("synonyms", []),
+            search.get("intents", {}),
+            fillers=search.get("fillers", ()),
+            places=search.get("places", ()),
+        )
 
     @staticmethod
     def _weight(mask: int) -> float:
@@ -408,7 +413,7 @@ def _typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], fr
                 ):
                     misspelt.add(term.indexed)
                     wider.add(term.indexed)
-                term = Term(term.typed, prefix or term.indexed, intent=term.intent)
+                term = replace(term, indexed=prefix or term.indexed)
         fixed.append(term)
     return fixed, frozenset(misspelt), frozenset(wider)
 
@@ -631,7 +636,41 @@ def _row_evidence(
             if found == pairs:
                 item.score *= PHRASE_BOOST
                 item.reasons.append("words_adjacent")
+    titles = {item.number: row.get("title", "") for item, row in zip(ranked, rows)}
     ranked.sort(key=lambda item: (_TIER_ORDER[item.mode], -round(item.score, SCORE_PLACES), item.number))
+    if not any(_YEAR.fullmatch(term.typed) for term in terms):
+        _newest_first(ranked, titles)
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_DATED = re.compile(
+    r"\b(?:(" + "|".join(_MONTHS) + r")[a-z]*\.?\s+)?((?:19|20)\d\d)(?:\s*[/-]\s*\d{2,4})?\b", re.IGNORECASE
+)
+
+
+def _newest_first(ranked: list[Ranked], titles: Mapping[int, str]) -> None:
+    """Editions of one title (the same words once dates are left out: "Indices of
+    Deprivation 2010" and "... 2019") in the places they hold, newest first: a
+    query naming no year wants the latest edition. Within one mode, in place."""
+    editions: dict[tuple[str, str], list[int]] = {}
+    for position, item in enumerate(ranked):
+        title = titles.get(item.number, "")
+        if _DATED.search(title):
+            key = (item.mode, " ".join(_DATED.sub(" ", title).lower().split()))
+            editions.setdefault(key, []).append(position)
+    for positions in editions.values():
+        if len(positions) > 1:
+            items = sorted((ranked[p] for p in positions), key=lambda item: _edition(titles[item.number]), reverse=True)
+            for position, item in zip(positions, items):
+                ranked[position] = item
+
+
+def _edition(title: str) -> tuple[int, int]:
+    """The newest (year, month) a title names (month 0 when it names none)."""
+    return max(
+        (int(found[2]), _MONTHS.index(found[1][:3].lower()) + 1 if found[1] else 0) for found in _DATED.finditer(title)
+    )
 
 
 def _is_query(text: str, query: frozenset[str], search_terms: SearchTerms) -> bool:

@@ -81,6 +81,7 @@ class Term:
     prefix: bool = False  # match any index term starting with `typed`
     intent: tuple[str, ...] = ()  # resource types the word asks for: then it is not required
     synonym: bool = False  # a phrase of a synonym group, searched as the group's token: never fuzzed
+    place: bool = False  # a place the estate knows: preferred, not required, beside other words
 
     @property
     def fuzzable(self) -> bool:
@@ -105,6 +106,8 @@ class SearchTerms:
     # words collide ("ons" and "one" both stem to "on").
     phrases: dict[tuple[str, ...], str]
     intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
+    fillers: frozenset[str] = frozenset()  # words as typed that say how someone asks ("near", "postcode")
+    places: frozenset[str] = frozenset()  # words as typed that name a place (govsearch_build.places)
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
 
     # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
@@ -116,7 +119,14 @@ class SearchTerms:
         object.__setattr__(self, "starts", (typed, frozenset(key[0] for key in self.phrases if len(key) > 1)))
 
     @classmethod
-    def from_lists(cls, synonyms: list[list[str]], intents: dict[str, list[str]]) -> SearchTerms:
+    def from_lists(
+        cls,
+        synonyms: list[list[str]],
+        intents: dict[str, list[str]],
+        *,
+        fillers: Collection[str] = (),
+        places: Collection[str] = (),
+    ) -> SearchTerms:
         phrases: dict[tuple[str, ...], str] = {}
         for group in synonyms:
             for phrase in group:
@@ -128,7 +138,7 @@ class SearchTerms:
         for word, types in intents.items():
             for _, indexed in analysed(word)[:1]:
                 intent_terms[indexed] = tuple(types)
-        return cls(phrases, intent_terms)
+        return cls(phrases, intent_terms, frozenset(fillers), frozenset(places))
 
     def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
         """The longest group phrase starting at `start` of (typed, indexed)
@@ -254,9 +264,13 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     With prefix_last (the human search box, typing), the last token also
     matches as a prefix (from PREFIX_MIN_LENGTH letters), so results appear
     before a word is finished. A phrase of a synonym group becomes the
-    group's word; an intent word carries the resource types it asks for.
+    group's word; an intent word carries the resource types it asks for; a
+    place word is marked (preferred, not required, beside other words).
+    Filler words ("near", "postcode") are left out when other words remain.
     """
     terms = _plain_terms(text, prefix_last)
+    asked = [term for term in terms if term.prefix or term.typed not in search_terms.fillers]
+    terms = asked if any(not term.prefix for term in asked) else terms
     finished = [term for term in terms if not term.prefix]
     pairs = [(term.typed, term.indexed) for term in finished]
     combined: list[Term] = []
@@ -265,7 +279,9 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
         hit = search_terms.find(pairs, position)
         if hit is None:
             term = finished[position]
-            combined.append(Term(term.typed, term.indexed, intent=search_terms.intents.get(term.indexed, ())))
+            intent = search_terms.intents.get(term.indexed, ())
+            place = not intent and term.typed in search_terms.places
+            combined.append(Term(term.typed, term.indexed, intent=intent, place=place))
             position += 1
             continue
         length, token = hit
@@ -314,15 +330,19 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
     """The clauses that search `terms` in one match mode.
 
     all_terms and fuzzy require every word but intent words (unless the
-    query is nothing else); fuzzy lets the `misspelt` words (by default every
-    word long enough) match with one typo. any_term requires none.
+    query is nothing else) and place words beside a word that is neither
+    ("population of Bristol" requires "population": Bristol's records come
+    first, national ones still count); fuzzy lets the `misspelt` words (by
+    default every word long enough) match with one typo. any_term requires none.
     """
     if mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {mode!r}")
     only_intents = all(term.intent for term in terms)
+    topic = any(not term.intent and not term.place for term in terms)
     clauses = []
     for term in terms:
-        required = mode != "any_term" and (only_intents or not term.intent)
+        preferred = term.intent or (term.place and topic)
+        required = mode != "any_term" and (only_intents or not preferred)
         presence = "required" if required else "optional"
         if term.prefix:
             clauses.append(Clause(term.indexed, presence, wildcard=True))

@@ -50,6 +50,7 @@ class SiteConfig:
     # as; intent words -> the resource types they ask for.
     synonyms: tuple[tuple[str, ...], ...] = ()
     intents: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    fillers: tuple[str, ...] = ()  # words that say how someone asks, not what about ("near", "postcode")
     contact_url: str = ""  # where people report problems (the accessibility statement links to it)
 
     def collection(self, collection_id: str) -> Collection:
@@ -129,9 +130,15 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
             raise ConfigError(
                 f"{path}: search.intents.{word} must list resource types from {', '.join(RESOURCE_TYPES)}"
             )
+    fillers = table.get("fillers", [])
+    if not isinstance(fillers, list) or not all(
+        isinstance(w, str) and w.strip() and " " not in w.strip() for w in fillers
+    ):
+        raise ConfigError(f"{path}: search.fillers must be a list of single words")
     return {
         "synonyms": tuple(tuple(word.strip() for word in group) for group in groups),
         "intents": tuple((word, tuple(types)) for word, types in intents.items()),
+        "fillers": tuple(word.strip().lower() for word in fillers),
     }
 
 

@@ -62,6 +62,7 @@ from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
 
 from .compounds import find_compounds, other_spellings
 from .config import SiteConfig
+from .places import place_names
 from .postings import Postings
 from .records import Record
 
@@ -206,7 +207,9 @@ def _add_alias_words(document: dict[str, str], aliases: list[dict[str, str]]) ->
 
 def search_terms_of(config: SiteConfig) -> SearchTerms:
     return SearchTerms.from_lists(
-        [list(group) for group in config.synonyms], {word: list(types) for word, types in config.intents}
+        [list(group) for group in config.synonyms],
+        {word: list(types) for word, types in config.intents},
+        fillers=config.fillers,
     )
 
 
@@ -245,13 +248,16 @@ def record_flags(record: Record) -> list[str]:
 
 def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
     """What the re-ranker reads: every record's flags (one character each, by
-    number; written into the facet profiles, not the ranking file) and the
-    site's synonym groups and intent words."""
+    number; written into the facet profiles, not the ranking file), the
+    site's synonym groups, intent words and filler words, and the estate's
+    place names (govsearch_build.places)."""
     return {
         "flags": "".join(flag_code(record_flags(record)) for record in records),
         "search": {
             "synonyms": [list(group) for group in config.synonyms],
             "intents": {word: list(types) for word, types in config.intents},
+            "fillers": list(config.fillers),
+            "places": place_names(records),
         },
     }
 

@@ -1,0 +1,74 @@
+"""Place names the estate itself knows: the distinctive words of its local
+authorities' names ("Bristol" of "Bristol City Council", "Camden" of "London
+Borough of Camden").
+
+A query naming a place ("population of Bristol", "schools in Leeds") wants
+records about that place first, but a national record without the place's
+name can still be the answer: the runtime makes a place word optional when
+the query has other words, so records holding it rank higher without being
+the only ones found (docs/ranking.md, "Questions and places"). Built from the
+records, so a new council's catalogue brings its name with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from .records import Record
+
+# How local authorities name themselves: "<place> City Council", "London Borough of <place>" ...
+_NAMED = (
+    re.compile(
+        r"^(?P<place>.+?)\s+(?:City|Borough|District|County|Metropolitan Borough|Metropolitan District)?\s*Council$"
+    ),
+    re.compile(
+        r"^(?:London Borough of|Royal Borough of|City of|Borough of|Council of the|City and County of|County of)"
+        r"\s+(?P<place>.+?)(?:\s+Council)?$"
+    ),
+    re.compile(r"^(?P<place>.+?)\s+National Park Authority$"),
+)
+_GENERIC = frozenset("city of the and royal upon on le in with borough district county council".split())
+_WORD = re.compile(r"[A-Za-z]+")
+# A word in this many authorities' names is a compass point or a landform ("North", "Forest"), not a place.
+SHARED_BY = 4
+# A place name is written with a capital: a word the estate's summaries write in lower case this
+# often ("new", "under", "wells") is an ordinary word too, and stays required.
+LOWER_CASE_SHARE = 0.05
+MIN_LENGTH = 3
+
+
+def place_names(records: Iterable[Record]) -> list[str]:
+    """The place words of the records' local-authority publishers, sorted, lower case."""
+    records = list(records)
+    organisations = {r.data["title"] for r in records if r.data.get("resourceType") == "organisation"}
+    named_by: dict[str, set[str]] = defaultdict(set)
+    for publisher in {r.data["publisher"] for r in records} - organisations:
+        for word in _place_words(publisher):
+            named_by[word].add(publisher)
+    candidates = {word for word, publishers in named_by.items() if len(publishers) < SHARED_BY}
+    lower, upper = _cases(records, candidates)
+    return sorted(word for word in candidates if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word])))
+
+
+def _place_words(publisher: str) -> list[str]:
+    """The distinctive words of a local authority's name ([] for any other publisher)."""
+    for pattern in _NAMED:
+        found = pattern.match(publisher)
+        if found:
+            words = (word.lower() for word in _WORD.findall(found["place"]))
+            return [word for word in words if word not in _GENERIC and len(word) >= MIN_LENGTH]
+    return []
+
+
+def _cases(records: list[Record], words: set[str]) -> tuple[Counter[str], Counter[str]]:
+    """How often the summaries write each word in lower case, and with a capital."""
+    lower: Counter[str] = Counter()
+    upper: Counter[str] = Counter()
+    for record in records:
+        for word in _WORD.findall(str(record.data.get("summary", ""))):
+            low = word.lower()
+            if low in words:
+                (upper if word[0].isupper() else lower)[low] += 1
+    return lower, upper

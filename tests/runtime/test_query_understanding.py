@@ -1,0 +1,96 @@
+"""How a query phrased as people type it is read (docs/ranking.md,
+"Questions and places"): filler words left out, place words preferred but not
+required, and the newest edition of a dated title first."""
+
+from govsearch.rerank import Ranked, _newest_first
+from govsearch.terms import SearchTerms, clauses_for, query_terms
+
+VOCABULARY = SearchTerms.from_lists(
+    [["ons", "office for national statistics"]],
+    {"data": ["dataset"], "api": ["api"]},
+    fillers=["near", "nearest", "please"],
+    places=["bristol", "leeds"],
+)
+
+
+def read(text):
+    return query_terms(text, search_terms=VOCABULARY)
+
+
+def required(text, mode="all_terms"):
+    terms = read(text)
+    return {term.typed for term, clause in zip(terms, clauses_for(terms, mode)) if clause.presence == "required"}
+
+
+def test_a_place_beside_a_topic_is_preferred_not_required():
+    # "population of Bristol": national population figures still answer; Bristol's come first.
+    assert required("population of Bristol") == {"population"}
+    assert [term.place for term in read("population of Bristol")] == [False, True]
+    # In the looser modes nothing is required, as before.
+    assert required("population of Bristol", "any_term") == set()
+
+
+def test_a_place_alone_or_with_intent_words_only_is_required():
+    assert required("Bristol") == {"bristol"}
+    assert required("Leeds data") == {"leeds"}
+    assert required("Leeds Bristol") == {"leeds", "bristol"}
+
+
+def test_a_place_is_read_as_typed_not_by_its_stem():
+    # "bathing" stems like the city of Bath; only the typed word names a place.
+    vocabulary = SearchTerms.from_lists([], {}, places=["bath"])
+    terms = query_terms("bathing water", search_terms=vocabulary)
+    assert [term.place for term in terms] == [False, False]
+    assert [term.place for term in query_terms("parks in bath", search_terms=vocabulary)] == [False, True]
+
+
+def test_filler_words_are_left_out_beside_other_words():
+    assert [term.typed for term in read("flood risk near me")] == ["flood", "risk"]
+    assert [term.typed for term in read("nearest library please")] == ["library"]
+    # A query of nothing else keeps them: something must be searched for.
+    assert [term.typed for term in read("near")] == ["near"]
+
+
+def test_a_word_being_typed_is_never_taken_for_a_filler():
+    terms = query_terms("library near", prefix_last=True, search_terms=VOCABULARY)
+    assert [(term.typed, term.prefix) for term in terms] == [("library", False), ("near", True)]
+
+
+def editions(titles):
+    ranked = [Ranked(number, 10.0 - number, "all_terms") for number in range(len(titles))]
+    _newest_first(ranked, dict(enumerate(titles)))
+    return [titles[item.number] for item in ranked]
+
+
+def test_the_newest_edition_takes_the_place_of_the_first_edition_shown():
+    titles = [
+        "Indices of Deprivation 2010",
+        "Deprivation guidance",
+        "Indices of Deprivation 2019",
+        "Indices of Deprivation 2007",
+    ]
+    assert editions(titles) == [
+        "Indices of Deprivation 2019",
+        "Deprivation guidance",
+        "Indices of Deprivation 2010",
+        "Indices of Deprivation 2007",
+    ]
+
+
+def test_months_order_editions_of_one_year_and_other_titles_keep_their_places():
+    titles = ["House Price Index for April 2025", "House Price Index", "House Price Index for October 2025"]
+    assert editions(titles) == [
+        "House Price Index for October 2025",
+        "House Price Index",
+        "House Price Index for April 2025",
+    ]
+    # Different titles are different resources, whatever their dates.
+    other = ["Boundaries (May 2021) BFC", "Boundaries (May 2024) BGC"]
+    assert editions(other) == other
+
+
+def test_editions_stay_in_their_modes():
+    ranked = [Ranked(0, 5.0, "all_terms"), Ranked(1, 9.0, "any_term")]
+    titles = {0: "Census 2011 tables", 1: "Census 2021 tables"}
+    _newest_first(ranked, titles)
+    assert [item.number for item in ranked] == [0, 1]

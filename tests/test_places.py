@@ -1,0 +1,37 @@
+"""The estate's place names (govsearch_build.places): the distinctive words of
+its local authorities' names, never an ordinary word or a national body."""
+
+from govsearch_build.places import place_names
+from govsearch_build.records import Record
+
+
+def record(number, publisher, summary="", title=None, kind="dataset"):
+    data = {"id": f"r{number}", "title": title or f"Record {number}", "publisher": publisher, "summary": summary}
+    data["resourceType"] = kind
+    return Record(data, "", f"r{number}.md")
+
+
+def test_local_authority_names_give_their_places():
+    records = [
+        record(1, "Bristol City Council", "Parks in Bristol."),
+        record(2, "London Borough of Camden", "Camden's libraries."),
+        record(3, "Royal Borough of Kensington and Chelsea"),
+        record(4, "Peak District National Park Authority"),
+    ]
+    assert place_names(records) == ["bristol", "camden", "chelsea", "kensington", "peak"]  # "district" is generic
+    assert "bristol" not in place_names(records[1:])
+
+
+def test_a_word_written_in_lower_case_is_no_place():
+    records = [record(1, "Tunbridge Wells Borough Council")]
+    records += [record(n, "Environment Agency", "Water from wells and boreholes.") for n in range(2, 6)]
+    assert place_names(records) == ["tunbridge"]
+
+
+def test_a_national_body_named_council_and_compass_words_are_no_places():
+    records = [
+        record(1, "Design Council"),
+        record(2, "Design Council", title="Design Council", kind="organisation"),
+        *(record(n, f"North {place} Council") for n, place in enumerate(["Devon", "Kent", "Norfolk", "Somerset"], 3)),
+    ]
+    assert place_names(records) == ["devon", "kent", "norfolk", "somerset"]
