@@ -37,6 +37,7 @@ from .terms import (
     Term,
     analysed,
     clauses_for,
+    has_topic,
     index_terms_near,
 )
 
@@ -65,6 +66,10 @@ TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
 PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 1.5  # the record's type is one an intent word asks for
+PLACE_BOOST = 2.0  # the record holds the place the query names beside its topic (all_terms, fuzzy)
+# any_term: each word of the query a record lacks divides its share by this (coordination):
+# a record holding more of the words comes first, its words' idf orders records holding as many.
+COVERAGE = 2.0
 _CODES = {char: number for number, char in enumerate(CODE_ALPHABET)}
 _IDENTIFIER = re.compile(r"[a-z0-9][a-z0-9._:-]{2,119}")
 _TIER_ORDER = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
@@ -208,9 +213,20 @@ def answer(
     )
 
 
-def _settings() -> tuple[int, ...]:
+def _settings() -> tuple[float, ...]:
     """The rules' settings the first stage reads (a test may change them between calls)."""
-    return (MAX_POSTINGS, MAX_SHARD_BYTES, RARE, TWO_EDITS_FROM, TWO_EDITS_TO, MAX_TWO_EDIT_WORDS, TIER_TARGET, POOL)
+    return (
+        MAX_POSTINGS,
+        MAX_SHARD_BYTES,
+        RARE,
+        TWO_EDITS_FROM,
+        TWO_EDITS_TO,
+        MAX_TWO_EDIT_WORDS,
+        TIER_TARGET,
+        POOL,
+        COVERAGE,
+        PLACE_BOOST,
+    )
 
 
 def _first_stage(
@@ -436,12 +452,16 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
         return [Ranked(number, 1.0, tier.mode, ["identifier"]) for number in numbers[:room]]
     scores, priors = tier.matches.scores, ranking.priors
     base = [scores[number] * priors[number] for number in numbers] if priors else [scores[number] for number in numbers]
-    words = [clause for term, clause in zip(tier.terms, tier.clauses) if not term.intent]
+    # A place beside the topic is a preference (_placed), not information a record must hold.
+    topic = has_topic(tier.terms)
+    words = [clause for term, clause in zip(tier.terms, tier.clauses) if not term.intent and not (term.place and topic)]
     # any_term: a record scores the share of the query's information it holds (_Coverage).
     coverage = _Coverage(engine, words) if tier.mode == "any_term" and len(words) > 1 else None
     in_title = _in_title(engine, tier.terms, tier.clauses)
     wanted = _intent_profiles(engine, tier.terms)
-    boost = TITLE_BOOST * (INTENT_BOOST if wanted else 1)  # the most the evidence below multiplies by
+    placed = _placed(engine, tier)
+    # the most the evidence below multiplies by
+    boost = TITLE_BOOST * (INTENT_BOOST if wanted else 1) * (PLACE_BOOST if placed else 1)
     if coverage:
         numbers, base = coverage.scored(numbers, base, room, boost)
     if len(numbers) > room:
@@ -454,6 +474,8 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
             score *= TITLE_BOOST
         if wanted and profile_of[number] in wanted:
             score *= INTENT_BOOST
+        if number in placed:
+            score *= PLACE_BOOST
         boosted.append(score)
     if len(numbers) > room:
         numbers, boosted = _near_top(numbers, boosted, room, 1)
@@ -463,10 +485,27 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
             number,
             score,
             tier.mode,
-            _reasons(ranking, tier.mode, number, number in in_title, bool(wanted) and profile_of[number] in wanted),
+            _reasons(
+                ranking,
+                tier.mode,
+                number,
+                number in in_title,
+                bool(wanted) and profile_of[number] in wanted,
+                number in placed,
+            ),
         )
         for _, number, score in best
     ]
+
+
+def _placed(engine: SearchEngine, tier: _Tier) -> set[int]:
+    """Records holding a place the query names beside its topic. In any_term a
+    record holding the place alone shares none of the topic (_Coverage scores
+    it 0), so the boost never brings a place's unrelated records back."""
+    if not has_topic(tier.terms):
+        return set()
+    places = [clause for term, clause in zip(tier.terms, tier.clauses) if term.place]
+    return set().union(*(_records_holding(engine, clause) for clause in places)) if places else set()
 
 
 def _near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:
@@ -476,12 +515,16 @@ def _near_top(numbers: list[int], scores: list[float], room: int, bound: float) 
     return list(compress(numbers, keep)), list(compress(scores, keep))
 
 
-def _reasons(ranking: RankingData, mode: str, number: int, in_title: bool, intended: bool) -> list[str]:
+def _reasons(
+    ranking: RankingData, mode: str, number: int, in_title: bool, intended: bool, placed: bool = False
+) -> list[str]:
     reasons = ranking.flag_names(number)
     if in_title:
         reasons.append("all_words_in_title")
     if intended:
         reasons.append("type_matches_intent")
+    if placed:
+        reasons.append("place_matches")
     if mode == "fuzzy":
         reasons.append("typo_corrected")
     return reasons
@@ -505,9 +548,10 @@ class _Coverage:
         self.weights = [weight / sum(idf) for weight in idf]
         commonest = idf.index(min(idf))
         # Most of a common word's records hold no other word of the query: they
-        # share the commonest word's weight, and are not counted word by word.
+        # share the commonest word's weight, less COVERAGE for each word they lack,
+        # and are not counted word by word.
         self.commonest = self.holders[commonest]
-        self.alone = {True: self.weights[commonest], False: 0.0}
+        self.alone = {True: self.weights[commonest] * COVERAGE ** (1 - len(words)), False: 0.0}
         self.rarer = set().union(*(held for word, held in enumerate(self.holders) if word != commonest))
         self.subject = self.rarer | self.commonest
 
@@ -537,12 +581,17 @@ class _Coverage:
 
     def shares(self, numbers: list[int]) -> list[float]:
         """The shares of these records, in order (0: a record found by an
-        intent word alone); added up in the query's word order, so equal
-        holdings give equal floats."""
+        intent word alone): the idf of the words held over all the words',
+        divided by COVERAGE for each word lacking; added up in the query's
+        word order, so equal holdings give equal floats."""
         counted = dict.fromkeys(filter(self.rarer.__contains__, numbers), 0.0)
+        lacking = dict.fromkeys(counted, len(self.holders))
         for held, weight in zip(self.holders, self.weights):
             for number in filter(held.__contains__, counted):
                 counted[number] += weight
+                lacking[number] -= 1
+        for number, lacks in lacking.items():
+            counted[number] *= COVERAGE**-lacks
         return list(map(counted.get, numbers, map(self.alone.__getitem__, map(self.commonest.__contains__, numbers))))
 
 

@@ -338,7 +338,7 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
     if mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {mode!r}")
     only_intents = all(term.intent for term in terms)
-    topic = any(not term.intent and not term.place for term in terms)
+    topic = has_topic(terms)
     clauses = []
     for term in terms:
         preferred = term.intent or (term.place and topic)
@@ -350,6 +350,12 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
         fuzzy = mode == "fuzzy" and typo_tolerant(term) and (misspelt is None or term.indexed in misspelt)
         clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0))
     return clauses
+
+
+def has_topic(terms: Sequence[Term]) -> bool:
+    """Whether the query has a word that is neither an intent word nor a place: then its places
+    are preferences, not words a record must hold."""
+    return any(not term.intent and not term.place for term in terms)
 
 
 def typo_tolerant(term: Term) -> bool:

@@ -94,3 +94,24 @@ def test_editions_stay_in_their_modes():
     titles = {0: "Census 2011 tables", 1: "Census 2021 tables"}
     _newest_first(ranked, titles)
     assert [item.number for item in ranked] == [0, 1]
+
+
+def test_any_term_shares_divide_by_coverage_for_each_word_lacking(catalogue):
+    # Coordination: a record holding more of the query's words comes first in any_term mode
+    # (docs/ranking.md); the words' idf orders records holding as many.
+    from govsearch.rerank import COVERAGE, _Coverage, _records_holding
+
+    engine = catalogue.engine
+    terms = read("flood zones price")
+    clauses = clauses_for(terms, "any_term")
+    coverage = _Coverage(engine, clauses)
+    holders = [_records_holding(engine, clause) for clause in clauses]
+    everyone = sorted(set().union(*holders))
+    for number, share in zip(everyone, coverage.shares(everyone)):
+        held = [word for word, records in enumerate(holders) if number in records]
+        expected = sum(coverage.weights[word] for word in held) * COVERAGE ** (len(held) - len(clauses))
+        assert abs(share - expected) < 1e-12, (number, held)
+    both = [n for n in everyone if n in holders[0] and n in holders[1]]
+    alone = [n for n in everyone if n in holders[2] and n not in holders[0] and n not in holders[1]]
+    assert both and alone
+    assert min(coverage.shares(both)) > max(coverage.shares(alone))
