@@ -431,7 +431,9 @@ def test_while_idle_the_worker_fetches_what_later_searches_need_so_they_take_few
         path.relative_to(data).as_posix() for path in (data / "profiles").glob("*.json")
     )
     assert {name.split("/")[1] for name in later if name.startswith("directory/")} == {"postings", "rows"}
-    arguments = {"query": "land registry price data", "collections": ["land-registry"]}
+    # A filtered search whose answer needs row evidence (some, such as "land registry price data",
+    # find every row they show beside their postings: one round).
+    arguments = {"query": "companies house data", "collections": ["land-registry"]}
     cold, expected = browser_rounds(site, tmp_path, "search_government_knowledge", arguments, with_up_front=False)
     rounds, answer = browser_rounds(
         site, tmp_path, "search_government_knowledge", arguments, with_up_front=False, idle=True
