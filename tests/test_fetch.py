@@ -108,9 +108,9 @@ def small_lock(tmp_path: Path, name: str = "api-catalogue") -> Path:
 
 
 def test_full_estate_from_the_fetched_cache_equals_the_shared_data(mirror, tmp_path):
-    from govsearch_build.cli import collect_records
     from govsearch_build.config import load_config
     from govsearch_build.data_writer import write_data
+    from govsearch_build.pipeline import collect_records
 
     base, requests = mirror
     cache = tmp_path / "cache"
