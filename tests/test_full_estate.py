@@ -1,7 +1,7 @@
 """The full estate from ../shared/data: sharded answers equal the single lunr index.
 
 Skips when the real exports are not beside the checkout. Slow (a few
-minutes): it imports every export and indexes ~38,000 records twice.
+minutes): it imports every export and indexes the whole estate twice.
 """
 
 import json
