@@ -4,7 +4,7 @@
 const js = require("@eslint/js");
 const globals = require("globals");
 
-// The house limit on function length (GUIDE.md: JS functions <= 80 lines).
+// The house limit on function length (README, "Two commands": functions of at most 80 lines).
 const HOUSE = {
   "max-lines-per-function": ["error", { max: 80, skipBlankLines: false, skipComments: false }],
   "no-unused-vars": ["error", { caughtErrors: "none" }],

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT / "python_pkg"))
 
 
 def ours_build(config_path: Path, out: Path) -> dict:
-    from govsearch_build.cli import build
     from govsearch_build.config import load_config
+    from govsearch_build.pipeline import build
 
     config = load_config(config_path)
     started = time.perf_counter()

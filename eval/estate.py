@@ -60,7 +60,7 @@ def full_estate(cache: Path = FULL_CACHE) -> Path:
     stamp = fingerprint(config)
     if (cache / "fingerprint").is_file() and (cache / "fingerprint").read_text() == stamp:
         return cache
-    from govsearch_build.cli import collect_records
+    from govsearch_build.pipeline import collect_records
 
     print(f"eval: building the full estate into {cache} (inputs changed or no cache)", file=sys.stderr)
     records = collect_records(config).records

@@ -1,7 +1,7 @@
 """The full estate from ../shared/data: sharded answers equal the single lunr index.
 
 Skips when the real exports are not beside the checkout. Slow (a few
-minutes): it imports every export and indexes ~38,000 records twice.
+minutes): it imports every export and indexes the whole estate twice.
 """
 
 import json
@@ -14,9 +14,9 @@ import pytest
 from govsearch import Catalogue, DirectoryLoader, to_json
 from govsearch.attribution import CATALOGUE_ATTRIBUTION, OGL_ATTRIBUTION
 from govsearch_build.assets import Assets
-from govsearch_build.cli import collect_records
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
+from govsearch_build.pipeline import collect_records
 from govsearch_build.quality import RULES, collapse_repeats, is_generic_title, normalised_url
 from govsearch_build.render import Renderer
 from govsearch_build.report import build_report

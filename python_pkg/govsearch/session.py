@@ -25,8 +25,8 @@ MAX_ARGUMENT_BYTES = 1 << 20
 # Pyodide, parsing a few thousand levels overflows the wasm stack and kills
 # the runtime. The page's bridge applies the same limit with the same words.
 MAX_DEPTH = 256
-# Files read_ahead reads per piece: a profile chunk of 2,048 records takes a
-# few ms in Pyodide, so a call arriving meanwhile waits little.
+# Files read_ahead reads per piece: few, so that a call arriving while Pyodide
+# reads a piece (profile chunks, directory pages) waits little.
 READS_PER_PIECE = 4
 
 

@@ -301,7 +301,7 @@ class _Progress:
                 TransferSpeedColumn,
             )
 
-            from .cli import console
+            from .console import console
 
             self._bar = Progress(
                 TextColumn(f"Fetching {files} source file(s)"),
@@ -329,7 +329,7 @@ class _Progress:
 
 def main(argv: list[str]) -> int:
     """`build.py fetch`: returns 0 when the cache holds every locked file, verified."""
-    from .cli import console
+    from .console import console
 
     options = _parser().parse_args(argv)
     try:
