@@ -13,14 +13,14 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from . import rerank
-from .attribution import attribution
+from .attribution import attribution, citation
 from .data_reader import SiteUnavailable
 from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause, Term, clauses_for, query_terms
-from .tool_schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
+from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .validation import Problem, ToolValidator, echo
 
 if TYPE_CHECKING:
@@ -30,6 +30,12 @@ DEFAULT_LIMIT = 8
 RESULT_OPTIONAL = ("updated", "licence", "collections", "linkSecurity", "documentationUrl")
 RESULT_FIELDS = ("id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection")
 
+# Human-readable names (MCP's and WebMCP's tool `title`): the same in every list of the tools.
+TOOL_TITLES = {
+    SEARCH_TOOL: "Search UK government knowledge",
+    RECORD_TOOL: "Read one catalogue record, with its citation",
+    FILTER_TOOL: "List the exact values a search filter accepts",
+}
 TOOL_DESCRIPTIONS = {
     SEARCH_TOOL: None,  # the seed schema's own description, verbatim, then SEARCH_NOTE
     RECORD_TOOL: "Fetch one catalogue record by id, with its access note, licence and provenance.",
@@ -48,13 +54,14 @@ SEARCH_NOTE = (
 
 
 def tool_definitions() -> list[dict[str, Any]]:
-    """What a page registers with WebMCP: name, description, schema, hints."""
+    """What a page registers with WebMCP (and tools.json lists): name, title, description, schema, hints."""
     definitions = []
     for name in TOOL_NAMES:
         schema = load_schema(name, "input")
         definitions.append(
             {
                 "name": name,
+                "title": TOOL_TITLES[name],
                 "description": TOOL_DESCRIPTIONS[name] or schema["description"] + SEARCH_NOTE,
                 "inputSchema": schema,
                 "annotations": {"readOnlyHint": True, "untrustedContentHint": True},
@@ -146,6 +153,10 @@ def search(
         "query": arguments["query"],
         "filters": applied,
         "total": found.total,
+        # "gte": a work budget left records unreached (looser modes untried,
+        # expansions cut), so more records match than `total` counts.
+        "totalRelation": "gte" if found.skipped or found.limited else "eq",
+        "collectionsSearched": _collections_searched(engine, filters),
         "returned": len(shown),
         "match_mode": found.mode,
         "results": results,
@@ -157,6 +168,13 @@ def search(
     if offset:
         answer["offset"] = offset
     return answer
+
+
+def _collections_searched(engine: Any, filters: dict[str, frozenset[str]]) -> list[str]:
+    """The catalogue's collections this search looked in (those the collections filter names, if any), in the schema's order."""
+    held = set(engine.facets.values("collection"))
+    wanted = filters.get("collections", held)
+    return [collection for collection in COLLECTIONS if collection in held and collection in wanted]
 
 
 def _limited_terms(catalogue: Catalogue, query: str, prefix_last: bool, notices: list[dict[str, Any]]) -> list[Term]:
@@ -351,7 +369,7 @@ def get_record(catalogue: Catalogue, record_id: str) -> dict[str, Any]:
     if words:
         provenance["attribution"] = words
     full["provenance"] = provenance
-    return {"ok": True, "record": full}
+    return {"ok": True, "record": full, "citation": citation(record, full["recordUrl"], catalogue.snapshot)}
 
 
 def _merged_into(catalogue: Catalogue, record_id: str) -> dict[str, Any] | None:
