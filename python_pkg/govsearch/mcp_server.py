@@ -120,20 +120,20 @@ def record_contents(catalogue: Catalogue, uri: str) -> types.ReadResourceResult:
     )
 
 
-def record_list(catalogue: Catalogue, cursor: str | None) -> types.ListResourcesResult:
-    """One page of PAGE record resources in the catalogue's order; the cursor is where the next page starts."""
+def record_list(catalogue: Catalogue, cursor: str | None, page: int = PAGE) -> types.ListResourcesResult:
+    """One page of record resources in the catalogue's order; the cursor is where the next page starts."""
     count = int(catalogue.manifest.get("records", 0))
     start = int(cursor) if cursor and cursor.isdigit() and len(cursor) < 10 else 0
     if cursor is not None and (str(start) != cursor or start >= count):
         raise MCPError(types.INVALID_PARAMS, "The cursor is not one this server gave. List again without a cursor.")
-    numbers = list(range(start, min(start + PAGE, count)))
+    numbers = list(range(start, min(start + page, count)))
     catalogue.store.require(numbers)
     rows = [catalogue.store.row(number) for number in numbers]
     resources = [
         types.Resource(name=row["id"], title=row["title"], uri=RECORD_URI + row["id"], mime_type="application/json")
         for row in rows
     ]
-    following = start + PAGE
+    following = start + page
     return types.ListResourcesResult(resources=resources, next_cursor=str(following) if following < count else None)
 
 
