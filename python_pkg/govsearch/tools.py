@@ -38,7 +38,10 @@ TOOL_TITLES = {
 }
 TOOL_DESCRIPTIONS = {
     SEARCH_TOOL: None,  # the seed schema's own description, verbatim, then SEARCH_NOTE
-    RECORD_TOOL: "Fetch one catalogue record by id, with its access note, licence and provenance.",
+    RECORD_TOOL: (
+        "Fetch one catalogue record by id, with its access note, licence and provenance, and a citation "
+        "(the resource, this record's page, the data snapshot, the licence's attribution) to give with what you use."
+    ),
     FILTER_TOOL: (
         "List the exact values a search_government_knowledge filter accepts (collections, resourceTypes, "
         "accessStatuses or publishers), with how many records have each, most first. Use it before filtering "
