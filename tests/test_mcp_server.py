@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
+import threading
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -25,10 +28,13 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP extra (govsearch[mcp]) is not installed")
 
-from mcp import Client  # noqa: E402
+from mcp import Client, types  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
+from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from govsearch import TOOL_NAMES, load_schema, to_json, tool_definitions  # noqa: E402
+from govsearch.mcp_server import RECORD_URI  # noqa: E402
+from govsearch.tools import TOOL_TITLES  # noqa: E402
 from govsearch_build.config import load_config  # noqa: E402
 from govsearch_build.data_writer import write_data  # noqa: E402
 from govsearch_build.records import load_content  # noqa: E402
@@ -180,15 +186,23 @@ def session(site: Path, calls: list[tuple[str, Any]], mode: str = "legacy") -> t
     """Start the server, list its tools, make the calls; (tools, results).
 
     Fails if the server touched the network or any file but the site's."""
+
+    async def act(client: Client) -> tuple[Any, list[Any]]:
+        tools = await client.list_tools()
+        return tools, [await client.call_tool(tool, arguments) for tool, arguments in calls]
+
+    return with_client(site, act, mode)
+
+
+def with_client(site: Path, act: Callable[[Client], Awaitable[Any]], mode: str = "legacy") -> Any:
+    """What `act` makes of a client session with the audited server (see session)."""
     audit_log = site.parent / f"{site.name}-audit.log"
     audit_log.write_text("")
 
-    async def run() -> tuple[Any, list[Any]]:
+    async def run() -> Any:
         with anyio.fail_after(180):
             async with Client(server(site, audit_log), mode=mode, read_timeout_seconds=60) as client:
-                tools = await client.list_tools()
-                results = [await client.call_tool(tool, arguments) for tool, arguments in calls]
-                return tools, results
+                return await act(client)
 
     # A thread of its own: in the whole suite the browser tests' Playwright
     # session keeps an event loop running in the main thread.
@@ -219,6 +233,7 @@ def test_a_client_session_lists_the_page_tools_and_gets_the_cli_bytes(site):
     for name, tool in listed.items():
         assert tool.input_schema == load_schema(name, "input") == page[name]["inputSchema"]
         assert tool.description == page[name]["description"]
+        assert tool.title == page[name]["title"] == TOOL_TITLES[name]
         assert tool.output_schema == load_schema(name, "output")
         assert tool.annotations.read_only_hint is True and tool.annotations.open_world_hint is False
     assert listed[SEARCH].description.startswith(
@@ -289,3 +304,163 @@ def test_the_runtime_imports_and_the_cli_explains_without_the_extra(site):
     )
     assert done.returncode == 2, done.stderr
     assert "pip install 'govsearch[mcp]'" in done.stderr
+
+
+@pytest.fixture(scope="module")
+def merged_site(tmp_path_factory) -> Path:
+    """A site where one record was merged into another (test_estate's records): the loser's id is a former id."""
+    from govsearch_build.estate import finish_estate, record_former_ids
+    from govsearch_build.quality import QualityLog
+    from test_estate import _records
+
+    moved: dict[str, str] = {}
+    records = finish_estate(_records(), QualityLog(), moved)
+    record_former_ids(records, moved)
+    out = tmp_path_factory.mktemp("mcp-merged")
+    write_data(load_config(REPO / "site" / "site.toml"), records, out / "data")
+    return out
+
+
+def read_resources(site: Path, uris: list[str]) -> tuple[Any, Any, list[Any]]:
+    """(resource templates, every listed resource, what reading each uri gave: its result or its MCPError)."""
+
+    async def act(client: Client) -> tuple[Any, Any, list[Any]]:
+        templates = await client.list_resource_templates()
+        listed, cursor = [], None
+        while True:
+            page = await client.list_resources(cursor=cursor)
+            listed += page.resources
+            if not (cursor := page.next_cursor):
+                break
+        read = []
+        for uri in uris:
+            try:
+                read.append(await client.read_resource(uri))
+            except MCPError as error:
+                read.append(error)
+        return templates, listed, read
+
+    return with_client(site, act)
+
+
+def test_records_are_resources_that_read_as_the_record_tool_answers(site):
+    ids = ["vat-api", "business-gateway", "hostile"]
+    uris = [RECORD_URI + record_id for record_id in ids] + [
+        RECORD_URI + "no-such-record",
+        "https://example.org/vat-api",
+    ]
+    templates, listed, read = read_resources(site, uris)
+    [template] = templates.resource_templates
+    assert template.uri_template == RECORD_URI + "{id}" and template.mime_type == "application/json"
+    records = json.loads(next((site / "data").glob("records.*.json")).read_text("utf-8"))["records"]
+    assert sorted(resource.uri for resource in listed) == sorted(RECORD_URI + record["id"] for record in records)
+    expected = cli_answers(site, [(RECORD, {"recordId": record_id}) for record_id in ids])
+    for uri, result, answer in zip(uris, read, expected, strict=False):
+        [contents] = result.contents
+        assert contents.uri == uri and contents.mime_type == "application/json" and contents.text == answer
+        OUTPUT[RECORD].validate(json.loads(contents.text))
+        assert "citation" in json.loads(contents.text)
+    missing, elsewhere = read[-2:]
+    assert (
+        isinstance(missing, MCPError) and missing.code == types.INVALID_PARAMS and '"no-such-record"' in missing.message
+    )
+    assert isinstance(elsewhere, MCPError) and RECORD_URI + "{id}" in elsewhere.message
+
+
+def test_a_former_id_reads_the_record_it_was_merged_into(merged_site):
+    _, listed, [by_id, by_former_id] = read_resources(
+        merged_site, [RECORD_URI + "de-weather-api", RECORD_URI + "apic-weather"]
+    )
+    assert RECORD_URI + "apic-weather" not in {resource.uri for resource in listed}  # listed once, as the survivor
+    survivor = json.loads(by_former_id.contents[0].text)["record"]
+    assert survivor["id"] == "de-weather-api" and survivor["formerIds"] == ["apic-weather"]
+    assert by_former_id.contents[0].text == by_id.contents[0].text
+    [answer] = cli_answers(merged_site, [(RECORD, {"recordId": "apic-weather"})])
+    assert by_former_id.contents[0].text == answer
+
+
+def test_the_record_list_comes_in_pages_a_cursor_continues(site):
+    from govsearch import Catalogue, DirectoryLoader
+    from govsearch.mcp_server import record_list
+
+    catalogue = Catalogue.open(DirectoryLoader(site))
+    pages, cursor = [], None
+    while True:
+        page = record_list(catalogue, cursor, page=5)
+        pages.append([resource.name for resource in page.resources])
+        if not (cursor := page.next_cursor):
+            break
+    assert [len(names) for names in pages] == [5, 5, 5, 1]
+    everything = [name for names in pages for name in names]
+    assert len(set(everything)) == len(everything) == catalogue.manifest["records"]
+    for wrong in ("16", "-1", "x", "5 "):
+        with pytest.raises(MCPError, match="cursor"):
+            record_list(catalogue, wrong, page=5)
+
+
+class RawServer:
+    """The server over plain pipes, speaking JSON-RPC line by line as any client might."""
+
+    def __init__(self, site: Path):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "govsearch", "mcp", "--site", str(site)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, **ENV},
+        )
+        self.answers: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=lambda: [self.answers.put(line) for line in self.process.stdout], daemon=True).start()
+
+    def send(self, *pieces: bytes) -> dict[str, Any]:
+        """Write one message (in pieces, never held whole here) and its newline; the answer."""
+        for piece in pieces:
+            self.process.stdin.write(piece)
+        self.process.stdin.write(b"\n")
+        self.process.stdin.flush()
+        return json.loads(self.answers.get(timeout=120))  # a guard against hanging, not a timing
+
+
+def call_line(request_id: int, arguments_json: bytes) -> tuple[bytes, bytes]:
+    """A tools/call request's text around its arguments."""
+    head = f'{{"jsonrpc":"2.0","id":{request_id},"method":"tools/call","params":{{"name":"{SEARCH}","arguments":'
+    return head.encode(), b"}}"
+
+
+def test_every_message_the_sdk_cannot_parse_is_answered_with_an_error(site):
+    server = RawServer(site)
+    try:
+        hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
+        opened = server.send(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}).encode())
+        assert opened["id"] == 0 and "result" in opened
+        server.process.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        deep = b'{"query":' + b"[" * 199 + b"]" * 199 + b"}"
+        long_number = b'{"query":"vat","limit":' + b"9" * 5000 + b"}"
+        head, tail = call_line(1, deep)
+        refusals = {
+            1: (types.PARSE_ERROR, [head, deep, tail]),
+            2: (types.PARSE_ERROR, [call_line(2, b"")[0], long_number, b"}}"]),
+            3: (types.PARSE_ERROR, [*call_line(3, b""), b'{"query":"vat"}}} trailing']),
+            4: (types.INVALID_REQUEST, [call_line(4, b"")[0], b'{"query":"', *[b"a" * (1 << 20)] * 100, b'"}}}']),
+            5: (types.INVALID_REQUEST, [b'{"jsonrpc":"2.0","id":5,"method":7}']),
+        }
+        for request_id, (code, pieces) in refusals.items():
+            answer = server.send(*pieces)
+            assert answer["id"] == request_id and answer["error"]["code"] == code, answer
+            assert "result" not in answer and answer["error"]["message"]
+        assert server.send(b"not json at all")["id"] is None  # no id to be found: null, as JSON-RPC says
+        # The server still answers, exactly as the CLI does.
+        answered = server.send(
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 9,
+                    "method": "tools/call",
+                    "params": {"name": SEARCH, "arguments": {"query": "vat"}},
+                }
+            ).encode()
+        )
+        assert answered["id"] == 9 and answered["result"]["content"][0]["text"] == cli(site, SEARCH, {"query": "vat"})
+    finally:
+        server.process.stdin.close()
+        assert server.process.wait(timeout=60) == 0

@@ -9,6 +9,7 @@ closed with `SiteUnavailable`, and the tools answer `site_unavailable`.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Protocol
 
 from .data_format import FORMAT, MANIFEST, SHARDED
@@ -45,9 +46,19 @@ class Catalogue:
     """The records and search engine of one built site."""
 
     def __init__(
-        self, manifest: dict[str, Any], store: RecordStore, engine: SearchEngine, ranking: RankingData | None = None
+        self,
+        manifest: dict[str, Any],
+        store: RecordStore,
+        engine: SearchEngine,
+        ranking: RankingData | None = None,
+        digest: str = "",
     ):
         self.manifest = manifest
+        # The data snapshot answers come from (a citation names it): the
+        # manifest's sha256 (it vouches for every data file) and build date.
+        self.snapshot = {"manifestSha256": digest} if digest else {}
+        if isinstance(manifest.get("built"), str):
+            self.snapshot["built"] = manifest["built"]
         self.store = store
         self.engine = engine
         self.ranking = ranking or RankingData({})
@@ -56,7 +67,8 @@ class Catalogue:
 
     @classmethod
     def open(cls, loader: Loader) -> Catalogue:
-        manifest = parse(read_bytes(loader, MANIFEST), MANIFEST)
+        manifest_bytes = read_bytes(loader, MANIFEST)
+        manifest = parse(manifest_bytes, MANIFEST)
         if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
             raise SiteUnavailable(f"{MANIFEST} is not a {FORMAT} manifest")
         files = manifest.get("files", {})
@@ -72,7 +84,8 @@ class Catalogue:
                 matcher = LunrMatcher(read_verified(loader, files.get("index"), "index"), store.numbers)
         except (KeyError, TypeError, ValueError) as error:
             raise SiteUnavailable(f"the site's data is malformed ({error})") from None
-        return cls(manifest, store, SearchEngine(matcher, facets), ranking)
+        digest = hashlib.sha256(manifest_bytes).hexdigest()
+        return cls(manifest, store, SearchEngine(matcher, facets), ranking, digest)
 
     def later_reads(self) -> list[LaterRead]:
         """Data files most later searches need that are not read yet (every

@@ -7,6 +7,16 @@ schemas, and answers every call through `session.answer_json_text`, the CLI's ow
 path, so the text content is the very JSON `python -m govsearch call`
 prints; the structured content is that JSON parsed.
 
+Records are also resources (`govsearch://records/{id}`, listed page by
+page): reading one gives the very JSON `get_resource_record` answers, so a
+client can attach a record, with its citation, to a conversation.
+
+The stdio transport is the SDK's message handling behind a reader of our
+own: a line longer than MAX_MESSAGE_BYTES is refused unread, and a line the
+SDK cannot parse (nesting past its parser's limit, a number of thousands of
+digits, text after the JSON) is answered with a JSON-RPC error naming the
+request's id where it can be found, so a client never waits for nothing.
+
 It reads only the built site folder and opens no network connection. It
 needs the optional extra `govsearch[mcp]` (the official MCP Python SDK);
 the browser wheel leaves this module out and nothing else imports it.
@@ -14,19 +24,26 @@ the browser wheel leaves this module out and nothing else imports it.
 
 from __future__ import annotations
 
+import gc
 import json
+import re
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from importlib import metadata
-from typing import Any
+from typing import Any, BinaryIO
 
 import anyio
 from mcp import types
 from mcp.server import Server
-from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 from .catalogue import Catalogue
 from .data_reader import SiteUnavailable, read_verified_bytes
-from .session import answer_json_text
-from .tool_schemas import load_schema
+from .session import MAX_ARGUMENT_BYTES, answer_json_text, preparations
+from .tool_schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, load_schema
 from .tools import tool_definitions
 
 INSTRUCTIONS = (
@@ -43,6 +60,7 @@ def mcp_tools() -> list[types.Tool]:
     return [
         types.Tool(
             name=definition["name"],
+            title=definition["title"],
             description=definition["description"],
             input_schema=definition["inputSchema"],
             output_schema=load_schema(definition["name"], "output"),
@@ -76,6 +94,50 @@ def _arguments_bytes(arguments: dict[str, Any]) -> bytes:
         return json.dumps(arguments).encode("ascii")
 
 
+RECORD_URI = "govsearch://records/"
+RECORD_TEMPLATE = types.ResourceTemplate(
+    name="record",
+    title="A catalogue record",
+    uri_template=RECORD_URI + "{id}",
+    description=(
+        "One catalogue record as JSON, exactly as get_resource_record answers it (the record, its provenance "
+        "and its citation). A former id of a merged record reads the record it was merged into."
+    ),
+    mime_type="application/json",
+)
+PAGE = 100  # records per resources/list page
+
+
+def record_contents(catalogue: Catalogue, uri: str) -> types.ReadResourceResult:
+    """A record resource: the bytes `get_resource_record` answers for its id, or an MCP error."""
+    record_id = uri.removeprefix(RECORD_URI) if uri.startswith(RECORD_URI) else ""
+    text = answer_json_text(catalogue, RECORD_TOOL, _arguments_bytes({"recordId": record_id}))
+    answer = json.loads(text)
+    if not answer["ok"]:
+        why = answer["error"]["message"] if record_id else f"Read a record as {RECORD_URI}{{id}}."
+        raise MCPError(types.INVALID_PARAMS, f"There is no resource {uri[:200]!r}. {why}")
+    return types.ReadResourceResult(
+        contents=[types.TextResourceContents(uri=uri, mime_type="application/json", text=text)]
+    )
+
+
+def record_list(catalogue: Catalogue, cursor: str | None, page: int = PAGE) -> types.ListResourcesResult:
+    """One page of record resources in the catalogue's order; the cursor is where the next page starts."""
+    count = int(catalogue.manifest.get("records", 0))
+    start = int(cursor) if cursor and cursor.isdigit() and len(cursor) < 10 else 0
+    if cursor is not None and (str(start) != cursor or start >= count):
+        raise MCPError(types.INVALID_PARAMS, "The cursor is not one this server gave. List again without a cursor.")
+    numbers = list(range(start, min(start + page, count)))
+    catalogue.store.require(numbers)
+    rows = [catalogue.store.row(number) for number in numbers]
+    resources = [
+        types.Resource(name=row["id"], title=row["title"], uri=RECORD_URI + row["id"], mime_type="application/json")
+        for row in rows
+    ]
+    following = start + page
+    return types.ListResourcesResult(resources=resources, next_cursor=str(following) if following < count else None)
+
+
 def build_server(catalogue: Catalogue) -> Server[Any]:
     tools = mcp_tools()
 
@@ -85,8 +147,24 @@ def build_server(catalogue: Catalogue) -> Server[Any]:
     async def call_tool(context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         return call_result(catalogue, params.name, params.arguments)
 
+    async def list_templates(context: Any, params: Any) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[RECORD_TEMPLATE])
+
+    async def list_resources(context: Any, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+        return record_list(catalogue, params.cursor if params else None)
+
+    async def read_resource(context: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        return record_contents(catalogue, str(params.uri))
+
     return Server(
-        "govsearch", version=_version(), instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
+        "govsearch",
+        version=_version(),
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resource_templates=list_templates,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
     )
 
 
@@ -109,16 +187,157 @@ def check_every_file(catalogue: Catalogue) -> None:
     catalogue.engine.facets.require(range(catalogue.engine.facets.count))  # every profile chunk
 
 
+# Calls answered and dropped at start: what only a real call reaches (the
+# rows and postings a typo search reads, patterns compiled on first use).
+WARM_UP = ((SEARCH_TOOL, {"query": "houzing benifits"}), (FILTER_TOOL, {"dimension": "publishers", "prefix": "hm"}))
+
+
+def warm(catalogue: Catalogue) -> None:
+    """Build now what a first call would otherwise build (validators, facet
+    profiles, the typo vocabulary, publisher names) and read what most calls
+    read: a server starts once and then answers, so its first typo call
+    should cost what later ones do (it cost 21 times an ordinary call)."""
+    for prepare in preparations(catalogue):
+        prepare()
+    for _, read in catalogue.later_reads():
+        read()
+    for tool, arguments in WARM_UP:
+        catalogue.call(tool, arguments)
+    gc.freeze()  # what the calls built joins what preparations froze (session._settle)
+
+
 def serve(catalogue: Catalogue) -> int:
     """Serve the catalogue over stdin/stdout until the client closes the connection."""
+    warm(catalogue)
     server = build_server(catalogue)
 
     async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        async with guarded_stdio(sys.stdin.buffer, sys.stdout.buffer) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(run)
     return 0
+
+
+# The largest line read: a call's largest arguments (the tools' own limit)
+# and room for the JSON-RPC envelope around them.
+MAX_MESSAGE_BYTES = MAX_ARGUMENT_BYTES + (64 << 10)
+CHUNK = 1 << 20  # the most read at a time
+KEPT = 4096  # bytes of an oversized line's start and end searched for its id
+_ID = re.compile(rb'"id"\s*:\s*(-?[0-9]{1,18}(?![0-9.eE])|"(?:[^"\\]|\\.){0,200}")')
+
+
+@asynccontextmanager
+async def guarded_stdio(stdin: BinaryIO, stdout: BinaryIO) -> AsyncIterator[tuple[Any, Any]]:
+    """The SDK's streams over stdin and stdout, each line checked before the SDK parses it.
+
+    What the SDK could not use (a line too long, or not a JSON-RPC message it
+    can parse) is answered here with a JSON-RPC error; the rest goes on as the
+    SDK's own stdio transport sends it.
+    """
+    read_send, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
+    out = anyio.wrap_file(stdout)
+    refusals = write_stream.clone()
+
+    async def read() -> None:
+        async with read_send, refusals:
+            lines = Lines(stdin)
+            # A worker thread reads each line (abandoned if the server stops first).
+            while (line := await anyio.to_thread.run_sync(lines.next, abandon_on_cancel=True)) is not None:
+                message = _message(line)
+                if isinstance(message, types.JSONRPCError):
+                    await refusals.send(SessionMessage(message))
+                elif message is not None:
+                    await read_send.send(SessionMessage(message))
+
+    async def write() -> None:
+        async with write_receive:
+            async for sent in write_receive:
+                await out.write(sent.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n")
+                await out.flush()
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(read)
+        tasks.start_soon(write)
+        yield read_stream, write_stream
+
+
+class Lines:
+    """Lines of a byte stream, read a block at a time: an oversized line is
+    skipped as it arrives (only its first and last KEPT bytes are kept, to
+    find its id), never held whole. A buffered readline took five times as
+    long as the pipe itself to skip 100 MB."""
+
+    def __init__(self, stream: BinaryIO):
+        self.read = getattr(stream, "read1", stream.read)
+        self.pending = b""
+
+    def next(self) -> bytes | tuple[bytes, bytes] | None:
+        """The next line; an oversized one as (its start, its end); None at the end of input."""
+        parts, size, block = [], 0, self.pending
+        while (end := block.find(b"\n")) < 0:
+            parts.append(block)
+            size += len(block)
+            if size > MAX_MESSAGE_BYTES:
+                whole = b"".join(parts)
+                return self._skip(whole[:KEPT], whole[-KEPT:])
+            block = self.read(CHUNK)
+            if not block:
+                self.pending = b""
+                return b"".join(parts) or None
+        self.pending = block[end + 1 :]
+        line = b"".join([*parts, block[: end + 1]])
+        return line if len(line) <= MAX_MESSAGE_BYTES + 1 else (line[:KEPT], line[-KEPT - 1 : -1])
+
+    def _skip(self, head: bytes, tail: bytes) -> tuple[bytes, bytes]:
+        """The rest of an oversized line read and dropped; its start and end."""
+        while block := self.read(CHUNK):
+            end = block.find(b"\n")
+            tail = (tail + block[: end if end >= 0 else len(block)])[-KEPT:]
+            if end >= 0:
+                self.pending = block[end + 1 :]
+                break
+        return head, tail
+
+
+def _message(line: bytes | tuple[bytes, bytes]) -> types.JSONRPCMessage | types.JSONRPCError | None:
+    """The line as a JSON-RPC message, or the error that answers it (None: a blank line)."""
+    if isinstance(line, tuple):
+        return _refusal(
+            line,
+            types.INVALID_REQUEST,
+            f"The message is longer than {MAX_MESSAGE_BYTES} bytes, so it was not read. "
+            f"Tool arguments may be at most {MAX_ARGUMENT_BYTES} bytes of JSON.",
+        )
+    if not line.strip():
+        return None
+    try:
+        return types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ValidationError as error:
+        first = error.errors(include_url=False, include_context=False, include_input=False)[0]
+        if first["type"] == "json_invalid":
+            return _refusal(
+                (line, line),
+                types.PARSE_ERROR,
+                f"The message is not JSON this server can read: {first['msg']}. Send one JSON-RPC message per line.",
+            )
+        return _refusal(
+            (line, line),
+            types.INVALID_REQUEST,
+            "The message is JSON but not a JSON-RPC request, notification or response.",
+        )
+
+
+def _refusal(line: tuple[bytes, bytes], code: int, message: str) -> types.JSONRPCError:
+    """A JSON-RPC error for a message, with the message's id when its first or last bytes show it (else null)."""
+    head, tail = line
+    found = _ID.search(head[:KEPT]) or _ID.search(tail[-KEPT:])
+    try:
+        request_id = json.loads(found.group(1)) if found else None
+    except ValueError:  # an id string with an escape JSON does not have
+        request_id = None
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
 
 
 def _version() -> str:

@@ -40,12 +40,7 @@ class Session:
             self.failure = ""
         except SiteUnavailable as error:
             self.catalogue, self.failure = None, str(error)
-        self._preparations: list[Callable[[], object]] = [partial(validator, tool) for tool in TOOL_NAMES]
-        if self.catalogue is not None:
-            self._preparations += self.catalogue.engine.preparations()
-            publishers = self.catalogue.engine.facets.values("publisher")
-            self._preparations.append(partial(name_index, publishers))
-        self._preparations.append(_settle)
+        self._preparations = preparations(self.catalogue)
         self._asked: set[str] = set()  # files the next piece asked for
         self._reads: list[Callable[[], object]] | None = None  # what read_ahead has still to read
 
@@ -173,6 +168,16 @@ def answer_json_text(
         )
     start = offset if isinstance(offset, int) and not isinstance(offset, bool) and offset > 0 else 0
     return to_json(catalogue.call(tool, arguments, prefix_last=prefix_last, offset=start))
+
+
+def preparations(catalogue: Catalogue | None) -> list[Callable[[], object]]:
+    """What can be built before the first call needs it, in pieces: argument
+    validators, facet profiles, the typo vocabulary, publisher names."""
+    prepare: list[Callable[[], object]] = [partial(validator, tool) for tool in TOOL_NAMES]
+    if catalogue is not None:
+        prepare += catalogue.engine.preparations()
+        prepare.append(partial(name_index, catalogue.engine.facets.values("publisher")))
+    return [*prepare, _settle]
 
 
 def _settle() -> None:

@@ -13,14 +13,14 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from . import rerank
-from .attribution import attribution
+from .attribution import attribution, citation
 from .data_reader import SiteUnavailable
 from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause, Term, clauses_for, query_terms
-from .tool_schemas import FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
+from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .validation import Problem, ToolValidator, echo
 
 if TYPE_CHECKING:
@@ -30,9 +30,18 @@ DEFAULT_LIMIT = 8
 RESULT_OPTIONAL = ("updated", "licence", "collections", "linkSecurity", "documentationUrl")
 RESULT_FIELDS = ("id", "title", "summary", "url", "resourceType", "publisher", "accessStatus", "collection")
 
+# Human-readable names (MCP's and WebMCP's tool `title`): the same in every list of the tools.
+TOOL_TITLES = {
+    SEARCH_TOOL: "Search UK government knowledge",
+    RECORD_TOOL: "Read one catalogue record, with its citation",
+    FILTER_TOOL: "List the exact values a search filter accepts",
+}
 TOOL_DESCRIPTIONS = {
     SEARCH_TOOL: None,  # the seed schema's own description, verbatim, then SEARCH_NOTE
-    RECORD_TOOL: "Fetch one catalogue record by id, with its access note, licence and provenance.",
+    RECORD_TOOL: (
+        "Fetch one catalogue record by id, with its access note, licence and provenance, and a citation "
+        "(the resource, this record's page, the data snapshot, the licence's attribution) to give with what you use."
+    ),
     FILTER_TOOL: (
         "List the exact values a search_government_knowledge filter accepts (collections, resourceTypes, "
         "accessStatuses or publishers), with how many records have each, most first. Use it before filtering "
@@ -48,13 +57,14 @@ SEARCH_NOTE = (
 
 
 def tool_definitions() -> list[dict[str, Any]]:
-    """What a page registers with WebMCP: name, description, schema, hints."""
+    """What a page registers with WebMCP (and tools.json lists): name, title, description, schema, hints."""
     definitions = []
     for name in TOOL_NAMES:
         schema = load_schema(name, "input")
         definitions.append(
             {
                 "name": name,
+                "title": TOOL_TITLES[name],
                 "description": TOOL_DESCRIPTIONS[name] or schema["description"] + SEARCH_NOTE,
                 "inputSchema": schema,
                 "annotations": {"readOnlyHint": True, "untrustedContentHint": True},
@@ -146,6 +156,10 @@ def search(
         "query": arguments["query"],
         "filters": applied,
         "total": found.total,
+        # "gte": a work budget left records unreached (looser modes untried,
+        # expansions cut), so more records match than `total` counts.
+        "totalRelation": "gte" if found.skipped or found.limited else "eq",
+        "collectionsSearched": _collections_searched(engine, filters),
         "returned": len(shown),
         "match_mode": found.mode,
         "results": results,
@@ -157,6 +171,13 @@ def search(
     if offset:
         answer["offset"] = offset
     return answer
+
+
+def _collections_searched(engine: Any, filters: dict[str, frozenset[str]]) -> list[str]:
+    """The catalogue's collections this search looked in (those the collections filter names, if any), in the schema's order."""
+    held = set(engine.facets.values("collection"))
+    wanted = filters.get("collections", held)
+    return [collection for collection in COLLECTIONS if collection in held and collection in wanted]
 
 
 def _limited_terms(catalogue: Catalogue, query: str, prefix_last: bool, notices: list[dict[str, Any]]) -> list[Term]:
@@ -200,7 +221,11 @@ def _ranked(
         lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()),
     )[0]
     # Cheap decision first: no looser mode can find what the filters exclude.
-    nothing = engine.filters_pass_nothing(filters)
+    # Publisher names none of the catalogue's pass nothing, known without
+    # reading every profile (eight such names made that the call's dearest step).
+    publishers = filters.get("publishers")
+    unknown = publishers is not None and publishers.isdisjoint(name_index(engine.facets.values("publisher")).exact)
+    nothing = unknown or engine.filters_pass_nothing(filters)
     found = rerank.answer(
         engine,
         catalogue.ranking,
@@ -351,7 +376,7 @@ def get_record(catalogue: Catalogue, record_id: str) -> dict[str, Any]:
     if words:
         provenance["attribution"] = words
     full["provenance"] = provenance
-    return {"ok": True, "record": full}
+    return {"ok": True, "record": full, "citation": citation(record, full["recordUrl"], catalogue.snapshot)}
 
 
 def _merged_into(catalogue: Catalogue, record_id: str) -> dict[str, Any] | None:

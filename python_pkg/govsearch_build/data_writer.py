@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -385,6 +387,7 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
         "layout": layout,
         "site": {"title": config.title, "url": config.site_url, "basePath": config.base_path},
         "records": len(ordered),
+        "built": build_date(),  # the snapshot's date, in every citation of a record
         "files": files,
         # The page's tool definitions, vouched for here but kept out of `files`
         # (the catalogue's own): the page checks them before registering a tool.
@@ -394,6 +397,13 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
         manifest["upFront"] = up_front
     (data_dir / MANIFEST).write_bytes(dump(manifest))
     return manifest
+
+
+def build_date() -> str:
+    """Today's date (UTC), or SOURCE_DATE_EPOCH's (a reproducible build's fixed time)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    moment = datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit() else datetime.now(UTC)
+    return moment.date().isoformat()
 
 
 def small_indexes(written: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:

@@ -47,6 +47,7 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     _prepare(out)
     from .assets import Assets
     from .data_writer import write_data
+    from .llms import write_llms_txt
     from .render import render_site
     from .runtime import publish_runtime
 
@@ -69,6 +70,7 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     pages = step(
         "Rendering pages", lambda: render_site(config, records, out, assets, report=report, moved=loaded.moved)
     )
+    _step("Writing llms.txt", lambda: write_llms_txt(config, records, out))
     (out / REPORT_NAME).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
     published = _published_size(out)
     console.print(

@@ -63,6 +63,7 @@ export function registerTools(bridge, base, statusElement) {
       const name = tool.name;
       const definition = {
         name,
+        title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
         annotations: { ...ANNOTATIONS, ...(tool.annotations || {}) },
