@@ -117,7 +117,7 @@ def test_every_page_has_the_csp_and_no_inline_code(built):
 def test_csp_is_exactly_the_agreed_policy():
     assert (
         CSP
-        == "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'"
+        == "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'"
     )
 
 

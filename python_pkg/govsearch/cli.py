@@ -13,6 +13,7 @@ site the same way before it serves anything.
 from __future__ import annotations
 
 import argparse
+import codecs
 import sys
 from typing import Any
 
@@ -20,6 +21,7 @@ from .catalogue import Catalogue, SiteUnavailable
 from .loaders import DirectoryLoader
 from .session import MAX_ARGUMENT_BYTES, answer_json_text
 from .tool_schemas import TOOL_NAMES, schema_text
+from .tools import error_result, to_json
 
 USAGE_ERROR = 2
 
@@ -86,7 +88,33 @@ def _call(options: argparse.Namespace) -> int:
     if catalogue is None:
         return USAGE_ERROR
     # One byte past the limit is enough to know the call is too large.
-    return _print(answer_json_text(catalogue, options.tool, sys.stdin.buffer.read(MAX_ARGUMENT_BYTES + 1)))
+    data = sys.stdin.buffer.read(MAX_ARGUMENT_BYTES + 1)
+    if len(data) > MAX_ARGUMENT_BYTES:
+        return _print(answer_json_text(catalogue, options.tool, data))  # refused for its size, unread
+    problem = utf8_problem(data)
+    if problem:
+        return _print(to_json(error_result("invalid_arguments", problem)))
+    return _print(answer_json_text(catalogue, options.tool, data.decode("utf-8")))
+
+
+def utf8_problem(data: bytes) -> str:
+    """Why `data` is not UTF-8 JSON text as the tools take it, or "".
+
+    Python's json would read a byte order mark, UTF-16 or UTF-32, and
+    surrogates encoded in UTF-8; the page and the MCP server take UTF-8
+    text only, so the CLI takes the same."""
+    if data.startswith(codecs.BOM_UTF8):
+        return "The arguments start with a byte order mark. Send UTF-8 JSON text without one."
+    if b"\0" in data:  # never in JSON text; every other character of ASCII text in UTF-16 or UTF-32
+        return "The arguments hold NUL bytes, as UTF-16 or UTF-32 text does. Send UTF-8 JSON text."
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return (
+            f"The arguments are not UTF-8 text (byte {error.start} cannot be read: {error.reason}). "
+            "Send UTF-8 JSON text."
+        )
+    return ""
 
 
 def _search(options: argparse.Namespace) -> int:

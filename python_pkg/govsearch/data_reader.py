@@ -45,7 +45,9 @@ def read_bytes(loader: Loader, name: str) -> bytes:
     try:
         return loader.read(name)
     except OSError as error:
-        raise SiteUnavailable(f"cannot read {name}: {error}") from None
+        # The reason alone (an OSError's text names the file's absolute path):
+        # the name inside the data folder says which file.
+        raise SiteUnavailable(f"cannot read {name}: {error.strerror or error}") from None
 
 
 def parse(data: bytes, name: str) -> Any:

@@ -114,6 +114,7 @@ SYNC_TIMEOUT_MS = 10_000  # a stalled file fails the call that needs it, not the
 
 
 def _fetch_sync(url: str) -> bytes:
+    # Errors say what happened, not the URL: the caller names the data file.
     from js import XMLHttpRequest  # only inside Pyodide
 
     request = XMLHttpRequest.new()
@@ -123,7 +124,7 @@ def _fetch_sync(url: str) -> bytes:
     try:
         request.send(None)
     except Exception as error:  # a JsException: timeout or network error
-        raise FileNotFoundError(f"{url} did not arrive ({str(error)[:80]})") from None
+        raise FileNotFoundError(f"it did not arrive ({str(error)[:80]})") from None
     if request.status != 200:
-        raise FileNotFoundError(f"{url} answered {request.status}")
+        raise FileNotFoundError(f"the server answered {request.status}")
     return request.response.to_bytes()

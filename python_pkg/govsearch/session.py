@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -159,7 +160,9 @@ def answer_json_text(
             )
         )
     try:
-        arguments = json.loads(arguments_text)
+        arguments = json.loads(arguments_text, parse_int=_whole_number)
+    except NumberTooLong as error:
+        return to_json(error_result("invalid_arguments", str(error)))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         return to_json(
             error_result(
@@ -178,6 +181,24 @@ def preparations(catalogue: Catalogue | None) -> list[Callable[[], object]]:
         prepare += catalogue.engine.preparations()
         prepare.append(partial(name_index, catalogue.engine.facets.values("publisher")))
     return [*prepare, _settle]
+
+
+class NumberTooLong(ValueError):
+    """A whole number in the arguments longer than Python reads (valid JSON all the same)."""
+
+
+def _whole_number(digits: str) -> int:
+    """json's reading of a whole number, refusing in our own words one
+    longer than Python converts (sys.get_int_max_str_digits, 4,300 by
+    default), whose own message calls valid JSON invalid."""
+    length = len(digits.lstrip("-"))
+    limit = sys.get_int_max_str_digits()
+    if limit and length > limit:
+        raise NumberTooLong(
+            f"The arguments hold a whole number {length} digits long; numbers over {limit} digits are not read. "
+            "Send small whole numbers."
+        )
+    return int(digits)
 
 
 def _settle() -> None:

@@ -35,7 +35,7 @@ TEMPLATES = PROJECT_ROOT / "site" / "templates"
 PAGES = PROJECT_ROOT / "site" / "pages"
 
 CSP = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; "
     "object-src 'none'; base-uri 'none'; form-action 'self'"
 )
 

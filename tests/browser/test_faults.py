@@ -365,6 +365,20 @@ def test_oversized_arguments_are_refused_quickly(open_page, site_dir: Path):
     assert _call(page, SEARCH_TOOL, keys)[0] == cli_call(site_dir, SEARCH_TOOL, keys)
 
 
+def test_the_size_limit_counts_utf8_bytes_as_the_cli_does(open_page, site_dir: Path):
+    """1 MiB means bytes of UTF-8 on every surface: 400,000 euro signs are
+    1.2 MB though 400,000 characters, and the page refuses them before
+    parsing with the CLI's words; 340,000 (1.02 MB) are under the limit
+    there too, and get the schema's answer."""
+    page, guard = open_page("")
+    assert wait_for_runtime(page, *SETTLED) == "ready"
+    for count, refused_for_size in ((400_000, True), (340_000, False)):
+        arguments = {"query": "\u20ac" * count}
+        text, _ = _call(page, SEARCH_TOOL, arguments)
+        assert text == cli_call(site_dir, SEARCH_TOOL, arguments), (count, text[:300])
+        assert ("larger than 1048576 bytes" in _error(text)["message"]) is refused_for_size, (count, text[:300])
+
+
 def test_a_tampered_tool_list_registers_no_tools_and_says_why(open_page):
     page, guard = open_page(None)
     page.route("**/data/tools.*.json", _tamper(_flip_a_byte))

@@ -113,6 +113,45 @@ def test_the_worker_runs_no_code_from_strings_and_reaches_only_its_own_folders(o
     )
 
 
+# Each way out the lockdown once missed (issue 38), tried from inside the
+# worker: every foreign URL names its escape, so a request that left the
+# worker says which one got through.
+ESCAPES = """async () => {
+    const tryIt = async (run) => { try { return "ran: " + String(await run()).slice(0, 60); } catch (error) { return "refused: " + error; } };
+    const away = (name) => "http://example.invalid/" + name;
+    return {
+        deleteFetch: await tryIt(() => { delete self.fetch; return fetch(away("delete-fetch")); }),
+        prototypeFetch: await tryIt(() => Object.getPrototypeOf(Object.getPrototypeOf(self)).fetch.call(self, away("prototype-fetch"))),
+        twoFacedUrl: await tryIt(async () => { let asked = 0; return new URL((await fetch({ toString: () => (asked++ ? away("two-faced") : "/data/manifest.json") })).url).pathname; }),
+        fontFace: await tryIt(() => new FontFace("probe", "url(" + away("font-face.woff") + ")").load()),
+        dataImport: await tryIt(async () => (await import("data:text/javascript,export default 'module from a string'")).default),
+        blobImport: await tryIt(async () => (await import(URL.createObjectURL(new Blob(["export default 'module from a blob'"], { type: "text/javascript" })))).default),
+        encodedEscape: await tryIt(async () => (await fetch("/data/%2E%2E%2Findex.html")).status),
+        encodedDots: await tryIt(async () => (await fetch("/data/%2e%2E/index.html")).status),
+        stillFetches: await tryIt(async () => (await fetch("/data/manifest.json")).status),
+        redefineFetchLast: await tryIt(() => Object.defineProperty(self, "fetch", { value: () => "replaced" }) && fetch("/data/manifest.json")),
+    };
+}"""
+
+
+def test_the_worker_lockdown_cannot_be_undone_from_inside(open_page, site_dir: Path):
+    page, guard = open_page("")
+    guard.expect_console_errors(r"Content Security Policy", r"Failed to load")
+    assert wait_for_runtime(page, *SETTLED) == "ready"
+    found = _in_worker(page, ESCAPES)
+    fetched = ("stillFetches", "twoFacedUrl")  # allowed: the manifest, read as it was checked
+    refused = {name: found[name] for name in found if name not in fetched and not found[name].startswith("refused")}
+    assert not refused, refused
+    assert found["twoFacedUrl"] == "ran: /data/manifest.json"
+    assert not guard.foreign, guard.foreign  # nothing left the worker for another origin
+    assert not [url for url in guard.requests if "%2" in url.lower()], guard.requests  # nor for outside its folders
+    assert found["stillFetches"] == "ran: 200"
+    arguments = {"query": "vat"}
+    assert execute_tools(page, [(SEARCH_TOOL, arguments)])["results"][0]["text"] == cli_call(
+        site_dir, SEARCH_TOOL, arguments
+    )
+
+
 SURROGATE_CALLS = [
     (SEARCH_TOOL, "({ query: '\\ud800' })", '{"query": "\\ud800"}'),
     (SEARCH_TOOL, "({ query: 'caf\\u00e9 \\udfff land' })", '{"query": "caf\\u00e9 \\udfff land"}'),
@@ -183,6 +222,38 @@ def test_a_light_call_is_not_held_behind_heavy_ones(open_page):
     heavy_done = sorted(result["ms"] for result in results[:-1])
     # Sent last, answered before most of the heavy calls sent before it.
     assert results[-1]["ms"] < heavy_done[len(heavy_done) // 4], (results[-1]["ms"], heavy_done)
+
+
+PADDING = "\x1c\x1d\x1e\x1f"  # 6 characters each in JSON text; trimmed from words by Python
+
+
+def padded_heavy_calls(count: int, padded: bool = True) -> list[tuple[str, dict]]:
+    """Calls with the most terms and publishers a call may have, their text
+    padded out with U+001C-U+001F (or with spaces, where Python sees the same
+    words) past the length the scheduler once took for an oversized call."""
+    fill = PADDING if padded else " "
+    words = ["council", "tax", "land", "registry", "housing", "benefit", "pension", "rates"]
+    calls = []
+    for n in range(count):
+        query = (fill * 2).join(f"{word}{n}" for word in words)[:160]
+        publishers = [(f"Near miss {n} {k} " + fill * 25)[:100] for k in range(8)]
+        calls.append((SEARCH_TOOL, {"query": query, "publishers": publishers}))
+    return calls
+
+
+def test_a_padded_heavy_call_is_weighed_by_its_work_not_its_length(open_page):
+    """Behind 1,000 heavy calls padded with characters JSON escapes, an
+    ordinary call sent last is answered in its fair turn: before nearly all
+    of them, as behind the same calls unpadded."""
+    page, guard = open_page("")
+    assert wait_for_runtime(page, *SETTLED) == "ready"
+    heavy = padded_heavy_calls(1000)
+    assert all(len(json.dumps(arguments)) > 4096 for _, arguments in heavy)
+    results = execute_tools(page, [*heavy, (SEARCH_TOOL, {"query": "land registry"})])["results"]
+    ordinary = results[-1]
+    assert json.loads(ordinary["text"])["ok"] is True, ordinary
+    heavy_done = sorted(result["ms"] for result in results[:-1])
+    assert ordinary["ms"] < heavy_done[len(heavy_done) // 20], (ordinary["ms"], heavy_done[:60])
 
 
 def test_a_stalled_shard_download_is_tried_again(open_page, sharded_served, sharded_site_dir: Path):

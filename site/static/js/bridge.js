@@ -23,10 +23,33 @@ export const DEFAULT_TIMEOUT_MS = 120000;
 export const MAX_QUEUE = 256; // calls waiting for the runtime
 export const MAX_PENDING = 1024; // calls not yet answered, in all
 export const RETRY_AFTER_MS = 3000;
-// Python refuses arguments over 1 MiB before parsing. A JS string of more
-// than twice that many UTF-16 units is over the limit however Python counts
-// it, so it is refused here, with the same words, without copying it over.
+// The CLI and the MCP server refuse arguments over 1 MiB of UTF-8 before
+// parsing them; the page counts the same bytes (not UTF-16 units, which
+// undercount any text beyond ASCII) and refuses with the same words,
+// without copying the text over to the worker.
 const MAX_ARGUMENT_BYTES = 1 << 20;
+
+// The length of `text` in UTF-8 bytes, or `limit + 1` once it is past `limit`.
+function utf8Length(text, limit) {
+  if (text.length > limit) {
+    return limit + 1; // every UTF-16 unit is at least one byte
+  }
+  let bytes = 0;
+  for (let i = 0; i < text.length && bytes <= limit; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) {
+      bytes += 1;
+    } else if (unit < 0x800) {
+      bytes += 2;
+    } else if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4; // a surrogate pair: one character outside the BMP
+      i++;
+    } else {
+      bytes += 3; // the rest of the BMP; a lone surrogate becomes U+FFFD
+    }
+  }
+  return Math.min(bytes, limit + 1);
+}
 // The tools take flat objects. Very deep nesting overflows the worker's
 // stack inside Python's JSON parser (a fatal Pyodide error at about 2,000
 // levels), so it is refused here.
@@ -67,6 +90,30 @@ function tooDeep(text, limit) {
     }
   }
   return false;
+}
+
+// The worker's module is imported from a blob: URL, not started from its
+// own file: a worker started from a file takes its Content Security Policy
+// from that file's HTTP headers, which GitHub Pages cannot set, while one
+// started from a blob: URL takes this page's (the meta tag). So the browser
+// itself refuses, inside the worker too, scripts from strings, data: and
+// blob: URLs or other origins, and requests and fonts from other origins.
+// The page's policy allows blob: workers for this (worker-src).
+function startWorker(moduleUrl) {
+  const source = `import ${JSON.stringify(moduleUrl.href)};\n`;
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  let worker;
+  try {
+    worker = new Worker(url, { type: "module", name: "govsearch" });
+  } catch (error) {
+    URL.revokeObjectURL(url);
+    throw error;
+  }
+  // Its first word (or failure) says the worker has read its script.
+  const revoke = () => URL.revokeObjectURL(url);
+  worker.addEventListener("message", revoke, { once: true });
+  worker.addEventListener("error", revoke, { once: true });
+  return worker;
 }
 
 let workerCount = 0;
@@ -110,7 +157,7 @@ export class Bridge extends EventTarget {
     this.dispatchEvent(new CustomEvent("loading"));
     let worker;
     try {
-      worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "govsearch" });
+      worker = startWorker(new URL("./worker.js", import.meta.url));
     } catch (error) {
       this.fail(`The search engine could not start: ${error.message}`);
       return;
@@ -259,7 +306,7 @@ export class Bridge extends EventTarget {
     if (argumentsJson === null) {
       return Promise.resolve(errorJson("invalid_arguments", "The arguments could not be read as JSON (too deeply nested, circular, or not plain data). Send one small, flat JSON object."));
     }
-    if (argumentsJson.length > 2 * MAX_ARGUMENT_BYTES) {
+    if (utf8Length(argumentsJson, MAX_ARGUMENT_BYTES) > MAX_ARGUMENT_BYTES) {
       return Promise.resolve(errorJson("invalid_arguments", `The arguments are larger than ${MAX_ARGUMENT_BYTES} bytes. Send one small JSON object.`));
     }
     if (tooDeep(argumentsJson, MAX_DEPTH)) {

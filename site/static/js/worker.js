@@ -75,43 +75,116 @@ function requestUrl(input) {
   return String(input && typeof input === "object" && "url" in input ? input.url : input);
 }
 
-// The page's Content Security Policy (a meta tag) does not reach a worker,
-// and GitHub Pages cannot send one as a header. So the worker restricts
-// itself before it loads anything: network requests only to the site's own
-// data and runtime folders, no other ways out (sockets, event streams,
-// nested workers, storage), and no code from strings. Dynamic import() and
-// WebAssembly compilation cannot be intercepted from JavaScript; see SECURITY.md.
+// The page starts this worker from a blob: URL (bridge.js), so the browser
+// applies the page's Content Security Policy here too: no script from other
+// origins, data: or blob: URLs, no eval, requests and fonts only from this
+// origin. GitHub Pages cannot send a CSP header for the worker's own file.
+// Within the origin the worker narrows itself further, before it loads
+// anything: requests only to the site's data and runtime folders (paths
+// decoded and normalised first), no other ways out (sockets, event streams,
+// nested workers, storage, fonts), and no code from strings. Each is fixed
+// (non-configurable), so code running here cannot undo it; see SECURITY.md.
 function lockDown(base) {
-  const origin = self.location.origin;
-  const allowed = ["data/", "pyodide/"].map((folder) => new URL(base + folder, origin).href);
-  const permitted = (url) => {
-    try {
-      const href = new URL(String(url), new URL(base, origin)).href;
-      return allowed.some((prefix) => href.startsWith(prefix)) && !href.slice(origin.length).split(/[?#]/)[0].split("/").includes("..");
-    } catch (error) {
-      return false;
-    }
-  };
+  const inside = folderCheck(base);
   const refuse = (url) => new TypeError(`govsearch worker: ${String(url).slice(0, 80)} is outside the site's data and runtime folders`);
-  const nativeFetch = self.fetch.bind(self);
-  self.fetch = (input, init) => {
-    const url = requestUrl(input);
-    return permitted(url) ? nativeFetch(input, init) : Promise.reject(refuse(url));
-  };
+  guardFetch(inside, refuse);
   const open = XMLHttpRequest.prototype.open;
-  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
-    if (!permitted(url)) {
+  fixed(XMLHttpRequest.prototype, "open", function (method, url, ...rest) {
+    const href = inside(String(url)); // read once: the URL checked is the URL opened
+    if (!href) {
       throw refuse(url);
     }
-    return open.call(this, method, url, ...rest);
-  };
-  for (const name of ["WebSocket", "EventSource", "WebTransport", "Worker", "SharedWorker", "indexedDB", "caches", "importScripts"]) {
-    try {
-      Object.defineProperty(self, name, { value: undefined, configurable: false, writable: false });
-    } catch (error) {
-      // not present in this browser
+    return open.call(this, method, href, ...rest);
+  });
+  for (const name of ["WebSocket", "EventSource", "WebTransport", "Worker", "SharedWorker", "indexedDB", "caches", "importScripts", "FontFace", "fonts"]) {
+    remove(name);
+  }
+  noCodeFromStrings();
+}
+
+// A property no later code can change or delete.
+function fixed(target, name, value) {
+  Object.defineProperty(target, name, { value, configurable: false, writable: false });
+}
+
+// Take `name` away from the worker's global scope and every prototype that
+// holds it (Chromium keeps fetch, fonts, caches and the like on
+// WorkerGlobalScope.prototype, where deleting the global's copy finds them).
+function remove(name) {
+  for (let target = self; target; target = Object.getPrototypeOf(target)) {
+    if (target === self || Object.prototype.hasOwnProperty.call(target, name)) {
+      try {
+        fixed(target, name, undefined);
+      } catch (error) {
+        // not present in this browser
+      }
     }
   }
+}
+
+// The absolute URL of a request that stays inside the site's data or runtime
+// folder, else null. The path is checked as the server will read it: percent-
+// decoded, so "%2E%2E%2F" is the ".." it stands for.
+function folderCheck(base) {
+  const origin = self.location.origin;
+  const home = new URL(base, origin);
+  const folders = ["data/", "pyodide/"].map((folder) => new URL(folder, home).pathname);
+  return (text) => {
+    try {
+      const url = new URL(text, home); // a blob: worker has no base of its own for relative URLs
+      const path = decodeURIComponent(url.pathname);
+      const parts = path.split(/[/\\]/);
+      const plain = ![...path].some((char) => char < " ") && !parts.includes("..") && !parts.includes(".");
+      return url.origin === origin && !url.username && !url.password && plain && folders.some((folder) => path.startsWith(folder)) ? url.href : null;
+    } catch (error) {
+      return null; // not a URL, or a malformed escape
+    }
+  };
+}
+
+// fetch only inside the folders, wherever it is found: the global's (an
+// accessor: code that wraps fetch, as this worker's start-up does, assigns
+// its wrapper, which then runs after the check, never instead of it) and the
+// prototype's. A Request's URL is read with the browser's own getter, and
+// any other input turned into a string once, so the URL checked is the URL fetched.
+function guardFetch(inside, refuse) {
+  let owner = self; // where the browser keeps fetch
+  while (owner && !Object.prototype.hasOwnProperty.call(owner, "fetch")) {
+    owner = Object.getPrototypeOf(owner);
+  }
+  const native = self.fetch.bind(self);
+  const urlOf = Object.getOwnPropertyDescriptor(Request.prototype, "url").get;
+  const checked = (next) => (input, init) => {
+    let request = null;
+    try {
+      request = urlOf.call(input) && input;
+    } catch (error) {
+      // not a Request
+    }
+    const text = request ? urlOf.call(request) : String(input);
+    const href = inside(text);
+    return href ? next(request || href, init) : Promise.reject(refuse(text));
+  };
+  let inner = native;
+  Object.defineProperty(self, "fetch", {
+    configurable: false,
+    enumerable: true,
+    get: () => checked(inner),
+    set: (wrapper) => {
+      if (typeof wrapper === "function") {
+        inner = wrapper;
+      }
+    },
+  });
+  if (owner && owner !== self) {
+    fixed(owner, "fetch", checked(native));
+  }
+}
+
+// No eval, Function or (async, generator) function constructors, and no
+// timers with a string: the same as the page's CSP, kept even if a browser
+// does not carry the policy into a blob: worker.
+function noCodeFromStrings() {
   const blocked = (prototype) => {
     const noCode = function () {
       throw new EvalError("govsearch worker: code from strings is switched off");
@@ -119,7 +192,6 @@ function lockDown(base) {
     noCode.prototype = prototype; // instanceof checks keep working
     return noCode;
   };
-  const fixed = (target, name, value) => Object.defineProperty(target, name, { value, configurable: false, writable: false });
   fixed(self, "eval", blocked(undefined));
   for (const fn of [function () {}, async function () {}, function* () {}, async function* () {}]) {
     const prototype = Object.getPrototypeOf(fn);
@@ -617,23 +689,37 @@ function downloadDataFile(name, { priority = "auto" } = {}) {
 
 // Fair turns at Python: it answers one step of one call at a time (between
 // steps a call waits for its downloads). The page's own searches (lane
-// "page") go before agent calls; within a lane the cheapest-looking call
-// goes first, and every second of waiting counts as one word less, so a
-// light call is never held behind a queue of heavy ones and none starves.
+// "page") go before agent calls; within a lane the cheapest call goes
+// first, and every second of waiting counts as one term less, so a light
+// call is never held behind a queue of heavy ones and none starves.
 const turns = { [LANE.PAGE]: [], [LANE.AGENT]: [] };
 let granting = false;
+// Python searches at most this many distinct terms a call (its work budget).
+const MAX_QUERY_TERMS = 8;
+const MAX_PUBLISHERS = 8; // the schema's maxItems
+// lunr's word separators (lunr.py's tokenizer), and "*", which plain-text queries read as one.
+const SEPARATORS = /[ \t\n\r\f\v\u00a0*-]+/;
 
+// A call's cost from its parsed arguments, never from its text's length
+// (padding that JSON escapes at 6 characters each, such as U+001C-U+001F,
+// made heavy calls look "oversized" and so light): 1, plus its distinct
+// words as Python's tokenizer splits them (an upper bound on the terms it
+// searches: stop words, stems and synonyms only merge them) up to the work
+// budget, plus 4 per publisher filter (each is matched, or suggested for).
+// Arguments over 1 MiB never reach the worker (the page refuses them).
 function estimate(tool, argumentsJson) {
-  if (tool !== "search_government_knowledge" || argumentsJson.length > 4096) {
-    return 1; // lookups by id, and oversized calls (refused before parsing), are light
-  }
+  let args = null;
   try {
-    const args = JSON.parse(argumentsJson);
-    const words = typeof args.query === "string" ? args.query.split(/[\s\-*]+/).filter(Boolean).length : 0;
-    return 1 + Math.min(words, 40) + 4 * (Array.isArray(args.publishers) ? Math.min(args.publishers.length, 8) : 0);
+    args = tool === "search_government_knowledge" ? JSON.parse(argumentsJson) : null;
   } catch (error) {
     return 1; // refused at once by Python
   }
+  if (!args || typeof args !== "object") {
+    return 1; // lookups by id, and arguments Python refuses at once
+  }
+  const words = typeof args.query === "string" ? new Set(args.query.toLowerCase().split(SEPARATORS).filter(Boolean)).size : 0;
+  const publishers = Array.isArray(args.publishers) ? args.publishers.length : 0;
+  return 1 + Math.min(words, MAX_QUERY_TERMS) + 4 * Math.min(publishers, MAX_PUBLISHERS);
 }
 
 function takeTurn(call) {
