@@ -80,6 +80,22 @@ export function startSearch(bridge, base) {
   }
 }
 
+// The skip links move focus without touching the fragment, which holds the
+// search ("#main-content" would otherwise replace the words and filters).
+function skipTo(event) {
+  const link = event.target.closest && event.target.closest('a[href^="#"]');
+  const target = link && link.hash.length > 1 ? document.getElementById(decodeURIComponent(link.hash.slice(1))) : null;
+  if (!target) {
+    return;
+  }
+  event.preventDefault();
+  if (!target.hasAttribute("tabindex")) {
+    target.setAttribute("tabindex", "-1");
+    target.addEventListener("blur", () => target.removeAttribute("tabindex"), { once: true });
+  }
+  target.focus();
+}
+
 class SearchPage {
   constructor(bridge, base, ui) {
     this.bridge = bridge;
@@ -324,6 +340,7 @@ class SearchPage {
     ui.suggestion.addEventListener("click", (event) => {
       this.focusResults = Boolean(event.target.closest("a"));
     });
+    document.addEventListener("click", (event) => skipTo(event));
     window.addEventListener("popstate", () => this.restore());
     window.addEventListener("hashchange", () => this.restore());
   }
