@@ -13,6 +13,7 @@ from govsearch.attribution import CATALOGUE_ATTRIBUTION, needs_attribution
 from govsearch_build.assets import Assets, hashed_name
 from govsearch_build.config import load_config
 from govsearch_build.records import Record, load_content
+from govsearch_build.related import related_records, series_key
 from govsearch_build.render import CSP, publisher_slugs, render_markdown, render_site
 
 REPO = Path(__file__).resolve().parents[1]
@@ -84,6 +85,7 @@ def built(tmp_path_factory) -> tuple[Path, Assets, list[Path]]:
             "summary": '<img src=x onerror="alert(2)">',
             "source": {"kind": "api-catalogue"},
             "licence": "Some licence",
+            "updated": "2026-12-02",
             "alsoKnownAs": [
                 {"title": "<b>Also</b>", "summary": "<script>alert(7)</script>", "url": "https://x.gov.uk/v1"}
             ],
@@ -91,7 +93,18 @@ def built(tmp_path_factory) -> tuple[Path, Assets, list[Path]]:
         body='<script>alert(3)</script>[x](javascript:alert(4)) <a href="javascript:alert(5)">y</a> <img src=x onerror=alert(6)>',
         file="x.md",
     )
-    written = render_site(config, records + [hostile], out, assets)
+    example = {"file": "a.csv:3", "before": "Ofqual ", "after": "Ofqual"}
+    report = {
+        "quality": {
+            "publisher-spacing": {
+                "title": "Publisher names tidied",
+                "description": "Spaces trimmed.",
+                "changed": 3,
+                "examples": [example, dict(example), {**example, "file": "a.csv:4"}],
+            }
+        }
+    }
+    written = render_site(config, records + [hostile], out, assets, report=report)
     return out, assets, written
 
 
@@ -230,3 +243,69 @@ def test_css_uses_our_fonts_and_no_govuk_branding(built):
     assert "system-ui" in css
     assert "crest" not in css and "url(" not in css
     assert ".govuk-button" in css
+
+
+def test_every_section_folder_has_an_index_page(built):
+    out, assets, written = built
+    for section in ("collections", "types", "access", "publishers", "records", "search"):
+        assert (out / section / "index.html").is_file(), section
+    types = (out / "types" / "index.html").read_text("utf-8")
+    assert 'href="/govsearch/types/api/"' in types
+    records = (out / "records" / "index.html").read_text("utf-8")
+    assert all(f'href="/govsearch/{kind}/"' in records for kind in ("collections", "types", "access", "publishers"))
+
+
+def test_a_records_update_date_is_shown_as_govuk_writes_it(built):
+    out, assets, written = built
+    # the browse pages listing the record updated on 2 December 2026 (its collection, type, access, publisher)
+    listings = [
+        page
+        for path in out.glob("*/*/index.html")
+        if 'href="/govsearch/records/hostile/"' in (page := path.read_text("utf-8"))
+    ]
+    assert len(listings) >= 4
+    assert all('Updated <time datetime="2026-12-02">2 December 2026</time>' in page for page in listings)
+
+
+def test_repeated_data_quality_examples_are_shown_once(built):
+    out, assets, written = built
+    html = (out / "data-quality" / "index.html").read_text("utf-8")
+    rule = html[html.index('id="rule-publisher-spacing"') :]
+    rule = rule[: rule.index("</section>")]
+    assert rule.count("a.csv:3") == 1 and rule.count("a.csv:4") == 1
+
+
+def _record(number: int, **fields) -> dict:
+    base = {
+        "id": f"r{number}",
+        "title": f"Record {number}",
+        "publisher": "Office for National Statistics",
+        "resourceType": "dataset",
+    }
+    return {**base, **fields}
+
+
+def test_series_keys_drop_what_varies_between_editions():
+    assert series_key("UK House Price Index for April 2025") == series_key("UK House Price Index for July 2024")
+    assert series_key("Price Paid Data 2019-20 (v2)") == series_key("Price Paid Data 2021")
+    assert series_key("Price Paid Data") != series_key("Land Registry Data")
+    assert series_key("2024") == ""
+
+
+def test_related_records_by_series_api_and_topic():
+    records = [
+        _record(1, title="Census bulletin March 2021", keywords=["census"]),
+        _record(2, title="Census bulletin April 2021", keywords=["census"]),
+        _record(3, title="Census bulletin May 2021", keywords=["census"], publisher="Someone else"),
+        _record(4, title="Population API", resourceType="api", documentationUrl="https://docs.example/pop/"),
+        _record(5, title="Population API docs", resourceType="api-documentation", url="https://docs.example/pop"),
+        _record(6, title="Population estimates by age", keywords=["population"]),
+        _record(7, title="Trade figures", keywords=["trade"]),
+    ]
+    related = related_records(records)
+    assert related["r1"].series == ("r2",) and related["r2"].series == ("r1",)  # not another publisher's
+    assert "r3" not in related["r1"].series
+    assert related["r4"].api == ("r5",) and related["r5"].api == ("r4",)
+    assert "r6" in related["r4"].topic and "r4" not in related["r4"].topic
+    assert "r5" not in related["r4"].topic, "the documentation is listed once, as documentation"
+    assert "r7" not in related  # nothing shares its topic

@@ -29,6 +29,7 @@ from govsearch.tool_schemas import RESOURCE_TYPES as TYPE_TOKENS
 from .assets import Assets
 from .config import SiteConfig
 from .records import Record, markdown_hazard
+from .related import Related, related_records
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = PROJECT_ROOT / "site" / "templates"
@@ -100,6 +101,18 @@ SOURCE_FIELDS = (
     ("revision", "Export version"),
 )
 TOP_PUBLISHERS = 10
+# The folders the site links into, each with an index page: path, heading, lead.
+SECTIONS = {
+    "collections": ("collections/", "Collections", "Every record belongs to one or more of these collections."),
+    "types": ("types/", "Resource types", "What kind of resource each record describes."),
+    "access": ("access/", "Access statuses", "Who can use each resource, and on what terms."),
+    "publishers": (
+        "publishers/",
+        "Publishers A to Z",
+        "The public bodies whose resources the catalogue lists, by the first letter of their name.",
+    ),
+    "records": ("records/", "All records", "Each record has its own page. They are listed in four ways."),
+}
 # Above this many publishers (the full estate has about 1,500), the browse
 # page lists only letters, and each letter has its own page.
 PUBLISHERS_ON_BROWSE = 150
@@ -312,6 +325,18 @@ def licence_statement(record: dict[str, Any]) -> dict[str, Any]:
     return {"text": NOT_STATED, "stated": False, "status": None, "reviewed": False}
 
 
+def unique_examples(examples: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A rule's examples with repeats left out (the same input, before and after shown once)."""
+    seen: set[tuple[str, str, str]] = set()
+    kept = []
+    for example in examples:
+        key = (str(example.get("file")), str(example.get("before")), str(example.get("after") or example.get("action")))
+        if key not in seen:
+            seen.add(key)
+            kept.append(example)
+    return kept
+
+
 def _by_title(records: Iterable[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
     return tuple(sorted(records, key=lambda r: (r["title"].casefold(), r["id"])))
 
@@ -383,6 +408,11 @@ class Renderer:
         self.records = [record.data for record in records]
         self.bodies = {record.id: record.body for record in records}
         self.publisher_slug = publisher_slugs(r["publisher"] for r in self.records)
+        self.by_id = {record["id"]: record for record in self.records}
+        self.related = related_records(self.records)
+        self.access_counts = Counter(record["accessStatus"] for record in self.records)
+        # Past PUBLISHERS_ON_BROWSE publishers each letter has its own page.
+        self.split_publishers = len(self.publisher_slug) > PUBLISHERS_ON_BROWSE
         self.env = Environment(
             loader=FileSystemLoader(str(TEMPLATES)),
             autoescape=select_autoescape(default=True, default_for_string=True),
@@ -400,9 +430,11 @@ class Renderer:
             access_tag=lambda token: ACCESS_TAG_COLOURS.get(token, "govuk-tag--grey"),
             collection_title=self.collection_title,
             publisher_path=lambda name: f"publishers/{self.publisher_slug[name]}/",
+            section=SECTIONS.__getitem__,
+            split_publishers=self.split_publishers,
             safe_href=safe_href,
         )
-        self.env.filters.update(govuk_date=govuk_date, thousands=thousands)
+        self.env.filters.update(govuk_date=govuk_date, thousands=thousands, unique_examples=unique_examples)
         self.written: list[Path] = []
 
     def collection_title(self, collection_id: str) -> str:
@@ -455,6 +487,8 @@ class Renderer:
             self.render_record(record)
         self.write_browse(groups)
         self.write_facets(groups)
+        self.write_sections(groups)
+        self.write("search/index.html", "search_needs_js.html", groups=groups, letters=self.publisher_letters(groups))
         self.write_statements()
         self.write("404.html", "404.html")
         self.write_data_quality()
@@ -482,17 +516,9 @@ class Renderer:
 
     def write_browse(self, groups: dict[str, list[Facet]]) -> None:
         """The browse page; past PUBLISHERS_ON_BROWSE publishers, one page of them per letter."""
-        letters = by_letter(facet for facet in groups["publishers"] if facet.records)
-        split = len(groups["publishers"]) > PUBLISHERS_ON_BROWSE
-        self.write(
-            "browse/index.html",
-            "browse_index.html",
-            groups=groups,
-            total=len(self.records),
-            letters=letters,
-            split_publishers=split,
-        )
-        if split:
+        letters = self.publisher_letters(groups)
+        self.write("browse/index.html", "browse_index.html", groups=groups, total=len(self.records), letters=letters)
+        if self.split_publishers:
             for letter, slug, facets in letters:
                 self.write(
                     f"browse/publishers/{slug}/index.html",
@@ -501,6 +527,36 @@ class Renderer:
                     facets=facets,
                     letters=letters,
                 )
+
+    def publisher_letters(self, groups: dict[str, list[Facet]]) -> list[tuple[str, str, list[Facet]]]:
+        return by_letter(facet for facet in groups["publishers"] if facet.records)
+
+    def write_sections(self, groups: dict[str, list[Facet]]) -> None:
+        """An index page for every folder a page links into: each facet kind, the
+        publishers' letters and the records, so a shortened address never ends in a 404."""
+        descriptions = {
+            "collections": {c.id: c.description for c in self.config.collections},
+            "access": ACCESS_DESCRIPTIONS,
+        }
+        letters = self.publisher_letters(groups)
+        for kind, (path, heading, lead) in SECTIONS.items():
+            context: dict[str, Any] = {"heading": heading, "lead": lead, "total": len(self.records)}
+            if kind == "publishers":
+                context.update(letters=letters, publishers=len(groups["publishers"]))
+            elif kind == "records":
+                context["sections"] = [(SECTIONS[k][0], SECTIONS[k][1]) for k in groups]
+            else:
+                context.update(facets=groups[kind], descriptions=descriptions.get(kind, {}))
+            self.write(path + "index.html", "section.html", **context)
+        if self.split_publishers:
+            self.write(
+                "browse/publishers/index.html",
+                "section.html",
+                heading="Publishers A to Z",
+                lead=SECTIONS["publishers"][2],
+                letters=letters,
+                publishers=len(groups["publishers"]),
+            )
 
     def write_facets(self, groups: dict[str, list[Facet]]) -> None:
         headings = {
@@ -628,7 +684,22 @@ class Renderer:
             licence=licence,
             link_kinds=LINK_KINDS,
             attribution=attribution(record),
+            related=self.related_groups(record),
+            access_count=self.access_counts[record["accessStatus"]],
         )
+
+    def related_groups(self, record: dict[str, Any]) -> list[tuple[str, str, list[dict[str, Any]]]]:
+        """(id, heading, records) for the record page's related links, kinds with none left out."""
+        related = self.related.get(record["id"], Related())
+        api_heading = "The APIs it documents" if record["resourceType"] == "api-documentation" else "Its documentation"
+        if record["resourceType"] not in ("api", "api-documentation"):
+            api_heading = "APIs and documentation"
+        groups = [
+            ("related-series", "In the same series", related.series),
+            ("related-api", api_heading, related.api),
+            ("related-topic", f"More from {record['publisher']} on this topic", related.topic),
+        ]
+        return [(key, heading, [self.by_id[i] for i in ids if i in self.by_id]) for key, heading, ids in groups if ids]
 
 
 def render_site(

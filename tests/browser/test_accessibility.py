@@ -37,6 +37,10 @@ PAGES = {
     "access": "access/public/",
     "access-page-2": "access/public/page-2/",
     "browse": "browse/",
+    "types-index": "types/",
+    "publishers-index": "publishers/",
+    "records-index": "records/",
+    "search-needs-js": "search/?q=vat+returns",
     "about": "about/",
     "privacy": "privacy/",
     "accessibility": "accessibility/",
@@ -91,6 +95,13 @@ class Pages:
         elif name == "empty":
             page.fill("#search-input", path.removeprefix("#q="))
             page.wait_for_selector("#search-empty-state p", timeout=READY_TIMEOUT_MS)
+        elif name == "search-needs-js":
+            # As a visitor without JavaScript sees it: boot.js (which would move
+            # the words to the search page) answers with an empty module.
+            page.route("**/static/js/boot.*.js", lambda route: route.fulfill(body="", content_type="text/javascript"))
+            response = page.goto(self.served.url(path))
+            page.unroute("**/static/js/boot.*.js")
+            assert response.status == 200 and page.url == self.served.url(path)
         else:
             response = page.goto(self.served.url(path))
             assert response.status == (404 if name == "404" else 200)

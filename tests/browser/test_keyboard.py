@@ -172,13 +172,15 @@ def test_typing_then_tab_through_button_filters_and_results(session):
     )
     results = page.locator("#search-results a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
     assert filters and results
-    stops = [tab(page) for _ in range(2 + len(filters) + 3)]
+    stops = [tab(page) for _ in range(3 + len(filters) + 3)]
     assert stops[0]["kind"] == "govuk-button" and stops[0]["text"] == "Search"
+    # A skip link past the filters, seen when focused.
+    assert stops[1]["id"] == "skip-to-results" and stops[1]["text"] == "Skip to results" and stops[1]["onScreen"]
     # The filters sit behind a disclosure (open beside the results on a wide screen).
-    assert stops[1]["kind"] == "app-filters__summary" and stops[1]["text"] == "Filters"
-    assert [stop["id"] for stop in stops[2 : 2 + len(filters)]] == filters
-    assert all(stop["kind"] == "filter" for stop in stops[2 : 2 + len(filters)])
-    assert [stop["href"] for stop in stops[2 + len(filters) :]] == results[:3]
+    assert stops[2]["kind"] == "app-filters__summary" and stops[2]["text"] == "Filters"
+    assert [stop["id"] for stop in stops[3 : 3 + len(filters)]] == filters
+    assert all(stop["kind"] == "filter" for stop in stops[3 : 3 + len(filters)])
+    assert [stop["href"] for stop in stops[3 + len(filters) :]] == results[:3]
     for stop in stops:
         assert stop["focused"] != stop["unfocused"], f"no visible focus on {stop}"
     # Space ticks the focused filter, and focus stays on it after the results update.
@@ -246,10 +248,13 @@ def test_enter_without_javascript_keeps_the_query_and_says_search_needs_it(open_
         page.keyboard.press("Enter")
     # The words stay in the address (the search runs there once JavaScript can);
     # the page says why nothing was searched and offers the browse pages.
-    assert page.url == served.url("?q=vat+returns")
-    assert page.locator("#no-js-search").is_visible()
-    assert page.locator("#no-js-search a[href='/browse/']").is_visible()
-    page.click("#no-js-search a[href='/browse/']")
+    assert page.url == served.url("search/?q=vat+returns")
+    assert page.locator("h1").text_content() == "Search needs JavaScript"
+    browse = page.locator("main a[href='/browse/']")
+    assert browse.is_visible()
+    browse.focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
     assert page.locator("h1").text_content() == "Browse the catalogue"
     assert page.locator("#no-js-search").is_visible()
     assert page.locator("main a[href^='/collections/']").count() >= 5

@@ -355,27 +355,149 @@ def test_without_the_cache_back_restores_the_results_from_the_fragment(open_page
     assert _shown_ids(page) == shown
 
 
-def test_the_form_without_javascript_keeps_the_query(open_page, served):
-    page, guard = open_page("", js=False)
-    page.fill("#search-input", "vat returns")
+@pytest.mark.parametrize("size", SIZES)
+def test_the_form_without_javascript_goes_to_a_page_that_says_search_needs_it(open_page, served, size):
+    """Without JavaScript: a static page says search needs it, keeps the words in
+    its address (the one place a static page can keep them) and offers the browse
+    pages by first letter, type and collection."""
+    page, guard = open_page("", js=False, viewport=SIZES[size])
+    page.fill("#search-input", "house prices")
     with page.expect_navigation():
         page.press("#search-input", "Enter")
-    assert page.url == served.url("?q=vat+returns")
-    assert page.locator("#no-js-search").is_visible()
-    assert "Search needs JavaScript" in page.text_content("#no-js-search")
-    assert page.locator("#no-js-search a[href='/browse/']").is_visible()
-    screenshot(page, "search-no-js-query-kept", full_page=False)
-    # The header's box on every other page goes to the search page too.
+    assert page.url == served.url("search/?q=house+prices")
+    assert page.locator("h1").inner_text() == "Search needs JavaScript"
+    assert "?q=" in page.locator("#no-js-words").inner_text()
+    letters = page.locator("#by-letter + nav a")
+    assert letters.count() >= 10
+    types = page.locator("#by-type + ul a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
+    assert types and all(href.startswith("/types/") for href in types)
+    assert page.locator("#by-collection + ul a").count() >= 5
+    screenshot(page, f"search-no-js-{size}", full_page=False)
+    # The letter of the words leads to the publishers starting with it.
+    page.locator("#by-letter + nav a", has_text="H").click()
+    assert page.url == served.url("publishers/#publishers-h")
+    assert page.locator("#publishers-h").is_visible()
+    assert page.locator("#publishers-h + ul a", has_text="HM Land Registry").count() == 1
+    # The header's box on every other page goes there too.
     page.goto(served.url("records/companies-house-api/"))
-    page.fill("#header-search-input", "house prices")
+    page.fill("#header-search-input", "vat returns")
     with page.expect_navigation():
         page.press("#header-search-input", "Enter")
-    assert page.url == served.url("?q=house+prices")
+    assert page.url == served.url("search/?q=vat+returns")
     # With JavaScript, that address searches, and the words move into the fragment.
-    page, guard = open_page("?q=house+prices")
+    page, guard = open_page("search/?q=house+prices", viewport=SIZES[size])
     page.wait_for_selector("#search-results li", timeout=READY_TIMEOUT_MS)
     assert page.input_value("#search-input") == "house prices"
-    assert page.evaluate("location.search + location.hash") == "#q=house+prices"
+    assert page.url == served.url("#q=house+prices")
+
+
+def _touch_screen(page: Any) -> None:
+    """A phone's touch screen (Chromium's touch emulation: a coarse pointer that cannot hover)."""
+    page.context.new_cdp_session(page).send(
+        "Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}
+    )
+    assert page.evaluate("() => matchMedia('(pointer: coarse)').matches")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_search_box_is_in_the_top_half_of_the_first_screen(open_page, size):
+    page, guard = open_page(None, viewport=SIZES[size])
+    if size == "375":
+        _touch_screen(page)
+    page.goto(guard.origin + "/")
+    page.wait_for_function("() => document.body.classList.contains('govuk-frontend-supported')")
+    for selector in ("#search-input", "#search-form button[type=submit]"):
+        box = page.locator(selector).bounding_box()
+        assert box["y"] + box["height"] <= 450, f"{selector} ends at y {box['y'] + box['height']}"
+    hint = page.locator("#search-hint").inner_text()
+    assert "Results appear as you type" in hint
+    # Hints that fit the device: no Escape key on a touch screen.
+    assert ("press Escape" in hint) == (size == "1280"), hint
+    screenshot(page, f"search-{size}-home", full_page=False)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_compact_results_two_whole_on_a_phones_first_screen(open_page, size):
+    """With a spelling suggestion and its notice above them, at least two whole
+    results on a phone's first screen: title, tags, publisher and one line of summary."""
+    page, guard = open_page("#q=compnies+house", viewport=SIZES[size])
+    _status(page, "‘compnies house’")
+    page.wait_for_selector("#search-suggestion-link")
+    height = SIZES[size]["height"]
+    cards = page.locator("#search-results > li").evaluate_all(
+        """(items) => items.map((li) => {
+            const box = li.getBoundingClientRect();
+            const summary = li.querySelector('.app-result__summary');
+            return { top: box.top, bottom: box.bottom, summaryHeight: summary.getBoundingClientRect().height,
+              lineHeight: parseFloat(getComputedStyle(summary).lineHeight),
+              url: li.querySelector('.app-url').getClientRects().length > 0,
+              tags: li.querySelectorAll('.govuk-tag').length, publisher: li.querySelector('.app-meta__publisher').innerText };
+        })"""
+    )
+    whole = [card for card in cards if card["top"] >= 0 and card["bottom"] <= height]
+    assert len(whole) >= (2 if size == "375" else 1), cards[:3]
+    assert all(card["tags"] >= 2 and card["publisher"] for card in cards)
+    if size == "375":
+        assert all(card["summaryHeight"] <= 1.5 * card["lineHeight"] for card in cards), "one line of summary"
+        assert not any(card["url"] for card in cards), "the address is on the record page"
+    else:
+        assert all(card["url"] for card in cards)
+    screenshot(page, f"search-{size}-compact-results", full_page=False)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_choosing_did_you_mean_moves_focus_to_the_results(open_page, size):
+    page, guard = open_page("#q=compnies+house", viewport=SIZES[size])
+    _status(page, "‘compnies house’")
+    page.focus("#search-suggestion-link")
+    page.keyboard.press("Enter")
+    _status(page, "‘companies house’")
+    focused = page.evaluate("() => document.activeElement.id || document.activeElement.tagName")
+    assert focused == "search-status", f"focus is on {focused}"
+    page.keyboard.press("Tab")
+    first = page.locator("#search-results .app-result__title a").first.get_attribute("href")
+    assert page.evaluate("() => document.activeElement.getAttribute('href')") == first
+    screenshot(page, f"search-{size}-after-suggestion", full_page=False)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_skip_link_goes_past_the_filters_to_the_results(open_page, size):
+    page, guard = open_page("#q=data", viewport=SIZES[size])
+    _status(page, "‘data’")
+    page.wait_for_selector("#filter-groups input", state="attached")
+    page.focus("#search-form button[type=submit]")
+    page.keyboard.press("Tab")
+    skip = page.locator("#skip-to-results")
+    assert page.evaluate("() => document.activeElement.id") == "skip-to-results"
+    assert skip.inner_text() == "Skip to results" and skip.is_visible()
+    box = skip.bounding_box()
+    assert box["width"] > 1 and box["height"] > 1, "visible when focused"
+    screenshot(page, f"search-{size}-skip-link", full_page=False)
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "search-status"
+    page.keyboard.press("Tab")
+    first = page.locator("#search-results .app-result__title a").first.get_attribute("href")
+    assert page.evaluate("() => document.activeElement.getAttribute('href')") == first
+
+
+def test_results_show_the_publishers_date_as_govuk_writes_it(open_page):
+    """A result with an update date shows it in <time datetime>, as the record
+    pages do (the curated corpus has no dates; the full estate's are measured)."""
+    page, guard = open_page("")
+    shown = page.evaluate(
+        """async () => {
+            const link = document.querySelector('link[rel=modulepreload][href*="/results."]');
+            const results = await import(link.href);
+            const item = { id: "x", title: "T", summary: "S", url: "https://example.gov.uk/", resourceType: "api",
+              publisher: "P", accessStatus: "public", collection: "ons", updated: "2026-12-02" };
+            const li = results.resultItem(item, { base: "/", label: (kind, token) => token, query: "" });
+            const undated = results.resultItem({ ...item, updated: undefined }, { base: "/", label: (kind, token) => token, query: "" });
+            const time = li.querySelector(".app-meta time");
+            return [time.dateTime, time.parentElement.textContent, results.govukDate("2026-07"),
+              results.govukDate("2026-13-01"), undated.querySelectorAll("time").length];
+        }"""
+    )
+    assert shown == ["2026-12-02", "Updated 2 December 2026", "July 2026", None, 0]
 
 
 def test_the_header_search_box_keeps_the_words_in_the_fragment(open_page, served):

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 from types import SimpleNamespace
 from urllib.error import HTTPError
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin, urlsplit
 from urllib.request import urlopen
 
 import pytest
@@ -26,11 +26,12 @@ from govsearch_build.render import RECORDS_PER_PAGE, page_numbers, page_path
 
 
 class Links(HTMLParser):
-    """Every URL a page refers to, and every id it defines."""
+    """Every URL a page refers to, the pages among them (links and forms), and every id it defines."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.urls: list[str] = []
+        self.pages: list[str] = []
         self.ids: set[str] = set()
 
     def handle_starttag(self, tag, attrs):
@@ -40,6 +41,9 @@ class Links(HTMLParser):
         for name in ("href", "src", "action"):
             if attrs.get(name) is not None:
                 self.urls.append(attrs[name])
+        target = attrs.get("href") if tag == "a" else attrs.get("action") if tag == "form" else None
+        if target is not None:
+            self.pages.append(target)
 
 
 class Crawl:
@@ -49,6 +53,7 @@ class Crawl:
         self.referrers: dict[str, set[str]] = {}
         self.fragments: list[tuple[str, str, str]] = []  # (page, target, fragment)
         self.html_pages: set[str] = set()
+        self.page_links: set[str] = set()  # what links and forms lead to (not styles, scripts, icons)
 
 
 def fetch(url: str) -> tuple[int, str, bytes]:
@@ -73,6 +78,7 @@ def crawl(origin: str, starts: list[str]) -> Crawl:
         parser = Links()
         parser.feed(body.decode("utf-8"))
         result.ids[url] = parser.ids
+        result.page_links.update(urldefrag(urljoin(url, raw))[0] for raw in parser.pages)
         for raw in parser.urls:
             absolute, fragment = urldefrag(urljoin(url, raw))
             if not absolute.startswith(origin + "/"):
@@ -116,6 +122,35 @@ def test_every_internal_link_resolves(site_crawl, served, site_dir):
     assert len(built) > 500
     # Assets (styles, scripts, icon) were fetched too.
     assert any("/static/css/main." in url for url in site_crawl.status)
+
+
+def _folders(path: str) -> list[str]:
+    """The folders of a path, from the top: /types/api/ -> /, /types/, /types/api/."""
+    parts = [part for part in path.split("/")[1:-1] if part]
+    return ["/" + "".join(f"{part}/" for part in parts[:depth]) for depth in range(len(parts) + 1)]
+
+
+def test_every_linked_folder_has_an_index_page(site_crawl, served, site_dir):
+    """A visitor who shortens an address (/types/api/ to /types/) finds a page
+    built from the same data, never GitHub Pages' 404."""
+    folders = {
+        folder
+        for url in site_crawl.page_links
+        if url.startswith(served.origin + "/")
+        for folder in _folders(urlsplit(url).path)
+    }
+    assert {"/types/", "/access/", "/collections/", "/publishers/", "/records/", "/search/"} <= folders
+    missing = sorted(folder for folder in folders if not (site_dir / folder.lstrip("/") / "index.html").is_file())
+    assert not missing, missing
+    assert all(site_crawl.status.get(served.url(folder)) == 200 for folder in folders)
+    # Each section's page lists every value of its kind that has records, with its count.
+    for kind in ("collections", "types", "access"):
+        status, _, body = fetch(served.url(f"{kind}/"))
+        parser = Links()
+        parser.feed(body.decode("utf-8"))
+        listed = {url for url in parser.pages if re.fullmatch(rf"/{kind}/[^/]+/", url)}
+        values = {f"/{path.parent.relative_to(site_dir).as_posix()}/" for path in site_dir.glob(f"{kind}/*/index.html")}
+        assert listed == values, (kind, listed ^ values)
 
 
 def test_a_missing_page_is_the_404_page(served):
@@ -162,7 +197,7 @@ def test_sample_pages_render_without_javascript(open_page, served, site_crawl):
             assert page.locator("#search-area").is_hidden()
         elif path.startswith("/records/"):
             assert page.locator("#provenance-details summary").is_visible(), path
-            assert page.locator(".govuk-breadcrumbs__link").count() == 3
+            assert page.locator(".govuk-breadcrumbs__link").count() == 4
         elif path.count("/") >= 3 and not path.startswith("/records/"):  # a browse page
             items = page.locator("main .app-result").count()
             total = int(page.locator("#record-count").get_attribute("data-count"))
@@ -276,3 +311,54 @@ def test_a_large_publisher_is_split_into_pages(open_page, big_publisher):
     page.goto(f"{origin}/collections/land-registry/page-2/")
     assert page.locator("figure.app-chart").count() == 0
     assert page.locator("#page-position a").get_attribute("href") == "/collections/land-registry/#composition"
+
+
+# Record pages: related records and the access link ----------------------------
+
+PHONE = {"width": 375, "height": 812}
+LAPTOP = {"width": 1280, "height": 900}
+
+# record -> (list id, records it must link to)
+RELATED = {
+    "hmlr-ukhpi-april-2025": ("related-series", {"hmlr-ukhpi-july-2025", "hmlr-ukhpi-october-2025"}),
+    "dwp-address-lookup-api": ("related-api", {"dwp-api-docs-bank-wizard"}),
+    "dwp-api-docs-bank-wizard": ("related-api", {"dwp-address-lookup-api"}),
+    "de-os-names-api": ("related-topic", {"de-os-places-api"}),
+}
+
+
+@pytest.mark.parametrize("size", ["375", "1280"])
+def test_record_pages_link_related_records(open_page, served, size):
+    """Without JavaScript: the same series, the API and its documentation, and the
+    same publisher's records on the topic, as plain links to record pages that exist."""
+    page, guard = open_page(None, js=False, viewport=PHONE if size == "375" else LAPTOP)
+    for record, (list_id, expected) in RELATED.items():
+        page.goto(served.url(f"records/{record}/"))
+        related = page.locator("#related")
+        assert related.is_visible(), record
+        hrefs = page.locator(f"#{list_id} a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
+        linked = {href.removeprefix("/records/").rstrip("/") for href in hrefs}
+        assert expected <= linked, (record, linked)
+        assert record not in linked, "a record is not related to itself"
+        every = page.locator("#related a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
+        assert len(every) == len(set(every)), f"{record}: a related record listed twice: {every}"
+        assert all(fetch(served.url(href))[0] == 200 for href in every)
+        # plain links with the records' own titles, no script or markup needed
+        assert page.locator("#related script, #related [onclick]").count() == 0
+    page.goto(served.url("records/dwp-api-docs-bank-wizard/"))
+    assert page.locator("#related-api-heading").inner_text() == "The APIs it documents"
+    page.goto(served.url("records/dwp-address-lookup-api/"))
+    assert page.locator("#related-api-heading").inner_text() == "Its documentation"
+    page.locator("#related").scroll_into_view_if_needed()
+    screenshot(page, f"record-related-{size}", full_page=False)
+
+
+def test_the_access_link_says_what_it_lists(open_page, served):
+    page, guard = open_page("records/de-companies-house-api/", js=False)
+    link = page.locator("#access-others")
+    text = link.inner_text()
+    assert re.fullmatch(r"See all [\d,]+ records with the access status ‘Authentication required’", text), text
+    count = int(re.search(r"[\d,]+", text).group().replace(",", ""))
+    link.click()
+    assert page.url == served.url("access/authentication-required/")
+    assert int(page.locator("#record-count").get_attribute("data-count")) == count

@@ -70,6 +70,34 @@ export function highlighted(text, words) {
   return fragment;
 }
 
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+// A date as GOV.UK writes it ("2 December 2026", or "December 2026" for a
+// month), like the record pages (render.govuk_date); null if it is not a date.
+export function govukDate(value) {
+  const match = /^(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ].*)?$/u.exec(String(value || "").trim());
+  if (!match || Number(match[2]) < 1 || Number(match[2]) > 12) {
+    return null;
+  }
+  const month = MONTHS[Number(match[2]) - 1];
+  return match[3] ? `${Number(match[3])} ${month} ${match[1]}` : `${month} ${match[1]}`;
+}
+
+// "Updated 2 December 2026", with the machine date in <time datetime>.
+export function updatedDate(value) {
+  const text = govukDate(value);
+  if (!text) {
+    return null;
+  }
+  const item = element("li", "app-meta__date", "Updated ");
+  const time = element("time", "", text);
+  time.dateTime = String(value).trim().slice(0, 10);
+  item.append(time);
+  return item;
+}
+
+// One result: title; tags, publisher, collections and date; the summary
+// (one line on a phone) and the address (left out on a phone).
 export function resultItem(item, { base, label, query }) {
   const words = markWords(query, item.matched);
   const li = element("li", "app-result");
@@ -81,22 +109,32 @@ export function resultItem(item, { base, label, query }) {
   heading.append(link);
   const summary = element("p", "app-result__summary");
   summary.append(highlighted(item.summary, words));
-  li.append(heading, summary);
-  const meta = element("ul", "app-meta");
-  meta.append(element("li", "", item.publisher));
-  const type = element("li");
-  type.append(element("strong", "govuk-tag govuk-tag--blue", label("resourceTypes", item.resourceType)));
-  const access = element("li");
-  access.append(element("strong", `govuk-tag ${label("accessTags", item.accessStatus)}`, label("accessStatuses", item.accessStatus)));
-  const collections = (item.collections || [item.collection]).map((id) => label("collections", id));
-  meta.append(type, access, element("li", "", collections.join(", ")));
-  if (item.linkSecurity === "http-only") {
-    const security = element("li");
-    security.append(element("strong", "govuk-tag govuk-tag--yellow", "Link not encrypted"));
-    meta.append(security);
-  }
-  li.append(meta, element("p", "app-url", item.url));
+  li.append(heading, resultMeta(item, label), summary, element("p", "app-url", item.url));
   return li;
+}
+
+function tag(className, text) {
+  const item = element("li");
+  item.append(element("strong", `govuk-tag ${className}`, text));
+  return item;
+}
+
+function resultMeta(item, label) {
+  const meta = element("ul", "app-meta");
+  meta.append(
+    tag("govuk-tag--blue", label("resourceTypes", item.resourceType)),
+    tag(label("accessTags", item.accessStatus), label("accessStatuses", item.accessStatus)),
+  );
+  const collections = (item.collections || [item.collection]).map((id) => label("collections", id));
+  meta.append(element("li", "app-meta__publisher", item.publisher), element("li", "app-meta__collections", collections.join(", ")));
+  if (item.linkSecurity === "http-only") {
+    meta.append(tag("govuk-tag--yellow", "Link not encrypted"));
+  }
+  const date = updatedDate(item.updated);
+  if (date) {
+    meta.append(date);
+  }
+  return meta;
 }
 
 // The one-line count read out after every search.
@@ -136,7 +174,7 @@ export function noticeList(result, added, typed) {
       messages.push(notice.message);
     }
   }
-  return messages.map((message) => element("p", "govuk-inset-text", message));
+  return messages.map((message) => element("p", "govuk-inset-text app-notice", message));
 }
 
 // The button that shows the next results.

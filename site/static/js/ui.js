@@ -40,7 +40,7 @@ function pageElements() {
     form: get("search-form"), input: get("search-input"), area: get("search-area"), status: get("search-status"),
     notices: get("search-notices"), list: get("search-results"), filters: get("filters"), groups: get("filter-groups"),
     toggle: get("filters-toggle"), selected: get("search-selected"), suggestion: get("search-suggestion"),
-    more: get("search-more"), empty: get("search-empty-state"),
+    more: get("search-more"), empty: get("search-empty-state"), skip: get("skip-to-results"),
   };
   return ui.form && ui.input && ui.area && ui.list && ui.filters ? ui : null;
 }
@@ -67,12 +67,33 @@ function initialState() {
 }
 
 export function startSearch(bridge, base) {
+  // The page a form reaches without JavaScript: with it, search instead.
+  if (document.querySelector("[data-search-redirect]")) {
+    location.replace(base + toFragment(parseFragment(location.search)));
+    return;
+  }
   const ui = pageElements();
   if (ui) {
     showProgress(bridge, ui.status);
     bridge.start();
     new SearchPage(bridge, base, ui).start();
   }
+}
+
+// The skip links move focus without touching the fragment, which holds the
+// search ("#main-content" would otherwise replace the words and filters).
+function skipTo(event) {
+  const link = event.target.closest && event.target.closest('a[href^="#"]');
+  const target = link && link.hash.length > 1 ? document.getElementById(decodeURIComponent(link.hash.slice(1))) : null;
+  if (!target) {
+    return;
+  }
+  event.preventDefault();
+  if (!target.hasAttribute("tabindex")) {
+    target.setAttribute("tabindex", "-1");
+    target.addEventListener("blur", () => target.removeAttribute("tabindex"), { once: true });
+  }
+  target.focus();
 }
 
 class SearchPage {
@@ -91,6 +112,7 @@ class SearchPage {
     this.focusFrom = -1; // after "show more": focus the first new result
     this.shown = null; // the query, answer and facets last drawn
     this.later = 0; // results shown from pages after the first answer
+    this.focusResults = false; // after "Did you mean": focus the new results' count
   }
 
   start() {
@@ -163,6 +185,9 @@ class SearchPage {
     }
     ui.filters.hidden = true;
     ui.selected.hidden = true;
+    if (ui.skip) {
+      ui.skip.hidden = true;
+    }
     ui.status.textContent = "";
     document.title = this.title;
     this.later = 0;
@@ -195,6 +220,10 @@ class SearchPage {
     this.shown = { current, result, facets };
     this.showMore(result);
     this.renderFilters(current, facets, focused);
+    if (this.focusResults) {
+      this.focusResults = false;
+      ui.status.focus(); // the count, then the results; never lost to <body>
+    }
   }
 
   showResults(query, items) {
@@ -257,6 +286,9 @@ class SearchPage {
     const count = selectedCount(current);
     ui.toggle.textContent = count ? `Filters (${count} selected)` : "Filters";
     ui.filters.hidden = drawn === 0;
+    if (ui.skip) {
+      ui.skip.hidden = ui.filters.hidden;
+    }
     let refocus = null;
     if (focused.dimension) {
       refocus = ui.groups.querySelector(`input[data-dimension="${CSS.escape(focused.dimension)}"][data-value="${CSS.escape(focused.value)}"]`);
@@ -305,6 +337,10 @@ class SearchPage {
     ui.groups.addEventListener("change", (event) => this.filterChanged(event.target));
     ui.groups.addEventListener("click", (event) => this.toggleAll(event.target.closest("button[data-toggle]")));
     ui.selected.addEventListener("click", (event) => this.removeSelected(event.target.closest("button")));
+    ui.suggestion.addEventListener("click", (event) => {
+      this.focusResults = Boolean(event.target.closest("a"));
+    });
+    document.addEventListener("click", (event) => skipTo(event));
     window.addEventListener("popstate", () => this.restore());
     window.addEventListener("hashchange", () => this.restore());
   }
