@@ -190,8 +190,13 @@ def test_an_api_with_and_without_its_version_is_one_record_that_keeps_every_name
     assert places.id == "de-places-api" and data["url"] == PLACES["url"]
     assert data["summary"] == PLACES["summary"]  # the review's words lead; the others' stay as aliases
     assert data["alsoKnownAs"] == [  # a URL once; a name or summary the record already holds not at all
-        {"title": "Places API", "summary": PLACES_V1["summary"], "url": PLACES_V1["url"]},
-        {"title": "Address Finder", "summary": "Find an address."},
+        {
+            "title": "Places API",
+            "summary": PLACES_V1["summary"],
+            "url": PLACES_V1["url"],
+            "source": "curated: places-api-v1.md",
+        },
+        {"title": "Address Finder", "summary": "Find an address.", "source": "api-catalogue: apic-places.md"},
     ]
     assert data["collections"] == ["deep-evidence", "government-apis"]
 

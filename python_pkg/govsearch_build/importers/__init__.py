@@ -155,6 +155,7 @@ from .merge import merge_duplicates
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..publishers import PublisherAuthority
+    from ..quality import QualityLog
 
 __all__ = ["KINDS", "ImportResult", "run_import", "combine_results"]
 
@@ -198,15 +199,25 @@ def run_import(
     return builder.finish()
 
 
-def combine_results(results: Iterable[ImportResult]) -> tuple[list[Record], dict]:
+def combine_results(
+    results: Iterable[ImportResult], log: QualityLog | None = None, moved: dict[str, str] | None = None
+) -> tuple[list[Record], dict]:
     """Records of several imports with cross-source duplicates merged.
 
     Two sources can describe the same resource (the API catalogue and the
     OKF search shards both list the catalogue's APIs). The first import's
-    record is kept and the later one merged into it; the count and examples
-    are returned so nothing disappears silently.
+    record is kept and the later one merged into it, its title, summary and
+    source kept among the kept record's other names; the count and examples
+    are returned so nothing disappears silently. `moved` gets each merged
+    record's id (within one import or across) -> the id of the record it is now
+    part of, so the merged id still answers (`formerIds`).
     """
-    kept, merged = merge_duplicates(record for result in results for record in result.records)
+    results = list(results)
+    kept, merged = merge_duplicates((record for result in results for record in result.records), log)
+    if moved is not None:
+        for result in results:
+            moved.update(result.moved)
+        moved.update({record.id: target.id for record, target in merged if record.id != target.id})
     by_kind = Counter(
         f"{record.data['source']['kind']} into {target.data['source']['kind']}" for record, target in merged
     )
