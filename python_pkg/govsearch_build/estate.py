@@ -41,6 +41,7 @@ from .quality import (
     is_bare_code,
     is_test_record,
     item_name,
+    leave_out_test_record,
     normalised_url,
     qualify_code_title,
     service_endpoint,
@@ -441,7 +442,7 @@ def without_test_records(records: list[Record], log: QualityLog) -> list[Record]
     for record in records:
         data = record.data
         if "evidence" not in data and is_test_record(data["title"], data["resourceType"]):
-            log.note("test-record-left-out", ESTATE_LEFT_OUT, record.file, data["title"], listed=True)
+            leave_out_test_record(log, ESTATE_LEFT_OUT, record.file, data)
         else:
             kept.append(record)
     return kept

@@ -128,11 +128,12 @@ class QualityLog:
         self.listed: dict[str, list[dict[str, str]]] = defaultdict(list)
 
     def note(
-        self, rule: str, action: str, file: str, before: str = "", after: str = "", *, listed: bool = False
+        self, rule: str, action: str, file: str, before: str = "", after: str = "", *, listed: dict | None = None
     ) -> None:
+        """Count one case of `rule`; `listed` (facts to add) lists this case in full too."""
         self.counts[rule][action] += 1
-        if listed:
-            self.listed[rule].append({"file": file[:200], "title": _visible(before[:200])})
+        if listed is not None:
+            self.listed[rule].append({"file": file[:200], "title": _visible(before[:200]), **listed})
         if len(self.examples[rule]) < EXAMPLES:
             example = {"file": file[:200], "action": action}
             if before:
@@ -783,6 +784,15 @@ _NEVER_TEST_ROWS = frozenset({"guidance", "govuk-content", "organisation"})
 def is_test_record(title: str, resource_type: str) -> bool:
     """A row its publisher made to try a catalogue out (`is_test_title`), not a page about a test."""
     return resource_type not in _NEVER_TEST_ROWS and is_test_title(title)
+
+
+def leave_out_test_record(log: QualityLog, action: str, file: str, data: dict[str, Any]) -> None:
+    """A test record left out: listed in full with the links it took with it, each
+    counted as dropped with that reason (`links-accounted`)."""
+    links = [link["url"] for link in data.get("links", [])]
+    for url in links:
+        log.note("links-accounted", "dropped: its record is a test record, left out", file, data["title"], url)
+    log.note("test-record-left-out", action, file, data["title"], listed={"url": data.get("url", ""), "links": links})
 
 
 # --- links that can be told apart -------------------------------------------------

@@ -28,6 +28,7 @@ from ..quality import (
     is_placeholder,
     is_test_record,
     item_name,
+    leave_out_test_record,
     names_only_its_publisher,
     repair_mojibake,
     repeats_title,
@@ -201,7 +202,7 @@ class ImportBuilder:
                 self._repair(data, name, file, "repeated-words", collapse_repeats)
         title, url = data.get("title"), data.get("url")
         if primary and isinstance(title, str) and is_test_record(title, str(data.get("resourceType"))):
-            self.quality.note("test-record-left-out", "left out", file, title, listed=True)
+            leave_out_test_record(self.quality, "left out", file, data)
             self.account.leave_out("test-record", file)
             return False
         if isinstance(title, str) and _names_no_resource(title, data):
