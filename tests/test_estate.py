@@ -307,14 +307,17 @@ def test_code_titles_are_qualified_from_the_rows_own_facts():
 
 
 def test_one_type_rule_licence_from_the_description_and_links_told_apart():
+    # an API product at its documentation page is api-documentation, whoever publishes it; at its endpoint, an api
     hmrc = _imported(
         id="vat",
-        title="VAT (MTD)",
-        resourceType="api-documentation",
-        url="https://developer.service.hmrc.gov.uk/api-documentation/docs/api/service/vat-api",
+        title="Safety and Security Import Declarations",
+        url="https://developer.service.hmrc.gov.uk/api-documentation/docs/api/service/import-control-entry-declaration-store",
+    )
+    ukho = _imported(
+        id="tides", title="UK Tidal API", url="https://developer.admiralty.co.uk/product#product=uk-tidal-api"
     )
     guide = _imported(
-        id="guide", title="VAT API reference guide", resourceType="api-documentation", url="https://x.example/api/guide"
+        id="guide", title="Vehicle Enquiry", url="https://driver-vehicle-licensing.api.gov.uk/vehicle-enquiry"
     )
     app = _imported(id="app", url="https://council.maps.arcgis.com/apps/webappviewer/index.html?id=1")
     flood = _imported(
@@ -329,8 +332,9 @@ def test_one_type_rule_licence_from_the_description_and_links_told_apart():
         ],
     )
     flood.data.pop("licence", None)  # the catalogue states none; the description does
-    records = {r.id: r.data for r in finish_estate([hmrc, guide, app, flood], QualityLog())}
-    assert [records[k]["resourceType"] for k in ("vat", "guide", "app")] == ["api", "api-documentation", "dataset"]
+    records = {r.id: r.data for r in finish_estate([hmrc, ukho, guide, app, flood], QualityLog())}
+    types = [records[k]["resourceType"] for k in ("vat", "tides", "guide", "app")]
+    assert types == ["api-documentation", "api-documentation", "api", "dataset"]
     assert records["flood"]["licence"] == "Open Government Licence (stated in the description)"
     assert (
         records["flood"]["accessStatus"] == "public" and "stated in the description" in records["flood"]["accessNote"]

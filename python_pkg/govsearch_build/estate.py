@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from urllib.parse import urlsplit
 
 from .config import COLLECTION_IDS
 from .importers.cleaning import MAX_LINKS, keywords
@@ -346,31 +345,26 @@ def code_titles(records: list[Record], log: QualityLog) -> None:
             data["title"] = qualified[:300]
 
 
-# words that say a title names a document about an API, not the API itself
-_DOCUMENT_WORDS = frozenset(
-    """documentation docs doc contract contracts guide guidance reference pack specification spec schema schemas
-    manual portal catalogue hub handbook standard standards changelog overview tutorial readme swagger openapi
-    developer developers statistics""".split()
+# one API's documentation page at a developer portal: "developer.service.hmrc.gov.uk/api-documentation/...",
+# "developer-portal.driver-vehicle-licensing.api.gov.uk/apis/...", "developer.admiralty.co.uk/product#..."
+_API_DOCS_PAGE = re.compile(
+    r"^https://(?:developer|developer-portal|docs)\.|/(?:api-documentation|docs|documentation)(?:/|$)"
 )
 _ARCGIS_APP = re.compile(r"^https://[^/]*arcgis\.com/(?:portal/)?apps/", re.IGNORECASE)
-# a developer portal's page of an API ("/api-documentation/docs/api/service/vat-api", "/apis/docs")
-_API_PAGE = re.compile(r"/(?:apis?|api-documentation)(?:/|$)")
 _DGU_PAGE = re.compile(r"^https://(?:www\.)?data\.gov\.uk/dataset/[^/?#]+/?$")
 
 
 def type_rule(records: list[Record], log: QualityLog) -> None:
-    """One type rule across publishers and sources: a record that names one API
-    product (no word of its title names a document) at a developer portal's page of
-    an API is an `api`, whichever page that is (HMRC's service documentation pages
-    as DVLA's and OS's); a
-    data.gov.uk dataset page is a `dataset`; an ArcGIS web map application is a way
-    to view data (`dataset`), not an `api`."""
+    """One type rule across publishers and sources: an API product listed at its
+    documentation page on a developer portal is `api-documentation` (HMRC's as
+    DVLA's and the UKHO's), at its endpoint an `api`; a data.gov.uk dataset page is
+    a `dataset`; an ArcGIS web map application is a way to view data (`dataset`),
+    not an `api`."""
     for record in records:
         data = record.data
         kind = data["resourceType"]
-        words = set(re.findall(r"[a-z]+", data["title"].lower()))
-        if kind == "api-documentation" and not words & _DOCUMENT_WORDS and _API_PAGE.search(urlsplit(data["url"]).path):
-            new = "api"
+        if kind == "api" and _API_DOCS_PAGE.search(data["url"]):
+            new = "api-documentation"
         elif kind == "catalogue-record" and _DGU_PAGE.match(data["url"]):
             new = "dataset"
         elif kind == "api" and _ARCGIS_APP.match(data["url"]):

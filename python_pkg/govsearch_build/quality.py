@@ -109,7 +109,7 @@ RULES = {
     ),
     "type-rule": (
         "One type rule across publishers",
-        "A record that names one API product (no word of its title names a document) at a developer portal's page of an API is an api, whichever page that is (HMRC's service pages, DVLA's, OS's alike); a data.gov.uk dataset page is a dataset; a web map application (ArcGIS /apps/) is a way to view data, a dataset, not an api.",
+        "An API product listed at its documentation page on a developer portal is api-documentation, whoever publishes it (HMRC's, DVLA's and the UKHO's alike), and at its endpoint an api; a data.gov.uk dataset page is a dataset; a web map application (ArcGIS /apps/) is a way to view data, a dataset, not an api.",
     ),
     "licence-from-govuk": (
         "GOV.UK licence stated",

@@ -61,8 +61,13 @@ title again with a format ("Conservation Areas (download as CSV)"), and
 whose documentation page is the url of a Data Product row, is folded into
 that record: its link joins the record's `links` (`{title, url, kind:
 download|service}`, at most 40; titled by its format or kind of service) and
-the row is reported as merged. Its link is dropped (the row still merged) when it
-is plain http on a host that is not a listed public body. Rows of one dataset
+the row is reported as merged. Every such link is accounted for
+(`quality.links-accounted`): kept (a plain-http one on any host kept, flagged
+`linkSecurity: "http-only"` and labelled "(not encrypted)"), or dropped with
+its reason (an address that cannot be used, the same address as a link
+already listed, the limit of 40 links). A dataset row whose own address
+cannot be used is rejected alone: nothing is folded into it, so its formats
+and services stay records of their own. Rows of one dataset
 page whose URLs differ only by a format (`quality.format_free_url`: a format
 query parameter such as outputFormat=csv|shape-zip or f=json|geojson, or a
 file extension) are the same data in several formats and are folded whatever
