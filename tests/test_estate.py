@@ -334,7 +334,7 @@ def test_one_type_rule_licence_from_the_description_and_links_told_apart():
     flood.data.pop("licence", None)  # the catalogue states none; the description does
     records = {r.id: r.data for r in finish_estate([hmrc, ukho, guide, app, flood], QualityLog())}
     types = [records[k]["resourceType"] for k in ("vat", "tides", "guide", "app")]
-    assert types == ["api-documentation", "api-documentation", "api", "dataset"]
+    assert types == ["api-documentation", "api", "api", "dataset"]
     assert records["flood"]["licence"] == "Open Government Licence (stated in the description)"
     assert (
         records["flood"]["accessStatus"] == "public" and "stated in the description" in records["flood"]["accessNote"]

@@ -345,19 +345,18 @@ def code_titles(records: list[Record], log: QualityLog) -> None:
             data["title"] = qualified[:300]
 
 
-# one API's documentation page at a developer portal: "developer.service.hmrc.gov.uk/api-documentation/...",
-# "developer-portal.driver-vehicle-licensing.api.gov.uk/apis/...", "developer.admiralty.co.uk/product#..."
-_API_DOCS_PAGE = re.compile(
-    r"^https://(?:developer|developer-portal|docs)\.|/(?:api-documentation|docs|documentation)(?:/|$)"
-)
+# one API's documentation page at a developer portal ("developer.service.hmrc.gov.uk/api-documentation/docs/...");
+# a portal's product page ("developer.admiralty.co.uk/product#product=uk-tidal-api") is the product itself
+_API_DOCS_PAGE = re.compile(r"^https://[^/?#]+/(?:[^?#]*/)?(?:api-documentation|docs|documentation)(?:/|$|\?)")
 _ARCGIS_APP = re.compile(r"^https://[^/]*arcgis\.com/(?:portal/)?apps/", re.IGNORECASE)
 _DGU_PAGE = re.compile(r"^https://(?:www\.)?data\.gov\.uk/dataset/[^/?#]+/?$")
 
 
 def type_rule(records: list[Record], log: QualityLog) -> None:
     """One type rule across publishers and sources: an API product listed at its
-    documentation page on a developer portal is `api-documentation` (HMRC's as
-    DVLA's and the UKHO's), at its endpoint an `api`; a data.gov.uk dataset page is
+    documentation page on a developer portal is `api-documentation` (HMRC's from the
+    API catalogue as HMRC's curated ones), at its endpoint or product page an `api`
+    (DVLA's, OS's, the UKHO's); a data.gov.uk dataset page is
     a `dataset`; an ArcGIS web map application is a way to view data (`dataset`),
     not an `api`."""
     for record in records:

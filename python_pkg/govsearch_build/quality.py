@@ -109,7 +109,7 @@ RULES = {
     ),
     "type-rule": (
         "One type rule across publishers",
-        "An API product listed at its documentation page on a developer portal is api-documentation, whoever publishes it (HMRC's, DVLA's and the UKHO's alike), and at its endpoint an api; a data.gov.uk dataset page is a dataset; a web map application (ArcGIS /apps/) is a way to view data, a dataset, not an api.",
+        "An API product listed at its documentation page on a developer portal is api-documentation, whoever lists it (HMRC's from the API catalogue as HMRC's curated ones), and at its endpoint or product page an api (DVLA's, OS's, the UKHO's); a data.gov.uk dataset page is a dataset; a web map application (ArcGIS /apps/) is a way to view data, a dataset, not an api.",
     ),
     "licence-from-govuk": (
         "GOV.UK licence stated",

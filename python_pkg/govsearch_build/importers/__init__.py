@@ -134,8 +134,9 @@ lists every export in `../shared/data` as `[[sources]]`.
     apart by what differs in their own addresses (host, format, coordinate
     system: "CSV (British National Grid)"); the same address is listed once;
   - `type-rule` (estate): an API product listed at its documentation page on
-    a developer portal is `api-documentation` (HMRC's as DVLA's and the
-    UKHO's), at its endpoint an `api`; a data.gov.uk dataset page is a
+    a developer portal is `api-documentation` (HMRC's from the API catalogue
+    as HMRC's curated ones), at its endpoint or product page an `api` (DVLA's,
+    OS's, the UKHO's); a data.gov.uk dataset page is a
     `dataset`; an ArcGIS web map application is a `dataset`, not an `api`;
   - `licence-from-description` (estate): an unreviewed record whose own
     description states the Open Government Licence says so ("Open Government
