@@ -190,8 +190,13 @@ def test_an_api_with_and_without_its_version_is_one_record_that_keeps_every_name
     assert places.id == "de-places-api" and data["url"] == PLACES["url"]
     assert data["summary"] == PLACES["summary"]  # the review's words lead; the others' stay as aliases
     assert data["alsoKnownAs"] == [  # a URL once; a name or summary the record already holds not at all
-        {"title": "Places API", "summary": PLACES_V1["summary"], "url": PLACES_V1["url"]},
-        {"title": "Address Finder", "summary": "Find an address."},
+        {
+            "title": "Places API",
+            "summary": PLACES_V1["summary"],
+            "url": PLACES_V1["url"],
+            "source": "curated: places-api-v1.md",
+        },
+        {"title": "Address Finder", "summary": "Find an address.", "source": "api-catalogue: apic-places.md"},
     ]
     assert data["collections"] == ["deep-evidence", "government-apis"]
 
@@ -274,3 +279,86 @@ def test_compounds_are_two_parts_of_letters_and_each_spelling_gets_the_other():
     assert other_spellings("Wellbeing and LOOKUP", compounds) == ["well being", "look up"]
     assert other_spellings("well-being, well-being", compounds) == ["wellbeing"]
     assert other_spellings("email", compounds) == [] and other_spellings("well", {}) == []
+
+
+def _imported(**fields) -> Record:
+    data = dict(IMPORTED, source={"kind": "okf-search-shards"}, **fields)
+    return Record(data=data, body="", file=f"{data['id']}.json#0")
+
+
+def test_code_titles_are_qualified_from_the_rows_own_facts():
+    quadrant = _imported(id="q-9", title="Q 9", summary="PDF map of quadrant 9", url="https://x.example/q-9")
+    wildlife = _imported(
+        id="lwls",
+        title="LWLS20131120",
+        summary="The local wildlife data sets are captured against OS master map. They are maintained annually.",
+        url="https://x.example/lwls",
+        publisher="Gateshead Council",
+    )
+    plan = _imported(id="plan", title="COMMON.PLAN_ARTICLE_4_C3_TO_C4", url="https://x.example/plan")
+    log = QualityLog()
+    titles = {r.id: r.data["title"] for r in finish_estate([quadrant, wildlife, plan], log)}
+    assert titles == {
+        "q-9": "Q 9: PDF map of quadrant 9",
+        "lwls": "LWLS20131120, from Gateshead Council",
+        "plan": "Common plan article 4 C3 to C4",
+    }
+    assert log.counts["code-title-qualified"]["changed"] == 2 and "LWLS20131120" in wildlife.data["keywords"]
+
+
+def test_one_type_rule_licence_from_the_description_and_links_told_apart():
+    # an API product at its documentation page is api-documentation, whoever publishes it; at its endpoint, an api
+    hmrc = _imported(
+        id="vat",
+        title="Safety and Security Import Declarations",
+        url="https://developer.service.hmrc.gov.uk/api-documentation/docs/api/service/import-control-entry-declaration-store",
+    )
+    ukho = _imported(
+        id="tides", title="UK Tidal API", url="https://developer.admiralty.co.uk/product#product=uk-tidal-api"
+    )
+    guide = _imported(
+        id="guide", title="Vehicle Enquiry", url="https://driver-vehicle-licensing.api.gov.uk/vehicle-enquiry"
+    )
+    app = _imported(id="app", url="https://council.maps.arcgis.com/apps/webappviewer/index.html?id=1")
+    flood = _imported(
+        id="flood",
+        url="https://flood.example.gov.uk/",
+        accessStatus="access-not-established",
+        summary="Provided as open data under the Open Government Licence with no requirement for registration.",
+        links=[
+            {"title": "CSV", "url": "https://a.example/x.csv?srsName=EPSG:27700", "kind": "download"},
+            {"title": "CSV", "url": "https://a.example/x.csv?srsName=EPSG:4326", "kind": "download"},
+            {"title": "CSV", "url": "https://a.example/x.csv?srsName=EPSG:4326", "kind": "download"},
+        ],
+    )
+    flood.data.pop("licence", None)  # the catalogue states none; the description does
+    records = {r.id: r.data for r in finish_estate([hmrc, ukho, guide, app, flood], QualityLog())}
+    types = [records[k]["resourceType"] for k in ("vat", "tides", "guide", "app")]
+    assert types == ["api-documentation", "api", "api", "dataset"]
+    assert records["flood"]["licence"] == "Open Government Licence (stated in the description)"
+    assert (
+        records["flood"]["accessStatus"] == "public" and "stated in the description" in records["flood"]["accessNote"]
+    )
+    assert [link["title"] for link in records["flood"]["links"]] == ["CSV (British National Grid)", "CSV (WGS 84)"]
+
+
+def test_names_survive_merge_chains_and_moved_ids_point_at_the_final_record():
+    reviewed = Record(data=dict(REVIEWED), body="", file="de.md")
+    row = _imported(
+        id="apic-met",
+        title="Met Office forecasts",
+        url="https://api.weather.example.gov.uk/v1/",
+        alsoKnownAs=[{"title": "Weather DataHub", "source": "okf-uk-living: resources-0.json#3"}],
+    )
+    moved = {"living-weather": "apic-met"}
+    log = QualityLog()
+    (record,) = finish_estate([reviewed, row], log, moved)
+    assert [alias["title"] for alias in record.data["alsoKnownAs"]] == ["Met Office forecasts", "Weather DataHub"]
+    assert moved == {"living-weather": "de-weather-api", "apic-met": "de-weather-api"}
+
+
+def test_a_test_record_spelled_from_a_code_is_left_out_and_listed():
+    row = _imported(id="allotmentstest", title="Allotment test", url="https://x.example/allotments-test")
+    log = QualityLog()
+    assert finish_estate([row], log) == []
+    assert log.as_dict()["test-record-left-out"]["listed"][0]["title"] == "Allotment test"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
 import threading
 import time
@@ -216,7 +217,7 @@ def test_the_lock_pins_every_export_the_full_estate_reads(shared_data):
     for source in lock["sources"]:
         commit = source["commit"]
         assert source["repository"].count("/") == 1 and source["licence"] and source["commit_note"], source["name"]
-        assert len(commit) == 40 or source["commit_resolved"] is False, source["name"]
+        assert re.fullmatch(r"[0-9a-f]{40}", commit) and source["commit_resolved"] is True, source["name"]
         assert all(f"/{source['repository']}/{commit}/{entry['path']}" in entry["url"] for entry in source["files"])
     locked = {item.local for item in load_lock(LOCK)}
     shared = {

@@ -4,12 +4,15 @@ Skips when the real exports are not beside the checkout. Slow (a few
 minutes): it imports every export and indexes the whole estate twice.
 """
 
+import gzip
 import json
 import random
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
+from markupsafe import escape
 
 from govsearch import Catalogue, DirectoryLoader, to_json
 from govsearch.attribution import CATALOGUE_ATTRIBUTION, OGL_ATTRIBUTION
@@ -17,7 +20,16 @@ from govsearch_build.assets import Assets
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.pipeline import collect_records
-from govsearch_build.quality import RULES, collapse_repeats, is_generic_title, normalised_url
+from govsearch_build.quality import (
+    RULES,
+    collapse_repeats,
+    is_bare_code,
+    is_generic_title,
+    is_placeholder,
+    is_test_record,
+    normalised_url,
+    repeats_title,
+)
 from govsearch_build.render import Renderer
 from govsearch_build.report import build_report
 
@@ -49,6 +61,81 @@ def test_every_input_is_built_or_reported(estate):
                 report["built"] + report["rejected"] + sum(report["left_out"].values()) + report["duplicates_merged"]
             )
             assert accounted >= report["inputs"], report["kind"]
+
+
+def test_the_report_reconciles_inputs_to_records(estate):
+    loaded, _ = estate
+    report = build_report(loaded)
+    totals = report["totals"]
+    assert totals["reconciles"] and totals["built"] == len(loaded.records), totals
+    assert totals["curated_inputs"] == len(list((REPO / "site" / "content").rglob("*.md")))
+    # every link of a folded row kept or dropped with its reason
+    assert report["links"]["kept"] > 25_000 and report["links"]["kept_by_kind"]["kept (plain http, flagged)"] > 1_000
+    assert all(reason for reason in report["links"]["dropped_by_reason"])
+
+
+def _input_rows() -> list[tuple[str, list[str]]]:
+    """Every row of the exports that names a web address: its file as the report names
+    it and its addresses (its url; its documentation page, which a row sharing its url
+    with other API Products takes as its own)."""
+    rows = []
+    for path in sorted((SHARED_DATA / "okf-uk-government-apis").glob("results-*.json.gz")):
+        for number, item in enumerate(json.loads(gzip.decompress(path.read_bytes()))):
+            urls = [str(item.get(key) or "") for key in ("url", "documentation")]
+            rows.append((f"okf-uk-government-apis/{path.name}#{number}", [u for u in urls if u]))
+    living = SHARED_DATA / "okf-uk-living" / "resources-0.json"
+    for number, item in enumerate(json.loads(living.read_text("utf-8"))):
+        rows.append((f"okf-uk-living/resources-0.json#{number}", [item["url"]] if item.get("url") else []))
+    return [(file, urls) for file, urls in rows if urls]
+
+
+def _address(url: str) -> str:
+    return normalised_url(quote(url.strip(), safe=":/?#[]@!$&'()*+,;=%~"))
+
+
+def test_every_input_url_is_a_record_another_name_a_link_or_reported(estate):
+    """Nothing the exports name is lost silently: each row's address is a record's,
+    one of its other names' or one of its links, or the row is reported (rejected with
+    its reason, left out under a reason, or a test record listed with its links)."""
+    loaded, _ = estate
+    report = build_report(loaded)
+    kept = set()
+    for record in loaded.records:
+        data = record.data
+        kept.update(_address(u) for u in (data["url"], data.get("documentationUrl") or data["url"]))
+        kept.update(_address(link["url"]) for link in data.get("links", []))
+        kept.update(_address(alias["url"]) for alias in data.get("alsoKnownAs", []) if alias.get("url"))
+    reported = {problem.file for problem in loaded.rejected}
+    reported.update(
+        file for imp in loaded.imports for files in imp.get("left_out_files", {}).values() for file in files
+    )
+    tests = report["quality"]["test-record-left-out"]["listed"]
+    reported.update(case["file"] for case in tests)
+    kept.update(_address(url) for case in tests for url in case["links"])  # dropped with that reason
+    rows = _input_rows()
+    lost = [(file, urls) for file, urls in rows if file not in reported and not {_address(u) for u in urls} & kept]
+    assert len(rows) > 40_000 and lost == []
+
+
+def test_names_summaries_titles_and_ids_are_kept(estate):
+    loaded, _ = estate
+    records = [record.data for record in loaded.records]
+    names = {
+        " ".join(n.lower().split())
+        for d in records
+        for n in [d["title"], *(a["title"] for a in d.get("alsoKnownAs", []))]
+    }
+    services = SHARED_DATA / "okf-uk-living" / "services"
+    titles = [re.search(r'^title: "?(.*?)"?$', path.read_text("utf-8"), re.M) for path in services.glob("*.md")]
+    missing = [t.group(1) for t in titles if t and " ".join(t.group(1).lower().split()) not in names]
+    assert len(titles) > 300 and missing == []
+    assert not [d["id"] for d in records if is_placeholder(d["summary"])]
+    assert len([d["id"] for d in records if repeats_title(d["summary"], d["title"])]) <= 50
+    assert not [d["title"] for d in records if d["resourceType"] != "organisation" and is_bare_code(d["title"])]
+    assert not [d["title"] for d in records if is_test_record(d["title"], d["resourceType"])]
+    # a record merged into another still answers by its id
+    former = {old for d in records for old in d.get("formerIds", [])}
+    assert former and not former & {d["id"] for d in records}
 
 
 def test_sharded_equals_single_at_full_scale(estate):
@@ -187,5 +274,8 @@ def test_data_quality_page_counts_every_rule(estate, tmp_path):
     page = (tmp_path / "data-quality" / "index.html").read_text("utf-8")
     for name, entry in report["quality"].items():
         section = page[page.index(f'id="rule-{name}"') :]
-        action = next(a for a in ("changed", "merged", "kept", "rejected") if a in entry)
-        assert f"<strong>{entry[action]:,}</strong> {action}" in section[: section.index("</section>")], name
+        section = section[: section.index("</section>")]
+        for action, count in entry.items():
+            if action not in ("title", "description", "examples", "listed"):
+                assert f"<strong>{count:,}</strong> {str(escape(action))}" in section, (name, action)
+        assert all(str(escape(case["title"])) in section for case in entry.get("listed", [])), name

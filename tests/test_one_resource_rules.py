@@ -64,7 +64,9 @@ def test_a_dataset_published_again_is_one_record_only_with_the_same_summary_and_
     later = _row("owned2", "Property land owned", page + "2", updated="2016-11-22")
     records, quality = _finish(first, again, later)
     assert set(records) == {"owned", "owned2"}  # another date: perhaps another edition, so it stays
-    assert records["owned"]["alsoKnownAs"] == [{"title": "Property land owned", "url": again["url"]}]
+    assert records["owned"]["alsoKnownAs"] == [
+        {"title": "Property land owned", "url": again["url"], "source": "okf-search-shards: owned1.md"}
+    ]
     assert quality["republished-dataset-merged"]["merged"] == 1
 
 

@@ -32,8 +32,22 @@ from collections import defaultdict
 
 from .config import COLLECTION_IDS
 from .importers.cleaning import MAX_LINKS, keywords
-from .importers.merge import merge_into
-from .quality import QualityLog, hub_items, normalised_url, service_endpoint, service_kind, spell_out_code
+from .importers.merge import keep_names, merge_into
+from .quality import (
+    QualityLog,
+    distinct_links,
+    hub_items,
+    is_bare_code,
+    is_test_record,
+    item_name,
+    leave_out_test_record,
+    normalised_url,
+    qualify_code_title,
+    service_endpoint,
+    service_kind,
+    spell_out_code,
+    stated_terms,
+)
 from .records import Record
 from .service_titles import service_titles
 
@@ -77,31 +91,8 @@ def _resources(members: list[tuple[int, Record]]) -> list[list[tuple[int, Record
     return resources
 
 
-MAX_ALIASES = 20
-
-
 def _plain(text: str) -> str:
     return " ".join(text.lower().split())
-
-
-def keep_names(winner: Record, other: Record) -> None:
-    """What a merged record called the resource stays searchable (`alsoKnownAs`,
-    indexed with the winner's words and shown on its page): its title and its
-    summary, each only when the winner does not already say it, and its URL
-    when it spells the resource's another way (`.../places/v1`). Otherwise
-    "address lookup" would lose OS Places, whose reviewed record says
-    "address search" and whose catalogue entry says "address look-up"."""
-    data = other.data
-    known = winner.data.get("alsoKnownAs", [])
-    titles = {_plain(winner.data["title"]), *(_plain(alias["title"]) for alias in known)}
-    summaries = {_plain(winner.data["summary"]), *(_plain(alias.get("summary", "")) for alias in known)}
-    alias = {"title": data["title"]}
-    if _plain(data["summary"]) not in summaries:
-        alias["summary"] = data["summary"]
-    if data["url"] != winner.data["url"] and all(data["url"] != other.get("url") for other in known):
-        alias["url"] = data["url"]
-    if (len(alias) > 1 or _plain(data["title"]) not in titles) and len(known) < MAX_ALIASES:
-        winner.data["alsoKnownAs"] = [*known, alias]
 
 
 def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
@@ -205,7 +196,7 @@ def _merge_groups(
 def _fold(winner: Record, other: Record, rule: str, log: QualityLog) -> None:
     """`other` becomes part of `winner`: its facts and names kept (`merge_into`,
     `keep_names`); a service folded into its dataset's page is one of its links."""
-    merge_into(winner, other, reviewed="evidence" in winner.data)
+    merge_into(winner, other, reviewed="evidence" in winner.data, log=log)
     keep_names(winner, other)
     if rule == "service-endpoints-merged" or rule == "service-page-merged" and _is_page(winner):
         _link_service(winner, other)
@@ -326,14 +317,139 @@ def api_titles(records: list[Record], log: QualityLog) -> None:
 
 def code_titles(records: list[Record], log: QualityLog) -> None:
     """A title still written as a code once services have their dataset's title
-    ("OCC_Gritting_Routes") is spelled as words; the code stays a keyword."""
+    ("OCC_Gritting_Routes") is spelled as words; the code stays a keyword. A title
+    that is still only a code ("Q 9", "LWLS20131120") is qualified from the record's
+    own facts (`quality.qualify_code_title`): the layer its address names, the title
+    of the dataset page it documents, its one-sentence summary, else its publisher."""
+    titles = {record.data["url"]: record.data["title"] for record in records}
     for record in records:
         data = record.data
+        if "evidence" in data or data["resourceType"] == "organisation":
+            continue
         spelled = spell_out_code(data["title"])
-        if spelled != data["title"] and "evidence" not in data:
+        if spelled != data["title"]:
             log.note("code-title-spelled", "changed", record.file, data["title"], spelled)
             data["keywords"] = keywords([*data.get("keywords", []), data["title"]])
             data["title"] = spelled
+        if is_bare_code(data["title"]):
+            layer = item_name(data["url"]) if "?" in data["url"] else None
+            qualified = qualify_code_title(
+                data["title"],
+                layer=layer or "",
+                dataset=titles.get(data.get("documentationUrl", ""), ""),
+                summary=data["summary"],
+                publisher=data["publisher"],
+            )
+            log.note("code-title-qualified", "changed", record.file, data["title"], qualified)
+            data["keywords"] = keywords([*data.get("keywords", []), data["title"]])
+            data["title"] = qualified[:300]
+
+
+# one API's documentation page at a developer portal ("developer.service.hmrc.gov.uk/api-documentation/docs/...");
+# a portal's product page ("developer.admiralty.co.uk/product#product=uk-tidal-api") is the product itself
+_API_DOCS_PAGE = re.compile(r"^https://[^/?#]+/(?:[^?#]*/)?(?:api-documentation|docs|documentation)(?:/|$|\?)")
+_ARCGIS_APP = re.compile(r"^https://[^/]*arcgis\.com/(?:portal/)?apps/", re.IGNORECASE)
+_DGU_PAGE = re.compile(r"^https://(?:www\.)?data\.gov\.uk/dataset/[^/?#]+/?$")
+
+
+def type_rule(records: list[Record], log: QualityLog) -> None:
+    """One type rule across publishers and sources: an API product listed at its
+    documentation page on a developer portal is `api-documentation` (HMRC's from the
+    API catalogue as HMRC's curated ones), at its endpoint or product page an `api`
+    (DVLA's, OS's, the UKHO's); a data.gov.uk dataset page is
+    a `dataset`; an ArcGIS web map application is a way to view data (`dataset`),
+    not an `api`."""
+    for record in records:
+        data = record.data
+        kind = data["resourceType"]
+        if kind == "api" and _API_DOCS_PAGE.search(data["url"]):
+            new = "api-documentation"
+        elif kind == "catalogue-record" and _DGU_PAGE.match(data["url"]):
+            new = "dataset"
+        elif kind == "api" and _ARCGIS_APP.match(data["url"]):
+            new = "dataset"
+        else:
+            continue
+        log.note("type-rule", "changed", record.file, f"{kind}: {data['title']}", new)
+        data["resourceType"] = new
+
+
+_NOT_STATED = ("does not state", "not established", "no licence stated")
+
+
+def stated_licences(records: list[Record], log: QualityLog) -> None:
+    """Where an unreviewed record's own description states its licence (the Open
+    Government Licence) or open access with no registration, and the record does
+    not say so, it does, naming that evidence: "Open Government Licence (stated in
+    the description)"; access `public` when the description states no registration."""
+    for record in records:
+        data = record.data
+        if "evidence" in data:
+            continue
+        licence, open_access = stated_terms(data["summary"])
+        if not licence:
+            continue
+        if "licence" not in data:
+            data["licence"] = f"{licence} (stated in the description)"
+            log.note("licence-from-description", "changed", record.file, "licence not stated", data["licence"])
+        note = data.get("accessNote", "")
+        if open_access and data["accessStatus"] == "access-not-established":
+            data["accessStatus"] = "public"
+            data["accessNote"] = (
+                f"Open access stated in the description: available under the {licence} with no registration."
+            )
+            log.note("licence-from-description", "changed", record.file, note or "access not established", "public")
+
+
+def labelled_links(records: list[Record], log: QualityLog) -> None:
+    """A record's links listed once each and told apart (`quality.distinct_links`)."""
+    for record in records:
+        links = record.data.get("links")
+        if not links:
+            continue
+        labelled, duplicates = distinct_links(links)
+        if duplicates:
+            log.note("links-labelled", "duplicates dropped", record.file, str(duplicates))
+        if [link["title"] for link in labelled] != [link["title"] for link in links[: len(labelled)]] or duplicates:
+            log.note("links-labelled", "changed", record.file, "; ".join(link["title"] for link in links[:4]))
+        record.data["links"] = labelled
+
+
+ESTATE_LEFT_OUT = "left out once its title was spelled"
+# the rules that merge records once every source is read (each counted under "merged")
+ESTATE_MERGES = (
+    "same-resource-merged",
+    "hub-item-merged",
+    "service-endpoints-merged",
+    "republished-dataset-merged",
+    "api-documentation-merged",
+    "service-page-merged",
+)
+
+
+def without_test_records(records: list[Record], log: QualityLog) -> list[Record]:
+    """Records whose title, once spelled ("allotmentstest" is "Allotment test"), says
+    they are a publisher's test rows are left out and listed (`test-record-left-out`);
+    the importers leave out those whose source title says so already."""
+    kept = []
+    for record in records:
+        data = record.data
+        if "evidence" not in data and is_test_record(data["title"], data["resourceType"]):
+            leave_out_test_record(log, ESTATE_LEFT_OUT, record.file, data)
+        else:
+            kept.append(record)
+    return kept
+
+
+def resolve_moves(moved: dict[str, str]) -> None:
+    """Each merged id points at the record it finally became part of (A into B, B into C: A -> C)."""
+    for old in list(moved):
+        seen = {old}
+        new = moved[old]
+        while new in moved and new not in seen:
+            seen.add(new)
+            new = moved[new]
+        moved[old] = new
 
 
 def record_former_ids(records: list[Record], moved: dict[str, str]) -> None:
@@ -351,6 +467,12 @@ def finish_estate(records: list[Record], log: QualityLog, moved: dict[str, str] 
     records = merge_service_pages(records, log, moved)
     link_records(records)
     code_titles(records, log)
+    records = without_test_records(records, log)
+    type_rule(records, log)
+    stated_licences(records, log)
     govuk_licence(records, log)
     api_titles(records, log)
+    labelled_links(records, log)
+    if moved is not None:
+        resolve_moves(moved)
     return records

@@ -110,12 +110,13 @@ def collect_records(config: SiteConfig) -> LoadResult:
             loaded.imports.append(result.report)
             loaded.quality.extend(result.quality)
             results.append(result)
-        imported, merged = combine_results(results)
+        imported, merged = combine_results(results, loaded.quality, loaded.moved)
         loaded.imports.append(merged)
         records = records + imported
     kept, duplicates = drop_duplicates(finish_estate(records, loaded.quality, loaded.moved))
     loaded.records = kept
     loaded.reject(duplicates)
+    loaded.duplicates_after_merge = len(duplicates)
     built = {record.id for record in kept}
     loaded.moved = {old: new for old, new in loaded.moved.items() if old not in built and new in built}
     record_former_ids(kept, loaded.moved)

@@ -75,6 +75,42 @@ RULES = {
         "APIs and their documentation linked",
         "An API and its documentation page are linked both ways; a page documenting one API only is the API record's documentation link.",
     ),
+    "placeholder-text-absent": (
+        "Placeholder text treated as absent",
+        'A description that only stands where one should be ("{{description}}", "null", "no description", empty) is no summary: the record says where it is listed instead, or takes a merged record\'s own summary.',
+    ),
+    "title-repeat-absent": (
+        "Summaries that only repeat the title",
+        "A description that is the title again says nothing more: it is treated as absent, as a placeholder is.",
+    ),
+    "summary-from-merged": (
+        "The most informative summary kept",
+        "When records of one resource are merged, a summary no person wrote (a placeholder, the title again, or one the importer wrote) gives way to a merged record's own; the other summaries stay searchable as other names.",
+    ),
+    "test-record-left-out": (
+        "Test records left out",
+        'A row its publisher made to try the catalogue out ("TPO Test", "Allotment Plots TEST WMS", "MytesT geo987", "Test CSV") is left out and listed in the build report; pages about tests people take ("MOT test") are not.',
+    ),
+    "code-title-qualified": (
+        "Titles that are only a code qualified",
+        'A title that is only a code ("Q 9", "LWLS20131120") is qualified from the row\'s own facts: the layer its service names, its dataset\'s title, its summary when that is one short sentence ("Q 9: PDF map of quadrant 9"), else its publisher; a code of words joined by "_" or "." is spelled as words.',
+    ),
+    "links-accounted": (
+        "Every link of a folded row accounted for",
+        "Each download or service of a folded row is kept as a link of its dataset (a plain-http one flagged as not encrypted) or dropped with its reason: an address that cannot be used, an exact duplicate, or the schema's limit of 40 links.",
+    ),
+    "links-labelled": (
+        "Links that can be told apart",
+        'Links of one record with the same label are told apart by what differs in their own addresses: the host, the format or the coordinate system ("CSV (British National Grid)", "CSV (WGS 84)"); the same address is listed once.',
+    ),
+    "licence-from-description": (
+        "Licence and access stated in the description",
+        'Where a record\'s own description states its licence ("under the Open Government Licence") or open access with no registration, the record says so, naming that evidence ("stated in the description").',
+    ),
+    "type-rule": (
+        "One type rule across publishers",
+        "An API product listed at its documentation page on a developer portal is api-documentation, whoever lists it (HMRC's from the API catalogue as HMRC's curated ones), and at its endpoint or product page an api (DVLA's, OS's, the UKHO's); a data.gov.uk dataset page is a dataset; a web map application (ArcGIS /apps/) is a way to view data, a dataset, not an api.",
+    ),
     "licence-from-govuk": (
         "GOV.UK licence stated",
         "A GOV.UK page without a stated licence takes GOV.UK's own statement: Open Government Licence v3.0 unless otherwise stated.",
@@ -88,9 +124,16 @@ class QualityLog:
     def __init__(self) -> None:
         self.counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         self.examples: dict[str, list[dict[str, str]]] = defaultdict(list)
+        # every case of a rule whose cases are few and each worth naming (test records left out)
+        self.listed: dict[str, list[dict[str, str]]] = defaultdict(list)
 
-    def note(self, rule: str, action: str, file: str, before: str = "", after: str = "") -> None:
+    def note(
+        self, rule: str, action: str, file: str, before: str = "", after: str = "", *, listed: dict | None = None
+    ) -> None:
+        """Count one case of `rule`; `listed` (facts to add) lists this case in full too."""
         self.counts[rule][action] += 1
+        if listed is not None:
+            self.listed[rule].append({"file": file[:200], "title": _visible(before[:200]), **listed})
         if len(self.examples[rule]) < EXAMPLES:
             example = {"file": file[:200], "action": action}
             if before:
@@ -105,6 +148,8 @@ class QualityLog:
                 self.counts[rule][action] += count
             room = EXAMPLES - len(self.examples[rule])
             self.examples[rule].extend(other.examples[rule][: max(room, 0)])
+        for rule, cases in other.listed.items():
+            self.listed[rule].extend(cases)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -113,6 +158,7 @@ class QualityLog:
                 "description": RULES[rule][1],
                 **dict(sorted(self.counts[rule].items())),
                 "examples": self.examples[rule],
+                **({"listed": self.listed[rule]} if self.listed.get(rule) else {}),
             }
             for rule in RULES
             if rule in self.counts
@@ -176,7 +222,8 @@ def collapse_repeats(text: str) -> str:
 _HUMPS = re.compile(r"[A-Z][a-z]+")
 
 
-_CODE = re.compile(r"(?<!\S)[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+(?!\S)")
+# parts joined by "_" (and by "." or "-" beside one: "COMMON.PLAN_ARTICLE_4", "PLAN_2003-CORE_AREAS")
+_CODE = re.compile(r"(?<!\S)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?:_[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*)+(?!\S)")
 
 
 def spell_out_code(title: str) -> str:
@@ -192,9 +239,13 @@ def spell_out_code(title: str) -> str:
 
 def _words_of(code: str) -> list[str]:
     words = []
-    for word in code.split("_"):
+    for word in re.split(r"[_.-]", code):
         humps = _HUMPS.findall(word)
         words.extend(humps if len(humps) >= 3 and "".join(humps) == word else [word])
+    if code.isupper() and len(words) >= 3:
+        # a code in capitals is words in capitals: "CORE_RETAIL_AREAS" is "core retail areas"
+        # (an acronym of three letters or fewer, "CIL", stays)
+        words = [w.lower() if w.isalpha() and (len(w) > 3 or w.lower() in _MINOR | {"to"}) else w for w in words]
     return words
 
 
@@ -625,3 +676,188 @@ def service_endpoint(url: str) -> str | None:
     query = "&".join(part for part in pairs if part.split("=", 1)[0].lower() not in _OGC_PARAMETERS)
     path = _OGC_SEGMENT.sub("", parts.path)
     return urlunsplit(("ogc", parts.netloc, path, query, ""))
+
+
+# --- text that stands in for a summary ----------------------------------------
+# What exports write where a description should be: a template never filled in
+# ("{{description}}"), a null serialised as text, or words saying there is none.
+_PLACEHOLDER = re.compile(
+    r"^(?:\{\{[^{}]*\}\}|null|none|nil|n/?a|tbc|tbd|-+|\.+|no description(?: provided| available)?|description)$",
+    re.IGNORECASE,
+)
+# The summaries the importers write when a row has none (see each importer's table).
+_GENERATED = re.compile(
+    r"^(?:Official page from [^.]+\.|.+ from .+, listed in [^.]+\.|.+ listed in the UK government API catalogue\.)$"
+)
+
+
+def is_placeholder(text: str) -> bool:
+    """True for text that only stands where a description should be: "{{description}}",
+    "null", "no description", punctuation alone, or nothing."""
+    return bool(_PLACEHOLDER.match(text.strip().strip("\"'"))) or not text.strip()
+
+
+def repeats_title(summary: str, title: str) -> bool:
+    """True when a summary says nothing but the title again (case, spacing and a full stop aside)."""
+    return _comparable(summary) == _comparable(title)
+
+
+def _comparable(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def is_stand_in_summary(summary: str, title: str) -> bool:
+    """A summary no person wrote about the resource: a placeholder, the title again,
+    or one the importers write when the row has none."""
+    return is_placeholder(summary) or repeats_title(summary, title) or bool(_GENERATED.match(summary))
+
+
+# --- titles that are codes --------------------------------------------------------
+_CODE_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def is_bare_code(title: str) -> bool:
+    """True for a title that is only a code: no word in lower case, and letters run
+    into digits ("LWLS20131120", "C3"), parts joined by "_" or "." ("COMMON.PLAN_ARTICLE_4"),
+    or a letter or two and a number ("Q 9"). "ONS ASHE 2019" names things and is not one."""
+    tokens = _CODE_TOKEN.findall(title)
+    if not tokens or any(re.search(r"[a-z]", token) for token in tokens):
+        return False
+    mixed = any(re.search(r"[A-Z]", t) and re.search(r"[0-9]", t) for t in tokens)
+    short = len(tokens) <= 2 and any(t.isdigit() for t in tokens) and all(len(t) <= 2 or t.isdigit() for t in tokens)
+    return mixed or short or bool(re.search(r"[A-Za-z0-9][_.][A-Za-z0-9]", title))
+
+
+def qualify_code_title(
+    title: str, *, layer: str = "", dataset: str = "", summary: str = "", publisher: str = ""
+) -> str:
+    """A code title qualified from the row's own facts: the layer its service names,
+    else its dataset's title, else its summary when that is one short sentence
+    ("Q 9: PDF map of quadrant 9"), else its publisher ("LWLS20131120, a dataset of
+    Gateshead Council"); the code stays in the title, so a search for it still finds it."""
+    for name in (layer, dataset):
+        if name and not is_bare_code(name) and _comparable(name) != _comparable(title):
+            return f"{name} ({title})"
+    sentence = summary.strip()
+    if sentence and len(sentence) <= 100 and sentence.count(". ") == 0 and not is_stand_in_summary(sentence, title):
+        return f"{title}: {sentence.rstrip('.')}"
+    return f"{title}, from {publisher}" if publisher else title
+
+
+# --- test records -----------------------------------------------------------------
+_TEST_WORD = re.compile(r"^(?:my)?test$", re.IGNORECASE)
+# a test is also a real thing people book and sit: those titles are services, not test rows
+_REAL_TESTS = frozenset("driving theory practical mot sight eye hearing covid blood pregnancy results".split())
+
+
+def is_test_title(title: str) -> bool:
+    """True for a row its publisher made to try the catalogue out: "test" (or "mytest")
+    as the last word ("TPO Test", "walking routes test"), in capitals inside a mixed-case
+    title ("Allotment Plots TEST WMS"), in odd case ("MytesT geo987"), or first with only
+    formats after it ("Test CSV"). Titles about a test people take ("MOT test") are not."""
+    words = title.split()
+    tokens = [re.sub(r"[^A-Za-z0-9]", "", word) for word in words]
+    if any(token.lower() in _REAL_TESTS for token in tokens):
+        return False
+    found = [n for n, token in enumerate(tokens) if _TEST_WORD.match(token)]
+    if not found:
+        return False
+    mixed_case = not title.isupper()
+    for n in found:
+        token = tokens[n]
+        odd_case = token not in (token.lower(), token.upper(), token.capitalize())
+        if n == len(tokens) - 1 and len(tokens) > 1 or odd_case or mixed_case and token.isupper() and len(tokens) > 1:
+            return True
+        if (
+            n == 0
+            and len(tokens) > 1
+            and all(t.lower() in FORMAT_WORDS or t.lower() in FILLER_WORDS for t in tokens[1:])
+        ):
+            return True
+    return False
+
+
+# pages about tests people take (guidance, GOV.UK content) and organisations are never test rows
+_NEVER_TEST_ROWS = frozenset({"guidance", "govuk-content", "organisation"})
+
+
+def is_test_record(title: str, resource_type: str) -> bool:
+    """A row its publisher made to try a catalogue out (`is_test_title`), not a page about a test."""
+    return resource_type not in _NEVER_TEST_ROWS and is_test_title(title)
+
+
+def leave_out_test_record(log: QualityLog, action: str, file: str, data: dict[str, Any]) -> None:
+    """A test record left out: listed in full with the links it took with it, each
+    counted as dropped with that reason (`links-accounted`)."""
+    links = [link["url"] for link in data.get("links", [])]
+    for url in links:
+        log.note("links-accounted", "dropped: its record is a test record, left out", file, data["title"], url)
+    log.note("test-record-left-out", action, file, data["title"], listed={"url": data.get("url", ""), "links": links})
+
+
+# --- links that can be told apart -------------------------------------------------
+_CRS_PARAMETERS = frozenset({"srsname", "srs", "crs", "outsr", "insr", "sr"})
+_EPSG = re.compile(r"(?:epsg[:/]{1,2}|EPSG%3A|^)([0-9]{4,6})$", re.IGNORECASE)
+_CRS_NAMES = {"27700": "British National Grid", "4326": "WGS 84", "3857": "Web Mercator", "29902": "Irish Grid"}
+
+
+def coordinate_system(url: str) -> str | None:
+    """The coordinate system a link's own parameters ask (`srsName=EPSG:27700`, `outSR=4326`), named."""
+    for name, value in parse_qsl(urlsplit(url).query):
+        if name.lower() in _CRS_PARAMETERS:
+            match = _EPSG.search(value.strip())
+            if match:
+                code = match.group(1)
+                return _CRS_NAMES.get(code, f"EPSG:{code}")
+    return None
+
+
+def distinct_links(links: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """A record's links with exact duplicates (the same address) listed once, and
+    links of one title told apart by what differs between them: their host, their
+    format or their coordinate system (from each link's own address); returns the
+    links and how many duplicates were dropped."""
+    unique: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for link in links:
+        if link["url"] not in seen:
+            seen.add(link["url"])
+            unique.append(dict(link))
+    by_title: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for link in unique:
+        by_title[link["title"].lower()].append(link)
+    for same in (group for group in by_title.values() if len(group) > 1):
+        facts = [_link_facts(link["url"]) for link in same]
+        differing = [n for n in range(3) if len({fact[n] for fact in facts}) > 1]
+        for link, fact in zip(same, facts):
+            told = [fact[n] for n in differing if fact[n]]
+            if told:
+                link["title"] = f"{link['title']} ({', '.join(told)})"[:300]
+    return unique, len(links) - len(unique)
+
+
+def _link_facts(url: str) -> tuple[str, str, str]:
+    """(host, format, coordinate system) of a link, each "" when its address does not say."""
+    return ((urlsplit(url).hostname or "").lower(), format_name(url) or "", coordinate_system(url) or "")
+
+
+# --- access and licence stated in a description -----------------------------------
+_OGL_STATED = re.compile(
+    r"\bOpen Government Licen[cs]e\b(?:\s*\(OGL\))?(?:\s*(?:v|version\s*)(\d(?:\.\d)?))?", re.IGNORECASE
+)
+_NO_REGISTRATION = re.compile(
+    r"\b(?:no (?:requirement|need) (?:for|to) regist\w*|without (?:the need to )?regist\w*|no registration|no (?:api )?key (?:is )?(?:required|needed))\b",
+    re.IGNORECASE,
+)
+
+
+def stated_terms(text: str) -> tuple[str | None, bool]:
+    """(the licence a description states, whether it states open access with no
+    registration): "provided as open data under the Open Government Licence with no
+    requirement for registration" -> ("Open Government Licence", True)."""
+    licence = None
+    match = _OGL_STATED.search(text)
+    if match:
+        version = match.group(1)
+        licence = f"Open Government Licence v{version}" if version else "Open Government Licence"
+    return licence, bool(licence and _NO_REGISTRATION.search(text))

@@ -87,6 +87,9 @@ class LoadResult:
     imports: list[dict[str, Any]] = field(default_factory=list)  # one report per imported source
     quality: QualityLog = field(default_factory=QualityLog)  # what each data-quality rule changed
     moved: dict[str, str] = field(default_factory=dict)  # merged record id -> the record it is now part of
+    curated_inputs: int = 0  # Markdown files read from the content folder
+    curated_built: int = 0  # ... of which became records (the rest rejected)
+    duplicates_after_merge: int = 0  # records refused once every source was merged (same id or url)
 
     def reject(self, problems: Iterable[Rejection]) -> None:
         for problem in problems:
@@ -283,7 +286,8 @@ def validate_record(data: dict[str, Any], file: str, *, http_allowed_hosts: Iter
         problems.extend(_url_problems(data.get(name), name, file, allowed))
     for number, link in enumerate(data.get("links") or []):
         if isinstance(link, dict):
-            problems.extend(_url_problems(link.get("url"), f"links/{number}/url", file, allowed))
+            # a link marked http-only is plain http on purpose (UrlCleaner.link), on any host
+            problems.extend(_url_problems(link.get("url"), f"links/{number}/url", file, allowed | _flagged_host(link)))
     for name in ("observed", "updated"):
         problems.extend(_date_problems(data.get(name), name, file))
     if isinstance(data.get("evidence"), dict):
@@ -292,6 +296,17 @@ def validate_record(data: dict[str, Any], file: str, *, http_allowed_hosts: Iter
         )
         problems.extend(_date_problems(data["evidence"].get("observed"), "evidence/observed", file))
     return problems
+
+
+def _flagged_host(link: dict[str, Any]) -> set[str]:
+    """The host of a link marked http-only, whose plain http is allowed on any host."""
+    url = link.get("url")
+    if link.get("linkSecurity") != "http-only" or not isinstance(url, str) or not url.startswith("http://"):
+        return set()
+    try:
+        return {urlsplit(url).hostname or ""}
+    except ValueError:
+        return set()
 
 
 def _control_character_problems(data: Any, file: str, where: str = "") -> list[Rejection]:
@@ -423,6 +438,8 @@ def load_content(content_dir: Path, *, http_allowed_hosts: Iterable[str] = ()) -
     kept, duplicates = drop_duplicates(result.records)
     result.records = kept
     result.reject(duplicates)
+    result.curated_inputs = sum(1 for _ in content_dir.rglob("*.md"))
+    result.curated_built = len(kept)
     return result
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .estate import ESTATE_LEFT_OUT, ESTATE_MERGES
 from .records import LoadResult
 
 
@@ -22,6 +23,8 @@ def build_report(loaded: LoadResult) -> dict[str, Any]:
             "merged_same_resource": loaded.quality.counts.get("same-resource-merged", {}).get("merged", 0),
         },
         # a record of one resource in several collections counts in each
+        "totals": totals(loaded),
+        "links": links_accounted(loaded),
         "by_collection": _counts(c for d in data for c in d.get("collections", [d["collection"]])),
         "by_resource_type": _counts(d["resourceType"] for d in data),
         "by_access_status": _counts(d["accessStatus"] for d in data),
@@ -30,4 +33,50 @@ def build_report(loaded: LoadResult) -> dict[str, Any]:
         "imports": loaded.imports,
         # per data-quality rule: what it changed, merged or rejected, with examples
         "quality": loaded.quality.as_dict(),
+    }
+
+
+def totals(loaded: LoadResult) -> dict[str, Any]:
+    """Every input, curated or imported, from input to record: the records built plus
+    everything merged, left out or rejected on the way (with the records some inputs
+    add, API documentation pages) add up to the inputs; `reconciles` says they do."""
+    imports = [report for report in loaded.imports if "accounting" in report]
+    counted = loaded.quality.counts
+
+    def summed(name: str) -> int:
+        return sum(report["accounting"][name] for report in imports)
+
+    parts = {
+        "curated_inputs": loaded.curated_inputs,
+        "imported_inputs": summed("inputs"),
+        "derived_records": sum(report["derived"]["built"] for report in imports),
+        "built": len(loaded.records),
+        "curated_rejected": loaded.curated_inputs - loaded.curated_built,
+        "merged_within_a_source": summed("merged"),
+        "merged_across_sources": sum(report.get("cross_source_merged", 0) for report in loaded.imports),
+        "merged_one_resource": sum(counted.get(rule, {}).get("merged", 0) for rule in ESTATE_MERGES),
+        "left_out": summed("left_out") + counted.get("test-record-left-out", {}).get(ESTATE_LEFT_OUT, 0),
+        "rejected": summed("rejected"),
+        "duplicates_after_merge": loaded.duplicates_after_merge,
+    }
+    given = parts["curated_inputs"] + parts["imported_inputs"] + parts["derived_records"]
+    accounted = sum(
+        value for name, value in parts.items() if name not in ("curated_inputs", "imported_inputs", "derived_records")
+    )
+    return {"inputs": parts["curated_inputs"] + parts["imported_inputs"], **parts, "reconciles": given == accounted}
+
+
+def links_accounted(loaded: LoadResult) -> dict[str, Any]:
+    """The links of folded rows: how many were kept (plain-http ones flagged), and
+    how many dropped, by reason; and duplicates listed once when records merged."""
+    actions = loaded.quality.counts.get("links-accounted", {})
+    kept = {action: count for action, count in actions.items() if action.startswith("kept")}
+    dropped = {
+        action.removeprefix("dropped: "): count for action, count in actions.items() if action.startswith("dropped")
+    }
+    return {
+        "kept": sum(kept.values()),
+        "kept_by_kind": kept,
+        "dropped": sum(dropped.values()),
+        "dropped_by_reason": dropped,
     }

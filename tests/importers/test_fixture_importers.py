@@ -170,4 +170,9 @@ def test_okf_markdown(fixtures, authority):
     body = [r for r in result.records if r.id == "okfmd-get-state-pension-forecast"][0].body
     assert "(https://www.gov.uk/check-state-pension)" in body
     assert rep["left_out"] == {"not-a-record": 1}
-    assert {r.file for r in result.rejected} == {"services/family-without-links.md", "services/broken.md"}
+    assert {r.file for r in result.rejected} == {"services/broken.md"}
+    # a family with no address of its own is another name of the service it links, with its source
+    assert {"title": "Administer an estate", "source": "okf-markdown: services/family-without-links.md"}.items() <= (
+        route["alsoKnownAs"][0].items()
+    )
+    assert rep["accounting"]["merged"] == 1 and rep["duplicates"][0]["file"] == "services/family-without-links.md"

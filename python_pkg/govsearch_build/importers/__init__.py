@@ -10,9 +10,14 @@ lists every export in `../shared/data` as `[[sources]]`.
 
 - **Accounting.** Every input row is exactly one of: built, merged as a
   duplicate (reported with examples), left out with a reason (counted under
-  `left_out`), or rejected (file, field, reason). `report.accounting` holds the
-  four counts, which add up to `inputs`; records made in addition to a row's
-  own record (API documentation pages) are counted under `derived`.
+  `left_out`, each row named under `left_out_files`), or rejected (file,
+  field, reason); a rejected row takes nothing else with it. `report.accounting`
+  holds the four counts, which add up to `inputs`; records made in addition to
+  a row's own record (API documentation pages) are counted under `derived`.
+  The build report's `totals` add curated and imported inputs up to the
+  records built (merged within a source, across sources and as one resource,
+  left out, rejected) and say whether they reconcile; its `links` count the
+  folded rows' links kept and dropped, by reason.
 - **Validation.** Every record passes `records.validate_record`; a candidate
   that does not is rejected with the validator's file/field/reason.
 - **Duplicates.** Same url within a collection (or same id): the first record
@@ -20,6 +25,14 @@ lists every export in `../shared/data` as `[[sources]]`.
   (keywords and links united, missing licence/documentationUrl/updated filled). Across
   sources, `importers.combine_results(results)` does the same and reports
   `cross_source_merged`; the order of `[[sources]]` decides which is kept.
+  Nothing a merged record said is lost (`merge.keep_names`): its title, its
+  summary and its URL, each when the kept record does not already say it, go
+  into `alsoKnownAs` with their `source` ("okf-markdown: services/x.md"), and
+  so do the other names it had itself; a summary no person wrote (a
+  placeholder, the title again, or the importer's own "X from Y, listed in
+  Z.") gives way to the merged record's own (`summary-from-merged`). The merged
+  record's id goes into the kept one's `formerIds` (its page redirects), so
+  an id published before still answers `get_resource_record`.
 - **One resource, one record** (`govsearch_build/estate.py`, after every source
   is read). Records whose URLs name the same resource (`quality.normalised_url`:
   scheme, host case, default port, a trailing slash, a trailing API version
@@ -101,6 +114,34 @@ lists every export in `../shared/data` as `[[sources]]`.
     `.xlsx`, `.zip`, `.geojson`, ArcGIS `/api/download/`, `?f=csv`…) is a `dataset`;
   - `http-only-kept`: see URLs below;
   - `documentation-linked` (api-catalogue): see that importer;
+  - `placeholder-text-absent`, `title-repeat-absent`: a description that is a
+    placeholder ("{{description}}", "null", "no description", empty) or the
+    title again is no summary; the importer writes its own, saying where the
+    row is listed, or a merged record's own summary replaces it;
+  - `test-record-left-out`: a row its publisher made to try the catalogue out
+    ("TPO Test", "Allotment Plots TEST WMS", "MytesT geo987", "Test CSV";
+    `quality.is_test_title`) is left out (`left_out.test-record`), and listed
+    in full in the report with the links it took with it; also once the estate
+    has spelled a code title ("allotmentstest" is "Allotment test");
+  - `code-title-qualified` (estate): a title that is only a code ("Q 9",
+    "LWLS20131120") is qualified from the record's own facts: the layer its
+    address names, the dataset page it documents, its one-sentence summary
+    ("Q 9: PDF map of quadrant 9"), else its publisher; codes joined by "_"
+    and "." are spelled ("Common plan article 4 C3 to C4");
+  - `links-accounted`: see okf-search-shards; a further link the schema
+    refuses is dropped with its reason and its record kept;
+  - `links-labelled` (estate): links of one record with one label are told
+    apart by what differs in their own addresses (host, format, coordinate
+    system: "CSV (British National Grid)"); the same address is listed once;
+  - `type-rule` (estate): an API product listed at its documentation page on
+    a developer portal is `api-documentation` (HMRC's from the API catalogue
+    as HMRC's curated ones), at its endpoint or product page an `api` (DVLA's,
+    OS's, the UKHO's); a data.gov.uk dataset page is a
+    `dataset`; an ArcGIS web map application is a `dataset`, not an `api`;
+  - `licence-from-description` (estate): an unreviewed record whose own
+    description states the Open Government Licence says so ("Open Government
+    Licence (stated in the description)"), and is `public` when the
+    description also states no registration is needed;
   - `licence-from-govuk` (estate): a www.gov.uk page with no licence takes
     GOV.UK's own statement, the Open Government Licence v3.0 (all GOV.UK
     content is under it except where otherwise stated); not for reviewed records.
@@ -115,7 +156,7 @@ lists every export in `../shared/data` as `[[sources]]`.
   limit (title 300, summary 2,000, accessNote 1,000, licence 200) is cut at a
   word boundary ending with "…" and counted under `trimmed`. A truncation
   ellipsis already in the source is kept as it is.
-- **URLs.** https only. An `http://` URL is upgraded to https only when the
+- **URLs.** https only; a scheme in any case is the scheme (`Https://`). An `http://` URL is upgraded to https only when the
   host is known to serve https: a short fixed list (www.gov.uk, data.gov.uk,
   environment.data.gov.uk, nationalarchives.gov.uk, …), ArcGIS Online/Hub
   hosts (`*.opendata.arcgis.com`, `*.hub.arcgis.com`, https-only since 2020),
@@ -155,6 +196,7 @@ from .merge import merge_duplicates
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..publishers import PublisherAuthority
+    from ..quality import QualityLog
 
 __all__ = ["KINDS", "ImportResult", "run_import", "combine_results"]
 
@@ -198,15 +240,25 @@ def run_import(
     return builder.finish()
 
 
-def combine_results(results: Iterable[ImportResult]) -> tuple[list[Record], dict]:
+def combine_results(
+    results: Iterable[ImportResult], log: QualityLog | None = None, moved: dict[str, str] | None = None
+) -> tuple[list[Record], dict]:
     """Records of several imports with cross-source duplicates merged.
 
     Two sources can describe the same resource (the API catalogue and the
     OKF search shards both list the catalogue's APIs). The first import's
-    record is kept and the later one merged into it; the count and examples
-    are returned so nothing disappears silently.
+    record is kept and the later one merged into it, its title, summary and
+    source kept among the kept record's other names; the count and examples
+    are returned so nothing disappears silently. `moved` gets each merged
+    record's id (within one import or across) -> the id of the record it is now
+    part of, so the merged id still answers (`formerIds`).
     """
-    kept, merged = merge_duplicates(record for result in results for record in result.records)
+    results = list(results)
+    kept, merged = merge_duplicates((record for result in results for record in result.records), log)
+    if moved is not None:
+        for result in results:
+            moved.update(result.moved)
+        moved.update({record.id: target.id for record, target in merged if record.id != target.id})
     by_kind = Counter(
         f"{record.data['source']['kind']} into {target.data['source']['kind']}" for record, target in merged
     )

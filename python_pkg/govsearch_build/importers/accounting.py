@@ -27,6 +27,7 @@ class ImportAccount:
         self.rejected_inputs: set[str] = set()
         self.left_out: Counter[str] = Counter()
         self.left_out_examples: dict[str, list[str]] = defaultdict(list)
+        self.left_out_files: dict[str, list[str]] = defaultdict(list)  # every one, so each is reported
         self.unmapped: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
         self.unmatched: Counter[str] = Counter()
         self.trimmed: Counter[str] = Counter()
@@ -41,6 +42,7 @@ class ImportAccount:
 
     def leave_out(self, reason: str, file: str) -> None:
         self.left_out[reason] += 1
+        self.left_out_files[reason].append(file)
         if len(self.left_out_examples[reason]) < EXAMPLES:
             self.left_out_examples[reason].append(file)
 
@@ -97,6 +99,7 @@ class ImportAccount:
                 "rejected": derived_rejected,
             },
             "left_out_examples": dict(sorted(self.left_out_examples.items())),
+            "left_out_files": dict(sorted(self.left_out_files.items())),
             "trimmed": dict(self.trimmed),
         }
 

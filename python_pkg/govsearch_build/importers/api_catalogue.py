@@ -246,7 +246,7 @@ def _add_api(
     name = row.get("name", "")
     licence, access, note = _licence(row.get("license", ""), builder, file)
     summary = (
-        builder.text(row.get("description"), "summary")
+        builder.summary(row.get("description"), file, name)
         or f"{name}: an API from {publisher} listed in the UK government API catalogue."
     )
     builder.add(

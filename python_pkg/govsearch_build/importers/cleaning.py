@@ -160,8 +160,23 @@ class UrlCleaner:
                 if host:
                     self.known_https_hosts.add(host)
 
-    def clean(self, value: Any) -> tuple[str | None, str | None]:
-        """(https URL, None) or (None, reason it cannot be used)."""
+    def link(self, value: Any) -> tuple[str | None, str | None]:
+        """A further link of a record (a dataset's download or service): as `clean`,
+        except that a plain-http link on any host is kept, to be marked http-only,
+        rather than dropped: the policy guards the record's own address, and a public
+        body's only copy of a format is still worth listing, flagged."""
+        return self.clean(value, keep_http=True)
+
+    def usable(self, value: Any) -> bool:
+        """Whether `clean` would accept the URL, without counting it."""
+        saved = (self.upgraded.copy(), self.http_only.copy())
+        url, _ = self.clean(value)
+        self.upgraded, self.http_only = saved
+        return url is not None
+
+    def clean(self, value: Any, *, keep_http: bool = False) -> tuple[str | None, str | None]:
+        """(https URL, None) or (None, reason it cannot be used); with `keep_http`, a
+        plain-http URL on any host is returned as it is (see `link`)."""
         if not isinstance(value, str) or not value.strip():
             return None, "no URL given"
         text = value.strip()
@@ -175,13 +190,15 @@ class UrlCleaner:
             return None, f"malformed URL {text[:80]!r}"
         if parts.scheme not in ("http", "https") or not host:
             return None, f"not an absolute web URL: {text[:80]!r}"
+        # a scheme in any case is the scheme ("Https://"); written in lower case as the schema asks
+        text = parts.scheme + text[len(parts.scheme) :]
         if parts.username or parts.password:
             return None, "URL carries credentials"
         if parts.scheme == "http":
             if host in HTTPS_HOSTS or host in self.known_https_hosts or host.endswith(HTTPS_HOST_SUFFIXES):
                 self.upgraded[host] += 1
                 text = "https://" + text[len("http://") :]
-            elif host in self.http_hosts:
+            elif host in self.http_hosts or keep_http:
                 return text, None  # a public body's http-only link: kept, and marked http-only by add()
             else:
                 self.http_only[host] += 1

@@ -25,9 +25,13 @@ from ..quality import (
     collapse_repeats,
     is_file_download,
     is_generic_title,
+    is_placeholder,
+    is_test_record,
     item_name,
+    leave_out_test_record,
     names_only_its_publisher,
     repair_mojibake,
+    repeats_title,
 )
 from ..records import Record, Rejection, normalise, validate_record
 from .accounting import ImportAccount, reason_counts
@@ -77,6 +81,7 @@ class ImportResult:
     rejected: list[Rejection] = field(default_factory=list)
     report: dict[str, Any] = field(default_factory=dict)
     quality: QualityLog = field(default_factory=QualityLog)
+    moved: dict[str, str] = field(default_factory=dict)  # merged duplicate's id -> the id it is now part of
 
 
 @dataclass
@@ -126,6 +131,19 @@ class ImportBuilder:
         text, cut = trim(plain_text(value), limit or LIMITS.get(field_name, 2000))
         if cut:
             self.account.trimmed[field_name] += 1
+        return text
+
+    def summary(self, value: Any, file: str, title: str = "") -> str:
+        """A row's description as a summary, or "" when it only stands where one should
+        be: a placeholder ("{{description}}", "null", "no description") or the title
+        again. The importer then writes its own, saying where the row is listed."""
+        text = self.text(value, "summary")
+        if text and is_placeholder(text):
+            self.quality.note("placeholder-text-absent", "changed", file, text, "(no summary given)")
+            return ""
+        if text and title and repeats_title(text, title):
+            self.quality.note("title-repeat-absent", "changed", file, text, "(no summary given)")
+            return ""
         return text
 
     def publisher(self, *names: Any) -> str | None:
@@ -183,6 +201,10 @@ class ImportBuilder:
             if isinstance(data.get(name), str):
                 self._repair(data, name, file, "repeated-words", collapse_repeats)
         title, url = data.get("title"), data.get("url")
+        if primary and isinstance(title, str) and is_test_record(title, str(data.get("resourceType"))):
+            leave_out_test_record(self.quality, "left out", file, data)
+            self.account.leave_out("test-record", file)
+            return False
         if isinstance(title, str) and _names_no_resource(title, data):
             qualified = _qualified_title(title, data)
             if qualified is None:
@@ -201,6 +223,9 @@ class ImportBuilder:
         if isinstance(url, str) and url.startswith("http://"):
             data["linkSecurity"] = "http-only"
             self.quality.note("http-only-kept", "kept", file, after=url)
+        for link in data.get("links", []):
+            if link["url"].startswith("http://"):
+                link["linkSecurity"] = "http-only"
         return True
 
     def _repair(self, data: dict[str, Any], name: str, file: str, rule: str, repair: Any) -> None:
@@ -211,7 +236,7 @@ class ImportBuilder:
 
     def finish(self) -> ImportResult:
         valid, primary_of, derived_rejected = self._validated()
-        kept, merged = merge_duplicates(self._unique_ids(valid))
+        kept, merged = merge_duplicates(self._unique_ids(valid), self.quality)
         report = self.account.report(kept, merged, primary_of, derived_rejected)
         report.update(
             {
@@ -227,7 +252,10 @@ class ImportBuilder:
                 "quality": self.quality.as_dict(),
             }
         )
-        return ImportResult(records=kept, rejected=list(self.account.rejected), report=report, quality=self.quality)
+        moved = {record.id: target.id for record, target in merged if record.id != target.id}
+        return ImportResult(
+            records=kept, rejected=list(self.account.rejected), report=report, quality=self.quality, moved=moved
+        )
 
     def _validated(self) -> tuple[list[Record], dict[str, bool], int]:
         """The candidates the schema accepts; whether each came from an input's own
@@ -236,7 +264,7 @@ class ImportBuilder:
         primary_of: dict[str, bool] = {}
         derived_rejected = 0
         for cand in self.candidates:
-            problems = validate_record(cand.data, cand.file, http_allowed_hosts=self.http_hosts)
+            problems = self._without_bad_links(cand)
             if problems:
                 self.account.rejected.extend(problems)
                 if cand.primary:
@@ -247,6 +275,21 @@ class ImportBuilder:
             primary_of[cand.file] = cand.primary
             valid.append(Record(data=cand.data, body=cand.body, file=cand.file))
         return valid, primary_of, derived_rejected
+
+    def _without_bad_links(self, cand: _Candidate) -> list:
+        """The candidate's problems, once links the schema refuses are dropped (each
+        reported under `links-accounted` with its reason): a bad further link must
+        not take its record with it."""
+        problems = validate_record(cand.data, cand.file, http_allowed_hosts=self.http_hosts)
+        bad = {_link_number(p.field) for p in problems} - {None}
+        if not bad or any(_link_number(p.field) is None for p in problems):
+            return problems
+        for problem in problems:
+            self.quality.note("links-accounted", f"dropped: {problem.reason}", cand.file, problem.field)
+        cand.data["links"] = [link for n, link in enumerate(cand.data["links"]) if n not in bad]
+        if not cand.data["links"]:
+            del cand.data["links"]
+        return validate_record(cand.data, cand.file, http_allowed_hosts=self.http_hosts)
 
     def _unique_ids(self, records: list[Record]) -> list[Record]:
         """Different resources whose ids collide get a hash suffix (same url: left to merge)."""
@@ -262,6 +305,11 @@ class ImportBuilder:
             first.setdefault(record.id, record)
             out.append(record)
         return out
+
+
+def _link_number(field_name: str) -> int | None:
+    match = re.match(r"links/([0-9]+)(?:/|$)", field_name)
+    return int(match.group(1)) if match else None
 
 
 def _names_no_resource(title: str, data: dict[str, Any]) -> bool:

@@ -9,12 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..quality import QualityLog, is_stand_in_summary
 from ..records import Record, drop_duplicates
 from .cleaning import MAX_LINKS, keywords
 
+MAX_ALIASES = 20  # the record schema's limit
 
-def merge_duplicates(records: Iterable[Record]) -> tuple[list[Record], list[tuple[Record, Record]]]:
-    """The records kept, and each duplicate with the kept record it was merged into."""
+
+def merge_duplicates(
+    records: Iterable[Record], log: QualityLog | None = None
+) -> tuple[list[Record], list[tuple[Record, Record]]]:
+    """The records kept, and each duplicate with the kept record it was merged into
+    (its facts, names and summary kept: `merge_into`, `keep_names`)."""
     records = list(records)
     kept, duplicates = drop_duplicates(records)
     by_file = {record.file: record for record in records}
@@ -24,17 +30,20 @@ def merge_duplicates(records: Iterable[Record]) -> tuple[list[Record], list[tupl
     for duplicate in duplicates:
         record = by_file[duplicate.file]
         target = keep_by_url.get((record.data["collection"], record.data["url"])) or keep_by_id[record.id]
-        merge_into(target, record)
+        merge_into(target, record, log=log)
+        keep_names(target, record)
         merged.append((record, target))
     return kept, merged
 
 
-def merge_into(target: Record, other: Record, *, reviewed: bool = False) -> None:
-    """Fold a duplicate into the record kept: keywords and links united, gaps filled.
+def merge_into(target: Record, other: Record, *, reviewed: bool = False, log: QualityLog | None = None) -> None:
+    """Fold a duplicate into the record kept: keywords and links united, gaps filled,
+    and the most informative summary kept (`_better_summary`).
 
     A `reviewed` record (with evidence) keeps its access and licence facts as they are.
     """
     data = target.data
+    _better_summary(target, other, log)
     words = keywords(list(data.get("keywords", [])) + list(other.data.get("keywords", [])))
     if words:
         data["keywords"] = words
@@ -54,7 +63,69 @@ def merge_into(target: Record, other: Record, *, reviewed: bool = False) -> None
             data[name] = other.data[name]
     links = list(data.get("links", []))
     for link in other.data.get("links", []):
-        if len(links) < MAX_LINKS and link["url"] != data["url"] and all(link["url"] != mine["url"] for mine in links):
+        if link["url"] == data["url"] or any(link["url"] == mine["url"] for mine in links):
+            continue  # the same address, listed once
+        if len(links) < MAX_LINKS:
             links.append(link)
+        elif log is not None:
+            log.note("links-accounted", f"dropped: the record already lists {MAX_LINKS} links", other.file, link["url"])
     if links:
         data["links"] = links
+
+
+def _curated(record: Record) -> bool:
+    return record.data.get("source", {}).get("kind", "curated") == "curated"
+
+
+def _better_summary(target: Record, other: Record, log: QualityLog | None) -> None:
+    """An imported record's summary that no person wrote (a placeholder, its title
+    again, or the importer's own "X from Y, listed in Z.") gives way to the merged
+    record's own; the one given way is kept among the other names (`keep_names`)."""
+    data, theirs = target.data, other.data
+    if _curated(target) or not is_stand_in_summary(data["summary"], data["title"]):
+        return
+    if is_stand_in_summary(theirs["summary"], theirs["title"]) or _plain(theirs["summary"]) == _plain(data["title"]):
+        return
+    if log is not None:
+        log.note("summary-from-merged", "changed", target.file, data["summary"], theirs["summary"])
+    data["summary"] = theirs["summary"]
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def keep_names(winner: Record, other: Record) -> None:
+    """What a merged record called the resource stays searchable (`alsoKnownAs`,
+    indexed with the winner's words and shown on its page), with where it came
+    from (`source`: its source kind and file): its title and its summary, each
+    only when the winner does not already say it, and its URL when it spells the
+    resource's another way (`.../places/v1`). Otherwise "address lookup" would
+    lose OS Places, whose reviewed record says "address search" and whose
+    catalogue entry says "address look-up"."""
+    data = other.data
+    known = winner.data.get("alsoKnownAs", [])
+    titles = {_plain(winner.data["title"]), *(_plain(alias["title"]) for alias in known)}
+    summaries = {_plain(winner.data["summary"]), *(_plain(alias.get("summary", "")) for alias in known)}
+    alias = {"title": data["title"]}
+    if _plain(data["summary"]) not in summaries and not is_stand_in_summary(data["summary"], data["title"]):
+        alias["summary"] = data["summary"]
+    if data["url"] != winner.data["url"] and all(data["url"] != other.get("url") for other in known):
+        alias["url"] = data["url"]
+    if (len(alias) > 1 or _plain(data["title"]) not in titles) and len(known) < MAX_ALIASES:
+        alias["source"] = source_of(other)
+        known = [*known, alias]
+    # what the merged record was already also known as stays too (A merged into B, B into C)
+    for theirs in data.get("alsoKnownAs", []):
+        new_title = _plain(theirs["title"]) not in {_plain(mine["title"]) for mine in known} | {
+            _plain(winner.data["title"])
+        }
+        if new_title and len(known) < MAX_ALIASES:
+            known = [*known, dict(theirs)]
+    if known:
+        winner.data["alsoKnownAs"] = known
+
+
+def source_of(record: Record) -> str:
+    """Where a record came from, as an other name's `source` says it: "okf-markdown: okf-uk-living/services/x.md"."""
+    return f"{record.data.get('source', {}).get('kind', 'curated')}: {record.file}"[:400]

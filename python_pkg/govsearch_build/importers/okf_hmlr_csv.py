@@ -131,7 +131,7 @@ def _one(row: dict[str, str], file: str, builder: ImportBuilder) -> None:
     licence = row.get("licence", "")
     record_type = (row.get("record_type") or kind or "Record").replace("_", " ")
     summary = (
-        builder.text(row.get("description"), "summary")
+        builder.summary(row.get("description"), file, title)
         or f"{record_type[:1].upper()}{record_type[1:]} from {publisher}, listed in the HM Land Registry catalogue."
     )
     observed = iso_date(row.get("observed_at"))

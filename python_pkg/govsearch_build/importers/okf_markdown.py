@@ -18,7 +18,11 @@ Read with `records.parse_record_text`, as the build reads records. id
 
 Collection `uk-living` (unless a collection is given). Files without front
 matter named index/README are left out (`not-a-record`); other files that
-cannot be read, or have no title, description or absolute URL, are rejected.
+cannot be read, or have no title, description or absolute URL, are rejected;
+except a service family with no address of its own whose body links other
+service files of the bundle ("Register a death" linking the nations' routes):
+its title and summary become other names (`alsoKnownAs`) of each service it
+links, and it is counted as merged.
 """
 
 from __future__ import annotations
@@ -58,9 +62,33 @@ def import_paths(paths: list[Path], builder: ImportBuilder) -> None:
     files = expand(paths, ("*.md",))
     owners = _owner_index(files)
     used: set[str] = set()
+    families: list[tuple[str, dict[str, str], list[str]]] = []
     builder.input(len(files))
     for path in files:
-        _one(path, shown(path), owners, used, builder)
+        _one(path, shown(path), owners, used, builder, families)
+    for file, name, members in families:
+        _family_names(file, name, members, builder)
+
+
+# a link to another service file of the bundle: "[England and Wales](england-wales-death-registration.md)"
+_SIBLING = re.compile(r"\]\(([A-Za-z0-9_-]+)\.md\)")
+
+
+def _family_names(file: str, name: dict[str, str], members: list[str], builder: ImportBuilder) -> None:
+    """A service family with no address of its own ("Register a death", whose body links
+    the nations' routes) is another name of each service it links: its title and
+    summary go into their `alsoKnownAs`, and the file counts as merged into the first."""
+    found = [c for c in builder.candidates if c.data.get("source", {}).get("nativeId") in members]
+    if not found:
+        builder.reject(file, "url", "no absolute URL: no resource, official route or source link")
+        return
+    for candidate in found:
+        aliases = candidate.data.setdefault("alsoKnownAs", [])
+        if len(aliases) < 20:
+            aliases.append(dict(name))
+    builder.merged_before_build(
+        file, found[0].file, "a service family with no address: another name of the services it links"
+    )
 
 
 def _as_list(value: Any) -> list[str]:
@@ -71,7 +99,14 @@ def _as_list(value: Any) -> list[str]:
     return []
 
 
-def _one(path: Path, file: str, owners: dict[str, str], used: set[str], builder: ImportBuilder) -> None:
+def _one(
+    path: Path,
+    file: str,
+    owners: dict[str, str],
+    used: set[str],
+    builder: ImportBuilder,
+    families: list[tuple[str, dict[str, str], list[str]]],
+) -> None:
     try:
         text = path.read_text("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
@@ -101,7 +136,12 @@ def _one(path: Path, file: str, owners: dict[str, str], used: set[str], builder:
     sources = [s for s in data.get("sources") or [] if isinstance(s, dict)]
     url = _first_unused_url(_url_candidates(data, routes, sources), used, builder)
     if url is None:
-        builder.reject(file, "url", "no absolute URL: no resource, official route or source link")
+        members = _SIBLING.findall(body)
+        if members:  # decided once every file is read (_family_names)
+            name = {"title": title, "summary": summary, "source": f"{builder.kind}: {file}"}
+            families.append((file, name, members))
+        else:
+            builder.reject(file, "url", "no absolute URL: no resource, official route or source link")
         return
     used.add(url)
     publisher = _publisher(data, sources, routes, url, owners, builder)

@@ -61,8 +61,13 @@ title again with a format ("Conservation Areas (download as CSV)"), and
 whose documentation page is the url of a Data Product row, is folded into
 that record: its link joins the record's `links` (`{title, url, kind:
 download|service}`, at most 40; titled by its format or kind of service) and
-the row is reported as merged. Its link is dropped (the row still merged) when it
-is plain http on a host that is not a listed public body. Rows of one dataset
+the row is reported as merged. Every such link is accounted for
+(`quality.links-accounted`): kept (a plain-http one on any host kept, flagged
+`linkSecurity: "http-only"` and labelled "(not encrypted)"), or dropped with
+its reason (an address that cannot be used, the same address as a link
+already listed, the limit of 40 links). A dataset row whose own address
+cannot be used is rejected alone: nothing is folded into it, so its formats
+and services stay records of their own. Rows of one dataset
 page whose URLs differ only by a format (`quality.format_free_url`: a format
 query parameter such as outputFormat=csv|shape-zip or f=json|geojson, or a
 file extension) are the same data in several formats and are folded whatever
@@ -298,10 +303,11 @@ def _fold_formats(
     Gritting Routes" of "Priority gritting routes") stays searchable as an alias,
     and a folded row's code title (`codes`, by file) as a keyword of the dataset.
     """
+    # a dataset row whose own address cannot be used is rejected alone: nothing is folded into it
     products = {
         str(item.get("url")): (file, item)
         for file, item in rows
-        if item.get("record_type") == "Data Product" and item.get("url")
+        if item.get("record_type") == "Data Product" and item.get("url") and builder.urls.usable(item.get("url"))
     }
     variants = _format_variants(rows, products)
     kept: list[tuple[str, dict[str, Any]]] = []
@@ -324,10 +330,8 @@ def _fold_formats(
             kept.append((file, item))
             continue
         product = products[doc][0]
-        url, problem = builder.url(raw_url)
-        listed = links.setdefault(doc, [])
-        if url and len(listed) < MAX_LINKS and all(link["url"] != url for link in listed):
-            listed.append({"title": _link_title(url, title, products[doc][1]), "url": url, "kind": _kind(url)})
+        url, problem = builder.urls.link(raw_url)
+        _add_link(links.setdefault(doc, []), url, problem, title, products[doc][1], file, builder)
         _keep_layer_name(aliases[doc], title, products[doc][1])
         if file in codes:
             folded_codes[doc].append(codes[file])
@@ -340,6 +344,33 @@ def _fold_formats(
             f"link of {product}" if url else f"merged; link not kept: {problem}",
         )
     return kept, links, {doc: found for doc, found in aliases.items() if found}, folded_codes
+
+
+def _add_link(
+    listed: list[dict[str, str]],
+    url: str | None,
+    problem: str | None,
+    title: str,
+    product: dict[str, Any],
+    file: str,
+    builder: ImportBuilder,
+) -> None:
+    """A folded row's link joins its dataset's links, or is counted as dropped with
+    the reason (`links-accounted`): a URL that cannot be used, the same address as a
+    link already listed, or the schema's limit of links reached."""
+    if url is None:
+        reason = f"dropped: {problem}"
+    elif any(link["url"] == url for link in listed):
+        reason = "dropped: the same address as a link already listed"
+    elif len(listed) >= MAX_LINKS:
+        reason = f"dropped: the record already lists {MAX_LINKS} links"
+    else:
+        link = {"title": _link_title(url, title, product), "url": url, "kind": _kind(url)}
+        if url.startswith("http://"):
+            link.update(title=f"{link['title']} (not encrypted)", linkSecurity="http-only")
+        listed.append(link)
+        reason = "kept (plain http, flagged)" if url.startswith("http://") else "kept"
+    builder.quality.note("links-accounted", reason, file, title, url or "")
 
 
 def _keep_layer_name(aliases: list[dict[str, str]], title: str, product: dict[str, Any]) -> None:
@@ -463,7 +494,8 @@ def _one(
     licence, access, note = _access(item, file, builder)
     label = SOURCE_LABELS.get(str(item.get("source_adapter")), "the okf-uk-government-apis catalogue")
     summary = (
-        builder.text(item.get("notes"), "summary") or f"{record_type or 'Record'} from {publisher}, listed in {label}."
+        builder.summary(item.get("notes"), file, title)
+        or f"{record_type or 'Record'} from {publisher}, listed in {label}."
     )
     formats = item.get("formats") if isinstance(item.get("formats"), list) else []
     builder.add(

@@ -65,7 +65,7 @@ def _one(item: Any, file: str, builder: ImportBuilder) -> None:
         return
     native = str(item.get("id") or f"{item.get('dataset')}:{title}")
     observed = iso_date(provenance.get("observed_at"))
-    summary = builder.text(item.get("description"), "summary") or f"Official page from {publisher}."
+    summary = builder.summary(item.get("description"), file, title) or f"Official page from {publisher}."
     dataset = str(item.get("dataset") or "")
     builder.add(
         {
