@@ -102,7 +102,9 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     _step(f"Indexing {len(records)} records", lambda: write_data(config, records, out / DATA_FOLDER))
     _step(
         "Publishing the Pyodide runtime",
-        lambda: publish_runtime(out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels"),
+        lambda: publish_runtime(
+            out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels", out / DATA_FOLDER / "manifest.json"
+        ),
     )
     assets = _step(
         "Compiling assets",
