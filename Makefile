@@ -70,6 +70,7 @@ bench-quick: setup chromium
 
 bench: setup chromium
 	$(PY) bench/run.py --sizes 1000,10000,full
+	$(PY) bench/phone.py --site bench/work/full/ours
 
 # The site built and searched at simulated estates of 100,000 and 300,000 records (bench/scale.py;
 # learns from a full-estate build, so it needs ../shared/data or `make fetch`). About an hour on 2 cores.

@@ -352,7 +352,10 @@ def cold_load(playwright, server, url: str, want: list[str]):
 # next visit) once nobody waits: warm queries are timed after it, as a visitor
 # reading results or an agent thinking gives it time. Other engines' pages
 # have no worker and are settled at once.
-SETTLED_JS = "() => !window.__bench.workers.length || 'snapshot_cached' in window.__bench.marks"
+SETTLED_JS = (
+    "() => !window.__bench.workers.length || 'snapshot_cached' in window.__bench.marks"
+    " || 'snapshot_skipped' in window.__bench.marks"
+)
 SETTLE_MS = 30_000
 
 

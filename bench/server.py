@@ -1,7 +1,10 @@
 """A static server on 127.0.0.1 that gzips like GitHub Pages and logs every byte it sends.
 
-Text, JSON, JavaScript and wasm are sent gzip-compressed (level 6) when the
-browser asks for it, as GitHub Pages does; everything else as is. Compressed
+HTML, CSS, JavaScript, JSON, SVG and plain text are sent gzip-compressed
+(level 6) when the browser asks for it, as GitHub Pages' CDN does with its
+default policy; everything else (WebAssembly, zip archives and wheels,
+`.gz` files) as is, with no Content-Encoding (bench/README.md, "The host",
+gives the sources). Compressed
 bodies are prepared before timing starts (`precompress`), so compression time
 is never part of a measurement. Each response is logged with its path, the
 file's size and the body bytes actually sent.
@@ -45,11 +48,16 @@ TYPES = {
     ".txt": "text/plain; charset=utf-8",
     ".map": "application/json",
 }
-GZIP = {".html", ".js", ".mjs", ".css", ".json", ".wasm", ".svg", ".txt", ".map"}
+# What Fastly's default compression policy covers (by extension: css js html
+# eot ico otf ttf json svg; by type: text/javascript, text/plain, ...), which is
+# what GitHub Pages sends compressed. Not application/wasm, not zip.
+GZIP = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".txt", ".map", ".ico"}
 
 
 class _RequestLog:
-    """The responses a bench server sent, each {t, path, status, raw, sent, gzip}, for the bench to read."""
+    """The responses a bench server sent, each {t, requested, path, status, raw, sent, gzip}, for the bench to read.
+
+    `requested` is when the request arrived, `t` when its body was written."""
 
     def _open_log(self) -> None:
         self.log: list[dict] = []
@@ -120,6 +128,7 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):  # noqa: N802
+        self.requested = time.time()
         path = unquote(urlsplit(self.path).path)
         target = self.server.overlay.get(path) or (self.server.root / path.lstrip("/")).resolve()
         if not target.is_relative_to(self.server.root) and path not in self.server.overlay:
@@ -166,6 +175,7 @@ class Handler(BaseHTTPRequestHandler):
         self.server.record(
             {
                 "t": time.time(),
+                "requested": getattr(self, "requested", time.time()),
                 "path": path,
                 "status": status,
                 "raw": raw_size if raw_size is not None else len(body),

@@ -126,7 +126,9 @@ def test_repeat_visits_have_a_memory_snapshot_of_the_modules_the_worker_imports(
 def test_the_python_the_worker_imports_is_published_as_bytecode(site):
     """Compiling the modules it imports from source was most of the page's start-up
     (docs/startup.md); a build without node still works, so only this check notices
-    the bytecode went missing. Nothing is left out: the rest stays source."""
+    the bytecode went missing. The standard library holds only what the page
+    imports; every other module is listed for the fallback, which fetches the
+    whole npm archive (named, with its sha256, in the lock file)."""
     import hashlib
     import zipfile
 
@@ -135,13 +137,68 @@ def test_the_python_the_worker_imports_is_published_as_bytecode(site):
     assert entry, "pyodide-lock.json lists no precompiled standard library"
     path = site / "pyodide" / entry["file_name"]
     assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"]
-    names = set(zipfile.ZipFile(path).namelist())
-    original = set(zipfile.ZipFile(REPO / "node_modules" / "pyodide" / "python_stdlib.zip").namelist())
-    # Every module is still there, as source or as bytecode, and what govsearch imports is bytecode.
-    assert {name.removesuffix("c") for name in names} == original
+    archive = zipfile.ZipFile(path)
+    names = set(archive.namelist())
+    whole = site / "pyodide" / lock["govsearch_stdlib_rest"]["file_name"]
+    assert hashlib.sha256(whole.read_bytes()).hexdigest() == lock["govsearch_stdlib_rest"]["sha256"]
+    original = {name for name in zipfile.ZipFile(whole).namelist() if name.endswith(".py")}
+    assert whole.read_bytes() == (REPO / "node_modules" / "pyodide" / "python_stdlib.zip").read_bytes()
+    # Every module is here as bytecode or listed for the fallback; what govsearch imports is bytecode.
+    rest = re.search(r"REST = frozenset\((\[.*?\])\)", archive.read("sitecustomize.py").decode()).group(1)
+    listed = {name.replace(".", "/") for name in json.loads(rest.replace("'", '"'))}
+    here = {name.removesuffix(".pyc").removesuffix("/__init__") for name in names if name.endswith(".pyc")}
+    expected = {name.removesuffix(".py").removesuffix("/__init__") for name in original}
+    assert here | listed == expected and not here & listed
     assert {"json/decoder.pyc", "re/_compiler.pyc", "difflib.pyc", "dataclasses.pyc"} <= names
+    assert archive.read("difflib.pyc") and len(names) < len(original) / 2
     [wheel] = (site / "pyodide").glob("govsearch-*.whl")
     wheel_names = set(zipfile.ZipFile(wheel).namelist())
     # What the worker imports ships as bytecode alone (no source to download); what it never imports stays source.
     assert {"govsearch/__init__.pyc", "govsearch/session.pyc", "govsearch/cli.py"} <= wheel_names
     assert not {"govsearch/session.py", "govsearch/cli.pyc"} & wheel_names
+
+
+# The fallback of the cut standard library (precompile.mjs's sitecustomize.py),
+# run in Pyodide under node with a synchronous XMLHttpRequest that reads the
+# published files: a module the archive left out imports, from the whole
+# archive once it passed its sha256; a whole archive that differs is refused.
+FALLBACK_JS = r"""
+const [indexURL, stdlib, whole, sha256] = process.argv.slice(1);
+const { readFileSync } = await import("node:fs");
+const { loadPyodide } = await import(indexURL + "pyodide.mjs");
+globalThis.XMLHttpRequest = class {
+  open(method, url) { this.url = url; }
+  send() { const bytes = readFileSync(this.url); this.status = 200; this.response = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length); }
+};
+const pyodide = await loadPyodide({ indexURL, stdLibURL: stdlib, stdout: () => {}, stderr: () => {} });
+const before = pyodide.runPython("import sys; 'colorsys' in sys.modules");
+globalThis.govsearchStdlibRest = { url: whole, sha256, file_name: "python_stdlib.zip" };
+let outcome;
+try {
+  outcome = pyodide.runPython("import colorsys, sys; colorsys.rgb_to_hsv(1, 0, 0) and sys.path[-1]");
+} catch (error) {
+  outcome = String(error.message).split("\n").filter(Boolean).pop();
+}
+console.log(JSON.stringify({ before, outcome }));
+"""
+
+
+@pytest.mark.parametrize("honest", [True, False], ids=["whole-archive", "changed-archive"])
+def test_a_module_the_cut_standard_library_left_out_still_imports(site, honest):
+    import shutil
+
+    lock = json.loads((site / "pyodide" / "pyodide-lock.json").read_text("utf-8"))
+    runtime = (site / "pyodide").resolve()
+    sha256 = lock["govsearch_stdlib_rest"]["sha256"] if honest else "0" * 64
+    done = subprocess.run(
+        [shutil.which("node") or "node", "--input-type=module", "-e", FALLBACK_JS, "--",
+         f"{runtime}/", str(runtime / lock["govsearch_stdlib"]["file_name"]), str(runtime / "python_stdlib.zip"), sha256],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["before"] is False  # colorsys is not in the cut archive: only the fallback can find it
+    if honest:
+        assert result["outcome"] == "/lib/python_stdlib_rest.zip", result
+    else:
+        assert "python_stdlib.zip failed its integrity check" in result["outcome"], result

@@ -55,7 +55,9 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     step(f"Indexing {len(records)} records", lambda: write_data(config, records, out / DATA_FOLDER))
     step(
         "Publishing the Pyodide runtime",
-        lambda: publish_runtime(out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels"),
+        lambda: publish_runtime(
+            out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels", out / DATA_FOLDER / "manifest.json"
+        ),
     )
     assets = step(
         "Compiling assets",
@@ -70,7 +72,7 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     pages = step(
         "Rendering pages", lambda: render_site(config, records, out, assets, report=report, moved=loaded.moved)
     )
-    _step("Writing llms.txt", lambda: write_llms_txt(config, records, out))
+    step("Writing llms.txt", lambda: write_llms_txt(config, records, out))
     (out / REPORT_NAME).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
     published = _published_size(out)
     console.print(

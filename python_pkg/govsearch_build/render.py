@@ -235,13 +235,10 @@ def thousands(value: Any) -> str:
 
 def runtime_bytes(folder: Path) -> int:
     """What the browser downloads of the published runtime before search is
-    ready (fetched files; the small ES modules it imports are not counted),
-    so the start-up bar can move with the bytes."""
-    if not folder.is_dir():
-        return 0
-    return sum(
-        path.stat().st_size for path in folder.iterdir() if path.is_file() and path.suffix not in (".js", ".mjs")
-    )
+    ready, so the start-up bar can move with the bytes (runtime.first_visit_bytes)."""
+    from .runtime import first_visit_bytes
+
+    return first_visit_bytes(folder)
 
 
 def provenance_rows(source: dict[str, Any]) -> list[tuple[str, str, str | None]]:

@@ -39,6 +39,8 @@ SNAPSHOT_MODULES = (
     "difflib",
     "unicodedata",
 )
+# What the page imports beyond SNAPSHOT_MODULES (run by snapshot.mjs and precompile.mjs).
+PAGE_IMPORTS = Path(__file__).with_name("page_imports.py")
 # Pure-Python dependencies of govsearch, pinned as in pyproject.toml.
 DEPENDENCY_WHEELS = ("lunr==0.8.0", "fastjsonschema==2.22.3")
 
@@ -47,8 +49,8 @@ class PublishError(Exception):
     """The runtime could not be published; the message says what to install."""
 
 
-def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path) -> list[Path]:
-    """Copy the runtime and wheels into out_dir and write its lock file."""
+def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path, manifest: Path | None = None) -> list[Path]:
+    """Copy the runtime and wheels into out_dir and write its lock file (listed in `manifest`, when given)."""
     source = project_root / "node_modules" / "pyodide"
     if not (source / "pyodide-lock.json").exists():
         raise PublishError(f"{source} is missing: run `npm ci` in {project_root}")
@@ -71,12 +73,89 @@ def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path) -> lis
     lock = json.loads((out_dir / "pyodide-lock.json").read_text("utf-8"))
     if stdlib:
         lock["govsearch_stdlib"] = _publish_named(stdlib, out_dir, "python_stdlib.{}.zip")
+        # The cut library's fallback (precompile.mjs): the npm archive, whole.
+        whole = out_dir / "python_stdlib.zip"
+        lock["govsearch_stdlib_rest"] = {
+            "file_name": whole.name,
+            "sha256": _sha256(whole),
+            "size": whole.stat().st_size,
+        }
     stdlib_file = out_dir / lock["govsearch_stdlib"]["file_name"] if stdlib else out_dir / "python_stdlib.zip"
+    lock["govsearch_runtime"] = _runtime_entries(out_dir)
     snapshot = _publish_snapshot(out_dir, stdlib_file, published, wheel_cache)
     if snapshot:
+        # The files the snapshot's memory was made from: a page uses it only
+        # while the lock names the same ones (the wheels' code is inside it).
+        snapshot["made_with"] = {path.name: _sha256(path) for path in [stdlib_file, *published]}
         lock["govsearch_snapshot"] = snapshot
-    (out_dir / "pyodide-lock.json").write_text(json.dumps(lock, indent=2), "utf-8")
+    lock_bytes = json.dumps(lock, indent=2).encode("utf-8")
+    (out_dir / "pyodide-lock.json").write_bytes(lock_bytes)
+    if manifest is not None and manifest.is_file():
+        vouch_for_lock(manifest, lock_bytes)
     return published
+
+
+LOCK_NAME = "pyodide-lock.json"
+
+
+def vouch_for_lock(manifest: Path, lock_bytes: bytes) -> None:
+    """List the lock file, with its sha256, in the data manifest: the page's root of trust.
+
+    The manifest is fetched fresh by the worker and vouches for every data
+    file; with the lock in it, it also vouches (through the lock's sha256s)
+    for every runtime file the worker uses (docs/startup.md, "Integrity")."""
+    data = json.loads(manifest.read_text("utf-8"))
+    data["runtime"] = {"path": LOCK_NAME, "sha256": hashlib.sha256(lock_bytes).hexdigest(), "size": len(lock_bytes)}
+    manifest.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), "utf-8")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _runtime_entries(out_dir: Path) -> dict:
+    """The runtime's own files with their sha256, for the worker to check before use.
+
+    GitHub Pages' CDN does not compress WebAssembly (bench/README.md, "The
+    host"), so `pyodide.asm.wasm` is also published gzipped; the worker expands
+    it while it streams into compilation and checks the expanded bytes
+    (`sha256`, `size`) before instantiating. The raw file stays published for
+    Pyodide's defaults and the bench's bare-runtime page."""
+    wasm = (out_dir / "pyodide.asm.wasm").read_bytes()
+    packed = gzip.compress(wasm, compresslevel=9, mtime=0)
+    (out_dir / WASM_GZ).write_bytes(packed)
+    entries = {
+        name: {"file_name": name, "sha256": _sha256(out_dir / name), "size": (out_dir / name).stat().st_size}
+        for name in ("pyodide.mjs", "pyodide.asm.mjs")
+    }
+    entries["pyodide.asm.wasm"] = {
+        "file_name": WASM_GZ,
+        "sha256": hashlib.sha256(wasm).hexdigest(),
+        "size": len(wasm),
+        "packed_size": len(packed),
+    }
+    return entries
+
+
+WASM_GZ = "pyodide.asm.wasm.gz"
+
+
+def first_visit_bytes(folder: Path) -> int:
+    """What a first visit downloads of the published runtime before search is
+    ready, as the worker counts it (bodies as received: the lock file,
+    Pyodide's scripts, the gzipped WebAssembly, the standard library and the
+    wheels), so the start-up bar can say how much is left; 0 without a lock file."""
+    lock_file = folder / LOCK_NAME
+    if not lock_file.is_file():
+        return 0
+    lock = json.loads(lock_file.read_text("utf-8"))
+    total = lock_file.stat().st_size
+    total += sum(entry.get("packed_size", entry["size"]) for entry in lock.get("govsearch_runtime", {}).values())
+    stdlib = lock.get("govsearch_stdlib")
+    total += stdlib["size"] if stdlib else (folder / "python_stdlib.zip").stat().st_size
+    packages = lock.get("packages", {})
+    names = ["govsearch", *packages.get("govsearch", {}).get("depends", [])]
+    return total + sum((folder / packages[name]["file_name"]).stat().st_size for name in names if name in packages)
 
 
 def _publish_named(source: Path, out_dir: Path, pattern: str) -> dict:
@@ -116,7 +195,7 @@ def _precompile(runtime: Path, wheels: list[Path], cache: Path) -> tuple[Path | 
     make them: the page then compiles the sources itself, slower but the same.
     `runtime` is the npm package's folder (the published one has no lock file yet)."""
     script = Path(__file__).with_name("precompile.mjs")
-    inputs = [runtime / "pyodide.asm.wasm", runtime / "python_stdlib.zip", script, *sorted(wheels)]
+    inputs = [runtime / "pyodide.asm.wasm", runtime / "python_stdlib.zip", script, PAGE_IMPORTS, *sorted(wheels)]
     folder = cache / f"precompiled-{_cache_key(inputs, SNAPSHOT_MODULES)}"
     if not (folder / "python_stdlib.zip").exists():
         work = Path(tempfile.mkdtemp(prefix="precompile-", dir=cache))
@@ -135,7 +214,13 @@ def _publish_snapshot(out_dir: Path, stdlib: Path, wheels: list[Path], cache: Pa
     Made once per runtime, wheels and module list, then cached. Returns its
     lock entry ({file_name, sha256, size}), or None when node cannot make it:
     the page then always bootstraps, which is slower but works."""
-    inputs = [out_dir / "pyodide.asm.wasm", stdlib, Path(__file__).with_name("snapshot.mjs"), *sorted(wheels)]
+    inputs = [
+        out_dir / "pyodide.asm.wasm",
+        stdlib,
+        Path(__file__).with_name("snapshot.mjs"),
+        PAGE_IMPORTS,
+        *sorted(wheels),
+    ]
     key = _cache_key(inputs, (*SNAPSHOT_MODULES, SNAPSHOT_MAGIC.decode()))
     cached = cache / f"snapshot-{key}.bin.gz"
     if not cached.exists():

@@ -35,21 +35,6 @@ for name in sorted(os.listdir("/tmp/wheels")):
 for (const name of modules) {
   pyodide.pyimport(name);
 }
-// The tools' argument validators (fastjsonschema compiles each schema to
-// Python code), which every first call would otherwise build.
-pyodide.runPython("from govsearch.tools import TOOL_NAMES, validator\nfor tool in TOOL_NAMES: validator(tool)");
-// Every other module of the wheels too: a page starting from the snapshot
-// answers before it installs the wheels' files (worker.js), so nothing may
-// be left to import from them.
-pyodide.runPython(`
-import importlib, pkgutil
-for package in ("govsearch", "lunr", "fastjsonschema"):
-    for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
-        if info.name in ("govsearch.__main__", "govsearch.cli"):
-            continue  # the command line, never used in the page
-        try:
-            importlib.import_module(info.name)
-        except ImportError:
-            pass  # an optional part (lunr's languages need nltk): it cannot load in the page either
-`);
+// The tools' validators and every other module of the wheels (page_imports.py).
+pyodide.runPython(readFileSync(new URL("page_imports.py", import.meta.url), "utf-8"));
 writeFileSync(outFile, pyodide.makeMemorySnapshot());

@@ -115,7 +115,7 @@ def test_calls_before_ready_wait_in_a_bounded_queue_and_time_out(open_page):
     held: list[Any] = []  # Python's WebAssembly never arrives: the runtime never becomes ready
     page, guard = open_page(None)
     guard.expect_console_errors(r"Failed to fetch", r"wasm")
-    page.route("**/pyodide/pyodide.asm.wasm", lambda route: held.append(route))
+    page.route("**/pyodide/pyodide.asm.wasm*", lambda route: held.append(route))
     page.goto(guard.origin + "/")
     page.wait_for_function("() => document.documentElement.dataset.searchRuntime === 'loading'")
     # The tools are registered once the page has checked their definitions, which does not

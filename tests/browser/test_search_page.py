@@ -73,7 +73,7 @@ def test_results_first_and_filters_fold_away_on_small_screens(open_page, size):
     """Before ready, results, empty state and filters open, at one size."""
     page, guard = open_page(None, viewport=SIZES[size])
     held: list[Any] = []
-    page.context.route("**/pyodide/pyodide.asm.wasm", lambda route: held.append(route))
+    page.context.route("**/pyodide/pyodide.asm.wasm*", lambda route: held.append(route))
     page.goto(guard.origin + "/")
     # The search box works at once: what is typed waits for the engine.
     page.fill("#search-input", "land registry")

@@ -181,7 +181,9 @@ export class Bridge extends EventTarget {
         this.lost("The search engine sent a message that could not be read.");
       }
     });
-    worker.postMessage({ type: MESSAGE.INIT, base: this.base, lock });
+    // The page's own view of "save data" (a worker may not see it): docs/startup.md.
+    const saveData = Boolean(navigator.connection && navigator.connection.saveData);
+    worker.postMessage({ type: MESSAGE.INIT, base: this.base, lock, saveData });
   }
 
   // The worker holds `lock` until it ends; when we are granted it, it has ended.

@@ -15,6 +15,41 @@ export function formatBytes(bytes) {
   return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
 }
 
+// How long the rest will take at the speed seen so far ("" until there is a
+// speed worth quoting): the visitor on a slow link can decide to browse instead.
+const ESTIMATE_AFTER_MS = 1000;
+
+export function timeLeft(bytesLeft, bytesSoFar, elapsedMs) {
+  if (bytesLeft <= 0 || bytesSoFar <= 0 || elapsedMs < ESTIMATE_AFTER_MS) {
+    return "";
+  }
+  const seconds = Math.ceil((bytesLeft / bytesSoFar) * (elapsedMs / 1000));
+  return seconds < 60 ? `about ${Math.max(1, seconds)} s left` : `about ${Math.ceil(seconds / 60)} min left`;
+}
+
+function labelFor(what, loaded, total, started) {
+  if (!total) {
+    return `Getting search ready: ${what}…`;
+  }
+  const left = Math.max(0, total - loaded);
+  const estimate = timeLeft(left, loaded, performance.now() - started);
+  return `Getting search ready: ${what}, ${formatBytes(left)} of ${formatBytes(total)} left${estimate ? ` (${estimate})` : ""}`;
+}
+
+// While search loads, the browse pages (plain pages, no search engine needed) are one click away.
+function browseLink(box) {
+  const meta = document.querySelector('meta[name="govsearch-base"]');
+  const text = document.createElement("p");
+  text.className = "govuk-body-s";
+  text.id = "loading-browse";
+  const link = document.createElement("a");
+  link.className = "govuk-link";
+  link.href = (meta && meta.content ? meta.content : "/") + "browse/";
+  link.textContent = "browse the catalogue";
+  text.append("While search gets ready you can ", link, ".");
+  box.append(text);
+}
+
 export function showProgress(bridge, status) {
   const box = document.getElementById("search-progress");
   const bar = document.getElementById("loading-progress");
@@ -23,15 +58,21 @@ export function showProgress(bridge, status) {
     return;
   }
   const runtimeBytes = Number(box.dataset.runtimeBytes) || 0;
+  const started = {}; // phase -> performance.now() when its first bytes arrived
   const update = (detail) => {
     const [from, to, what] = STEPS[detail.phase] || [0, 0, "starting"];
     const engine = detail.phase === "runtime" || detail.phase === "package";
-    const total = engine && runtimeBytes ? Math.max(runtimeBytes, detail.loaded || 0) : detail.total;
-    const fraction = total ? Math.min(1, (detail.loaded || 0) / total) : 0;
+    const loaded = detail.loaded || 0;
+    const total = engine && runtimeBytes ? Math.max(runtimeBytes, loaded) : detail.total;
+    const fraction = total ? Math.min(1, loaded / total) : 0;
+    started[detail.phase] = started[detail.phase] || (loaded ? performance.now() : 0);
     bar.value = Math.max(bar.value, Math.round(from + (to - from) * fraction));
     bar.textContent = `${bar.value}%`;
-    label.textContent = total ? `Getting search ready: ${what} (${formatBytes(detail.loaded)} of ${formatBytes(total)})` : `Getting search ready: ${what}…`;
+    label.textContent = labelFor(what, loaded, total, started[detail.phase] || performance.now());
   };
+  if (!document.getElementById("loading-browse")) {
+    browseLink(box);
+  }
   box.hidden = false;
   if (bridge.progress) {
     update(bridge.progress);

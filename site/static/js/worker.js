@@ -1,7 +1,7 @@
 // Module Web Worker: runs the govsearch Python package in Pyodide.
 //
 // The messages (types in messages.js):
-// Messages in: {type: "init", base, lock}, {type: "call", id, tool, argumentsJson, prefixLast, lane, offset}.
+// Messages in: {type: "init", base, lock, saveData}, {type: "call", id, tool, argumentsJson, prefixLast, lane, offset}.
 // Messages out: {type: "alive"} once the worker holds the Web Lock `lock`
 // (it keeps it until it ends, so the page can tell when it is gone),
 // {type: "progress", phase, label, loaded, total},
@@ -14,13 +14,15 @@
 // Python's WebAssembly memory, for benchmarks (null before Pyodide starts).
 // {type: "timing", mark, at}: a start-up step done (worker_started,
 // runtime_ready, wheels_loaded, data_downloaded, catalogue_open,
-// snapshot_cached; snapshot_refused when the cached one is not the lock file's;
+// snapshot_cached, or snapshot_skipped when the browser asks to save data or
+// says the connection is slow; snapshot_refused when the cached one is not the lock file's;
 // after a start from the cached snapshot: snapshot_unpacked,
 // snapshot_restored, then wheels_installed or wheels_refused once idle) at
 // wall-clock time `at`.
 
-import { download, manifestOf, sha256Hex } from "./download.js";
+import { download, IntegrityError, manifestOf, sha256Hex } from "./download.js";
 import { errorJson, LANE, MESSAGE, pageOffset } from "./messages.js";
+import { checkScripts, provideWasm, savingData, snapshotMatches, trustedLock } from "./runtime-files.js";
 
 const PYTHON = `
 from govsearch import FetchingLoader
@@ -50,6 +52,7 @@ let runtimeUrl = null; // absolute URL of the site's runtime folder
 let snapshotEntry = null; // the lock file's memory snapshot, to be cached once search is idle
 let wheelsLater = null; // after a snapshot start: installs the wheels' files once search is idle
 let uncount = () => {}; // stops counting the runtime's bytes for the progress bar
+let pageSavesData = false; // the page said the browser asks to save data (init's saveData)
 // A call not started within DEADLINE_MS of arriving answers "timeout" (it
 // waited behind other calls); a running call ends when its work does (each
 // call's work is bounded, see docs/architecture.md "Work budget").
@@ -209,8 +212,8 @@ function noCodeFromStrings() {
 // sends with it (`upFront`: saves a first search rounds of requests; Python
 // checks them against the files that list them as it reads them),
 // downloaded in parallel; rejects when the manifest cannot be downloaded.
-async function downloadCatalogue(onBytes) {
-  const { bytes, manifest } = await manifestOf(dataUrl);
+async function downloadCatalogue(listed, onBytes) {
+  const { bytes, manifest } = await listed;
   const upFront = manifest && Array.isArray(manifest.upFront) ? manifest.upFront : [];
   const entries = [...Object.values((manifest && manifest.files) || {}), ...upFront].filter((entry) => entry && typeof entry.path === "string");
   const total = entries.reduce((sum, entry) => sum + (Number(entry.size) || 0), 0);
@@ -320,6 +323,7 @@ function mark(name) {
 // library, fetched with their sha256 as fetch integrity while the runtime
 // compiles; Pyodide's own requests for them are answered with these
 // responses (so a file that fails its check fails the start, closed).
+// Returns a promise of them all (rejected when any fails its check).
 function prefetchRuntimeFiles(indexURL, lock) {
   const early = new Map();
   const names = ["govsearch", ...((lock.packages.govsearch && lock.packages.govsearch.depends) || [])];
@@ -343,6 +347,7 @@ function prefetchRuntimeFiles(indexURL, lock) {
     }
     return original(input, init);
   };
+  return Promise.all([...early.values()].map((waiting) => waiting.response)); // resolves once every file passed its check
 }
 
 // The standard library with what govsearch imports compiled (the build's
@@ -423,53 +428,41 @@ function unpackSnapshot(buffer) {
 function keepSnapshot() {
   const entry = snapshotEntry;
   snapshotEntry = null;
-  if (entry && typeof entry.file_name === "string") {
+  if (entry && savingData(pageSavesData)) {
+    mark("snapshot_skipped"); // saving data: the next visit bootstraps instead
+  } else if (entry && typeof entry.file_name === "string") {
     fetch(new URL(entry.file_name, runtimeUrl).href, { credentials: "same-origin", integrity: integrityOf(entry.sha256) })
       .then((response) => response.arrayBuffer())
       .then(() => mark("snapshot_cached"), () => {});
   }
 }
 
-// On a start from the snapshot, pyodide.asm.wasm compiled while the snapshot
-// is read: Pyodide instantiates it only once it has the snapshot's bytes, and
-// reading the 9.6 MB (the HTTP cache's copy and the compiled code Chromium
-// keeps beside it) then waited for them. Pyodide's own request gets the same
-// response (the same promise), and its instantiateStreaming the compiled module. (On a first
-// visit, compiling earlier only competed with Pyodide's own script for the
-// CPU: docs/startup.md.) Returns the undo, for a start that falls back to
-// bootstrapping.
-function compileAhead(url) {
-  const response = fetch(url, { credentials: "same-origin" });
-  const compiled = WebAssembly.compileStreaming(response);
-  compiled.catch(() => {}); // Pyodide meets (and reports) the failure when it instantiates
-  const { fetch: originalFetch } = self;
-  const { instantiateStreaming } = WebAssembly;
-  self.fetch = (input, init) => (requestUrl(input) === url ? response : originalFetch(input, init));
-  WebAssembly.instantiateStreaming = async (source, imports) => {
-    if (source !== response) {
-      return instantiateStreaming(source, imports);
-    }
-    const module = await compiled;
-    return { module, instance: await WebAssembly.instantiate(module, imports) };
-  };
-  return () => {
-    self.fetch = originalFetch;
-    WebAssembly.instantiateStreaming = instantiateStreaming;
-  };
-}
-
+// Every runtime file is checked before use (runtime-files.js): the lock file
+// against the manifest, then Pyodide's scripts, its WebAssembly (downloaded
+// gzipped and compiled while it streams in), the standard library and the
+// wheels against the lock file, and a cached snapshot against both.
 async function bootRuntime(indexURL, lock, problems) {
+  provideWasm(indexURL, lock);
+  await checkScripts(indexURL, lock, { stallMs: STALL_MS });
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   const contents = await lock;
-  prefetchRuntimeFiles(indexURL, contents);
+  const rest = contents.govsearch_stdlib_rest;
+  if (rest && typeof rest.file_name === "string") {
+    // The standard library is cut to what the search imports; Python fetches
+    // (and checks) the whole one only if it imports anything else (precompile.mjs).
+    self.govsearchStdlibRest = { url: new URL(rest.file_name, indexURL).href, sha256: rest.sha256, file_name: rest.file_name };
+  }
+  const checked = prefetchRuntimeFiles(indexURL, contents);
   const options = { indexURL, stdLibURL: stdlibUrl(indexURL, contents), lockFileContents: contents, packageBaseUrl: indexURL, packages: ["govsearch"], stdout: () => {}, stderr: (line) => problems.length < 8 && problems.push(String(line)) };
-  const snapshot = await cachedSnapshot(indexURL, contents.govsearch_snapshot);
+  const usable = snapshotMatches(contents);
+  const snapshot = usable ? await cachedSnapshot(indexURL, contents.govsearch_snapshot) : null;
   if (snapshot) {
     uncount(); // everything comes from the HTTP cache: no download to show
-    const uncompile = compileAhead(new URL("pyodide.asm.wasm", indexURL).href);
+    // The snapshot holds the wheels' code: they (and the standard library)
+    // must pass their checks before it runs, though their files are only
+    // installed once search is idle. One that fails fails the start.
+    await checked;
     try {
-      // Every module of the wheels is already imported in the snapshot: their
-      // files are installed once search is idle, not before the first answer.
       const pyodide = await failOnWasmWarning(loadPyodide({ ...options, packages: [], _loadSnapshot: snapshot.bytes }));
       wheelsLater = () =>
         pyodide
@@ -479,18 +472,17 @@ async function bootRuntime(indexURL, lock, problems) {
       mark("snapshot_restored");
       return pyodide;
     } catch (error) {
-      uncompile();
       prefetchRuntimeFiles(indexURL, contents); // the first attempt took them
     }
-  } else {
+  } else if (usable) {
     snapshotEntry = contents.govsearch_snapshot;
   }
   return await failOnWasmWarning(loadPyodide(options));
 }
 
 // Pyodide, with govsearch and its dependencies loaded during its bootstrap.
-async function loadRuntime(indexURL) {
-  const lock = download(new URL("pyodide-lock.json", indexURL).href, { stallMs: STALL_MS }).then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
+async function loadRuntime(indexURL, listed) {
+  const lock = trustedLock(indexURL, listed, { stallMs: STALL_MS });
   lock.catch(() => {});
   runtimeUrl = indexURL;
   const problems = [];
@@ -498,7 +490,7 @@ async function loadRuntime(indexURL) {
   try {
     pyodide = await bootRuntime(indexURL, lock, problems);
   } catch (error) {
-    const why = await packageIntegrity(indexURL);
+    const why = error instanceof IntegrityError ? "" : await packageIntegrity(indexURL);
     throw why ? new Error(`the govsearch package did not load: ${why}`, { cause: error }) : error;
   }
   runtime = pyodide;
@@ -519,7 +511,9 @@ async function start(base) {
   dataUrl = new URL(base + "data/", self.location.origin).href;
   let dataLoaded = 0;
   let dataTotal = 0;
-  const catalogue = downloadCatalogue((count, total) => {
+  const listed = manifestOf(dataUrl);
+  listed.catch(() => {}); // the catalogue and the runtime each report it
+  const catalogue = downloadCatalogue(listed, (count, total) => {
     dataLoaded += count;
     dataTotal = total;
     if (runtime) {
@@ -531,7 +525,7 @@ async function start(base) {
     progress("runtime", "Downloading the search engine");
     const indexURL = new URL(base + "pyodide/", self.location.origin).href;
     uncount = countRuntimeBytes(indexURL);
-    const pyodide = await loadRuntime(indexURL);
+    const pyodide = await loadRuntime(indexURL, listed);
     uncount();
     progress("data", "Downloading the catalogue", dataLoaded, dataTotal);
     pyodide.FS.mkdirTree("/site/data");
@@ -594,7 +588,8 @@ function warmWhenIdle() {
       const names = more.toJs();
       more.destroy();
       fetchingForPiece = true;
-      Promise.all(names.map((name) => downloadDataFile(name))).finally(() => {
+      // Saving data: not fetched now; Python leaves the piece out, and a search needing the file fetches it.
+      Promise.all(savingData(pageSavesData) ? [] : names.map((name) => downloadDataFile(name))).finally(() => {
         fetchingForPiece = false;
         warmWhenIdle();
       });
@@ -618,6 +613,9 @@ function warmWhenIdle() {
 // until read ahead (below) or by a search: each such search saves a round of
 // downloads.
 async function fetchAhead() {
+  if (savingData(pageSavesData)) {
+    return; // the visitor's connection is saving data or slow: each search fetches what it needs
+  }
   let names = [];
   try {
     const later = laterFiles();
@@ -868,6 +866,7 @@ self.addEventListener("message", (event) => {
   }
   if (message.type === MESSAGE.INIT && !starting) {
     mark("worker_started");
+    pageSavesData = message.saveData === true;
     lockDown(String(message.base || "/"));
     holdLock(message.lock);
     starting = start(String(message.base || "/")).then(() => {

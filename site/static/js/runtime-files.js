@@ -1,0 +1,135 @@
+// The runtime's own files, each checked against the sha256 that vouches for it
+// before it is used (docs/startup.md, "Integrity"). The data manifest, fetched
+// fresh and the root of every check, vouches for pyodide-lock.json; the lock
+// file for Pyodide's two scripts, its WebAssembly, the standard library, the
+// wheels and the memory snapshot. A file that differs fails the start, closed,
+// with an IntegrityError naming it.
+import { IntegrityError, download, sha256Hex, verify } from "./download.js";
+
+export const LOCK = "pyodide-lock.json";
+const WASM = "pyodide.asm.wasm";
+const WASM_GZ = "pyodide.asm.wasm.gz"; // runtime.py publishes it: the host sends WebAssembly uncompressed
+const SCRIPTS = ["pyodide.mjs", "pyodide.asm.mjs"];
+
+function refused(name) {
+  return new IntegrityError(`${name} failed its integrity check (its sha256 differs from ${LOCK}), so it was not used`);
+}
+
+// The URL a fetch() was called with (a string, URL or Request).
+function requestUrl(input) {
+  return String(input && typeof input === "object" && "url" in input ? input.url : input);
+}
+
+// The lock file's contents, once the manifest's entry for it matches its bytes.
+export async function trustedLock(indexURL, manifest, options) {
+  const [bytes, listed] = await Promise.all([download(new URL(LOCK, indexURL).href, options), manifest]);
+  const entry = listed && listed.manifest && listed.manifest.runtime;
+  if (!entry || entry.path !== LOCK) {
+    throw new IntegrityError(`the data manifest does not vouch for ${LOCK}, so the runtime was not used`);
+  }
+  await verify(bytes, entry);
+  return JSON.parse(new TextDecoder().decode(bytes));
+}
+
+// Pyodide's two scripts, downloaded at once; resolves when both match the lock
+// file. Importing them then takes the copies just checked from the HTTP cache
+// (a worker cannot give import() an integrity of its own).
+export async function checkScripts(indexURL, lock, options) {
+  const files = SCRIPTS.map((name) => download(new URL(name, indexURL).href, options));
+  files.forEach((file) => file.catch(() => {})); // reported below, in order
+  const contents = await lock;
+  for (const [index, name] of SCRIPTS.entries()) {
+    const entry = contents.govsearch_runtime && contents.govsearch_runtime[name];
+    if (!entry || (await sha256Hex(await files[index])) !== entry.sha256) {
+      throw refused(name);
+    }
+  }
+}
+
+// The body, expanded when it is gzip (a host may already have expanded it).
+async function expanded(body) {
+  const reader = body.getReader();
+  const first = await reader.read();
+  const whole = new ReadableStream({
+    start(controller) {
+      if (first.done) {
+        controller.close();
+      } else {
+        controller.enqueue(first.value);
+      }
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        controller.close();
+      } else {
+        controller.enqueue(value);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const gzip = !first.done && first.value[0] === 0x1f && first.value[1] === 0x8b;
+  return gzip ? whole.pipeThrough(new DecompressionStream("gzip")) : whole;
+}
+
+// pyodide.asm.wasm from its gzipped copy: expanded as it downloads and streamed
+// into compilation at once, so compiling keeps pace with a slow link; Pyodide
+// gets the module only once the expanded bytes match the lock file. Its own
+// request for pyodide.asm.wasm is answered with a marker, and its
+// instantiateStreaming of that marker with an instance of the checked module
+// (a new one each time, so a start that falls back to bootstrapping reuses it).
+export function provideWasm(indexURL, lock) {
+  const streams = self
+    .fetch(new URL(WASM_GZ, indexURL).href, { credentials: "same-origin" })
+    .then((response) => {
+      if (!response.ok) {
+        throw new Error(`${WASM_GZ} answered ${response.status}`);
+      }
+      return expanded(response.body);
+    })
+    .then((stream) => stream.tee());
+  const compiled = streams.then(([bytes]) => WebAssembly.compileStreaming(new Response(bytes, { headers: { "Content-Type": "application/wasm" } })));
+  compiled.catch(() => {}); // the check below speaks first
+  const read = streams.then(([, bytes]) => new Response(bytes).arrayBuffer());
+  const checked = Promise.all([lock, read]).then(async ([contents, bytes]) => {
+    const entry = contents.govsearch_runtime && contents.govsearch_runtime[WASM];
+    if (!entry || entry.file_name !== WASM_GZ || entry.size !== bytes.byteLength || (await sha256Hex(bytes)) !== entry.sha256) {
+      throw refused(WASM_GZ);
+    }
+  });
+  const module = checked.then(() => compiled);
+  module.catch(() => {}); // Pyodide meets (and reports) the failure when it instantiates
+  const url = new URL(WASM, indexURL).href;
+  const marker = Promise.resolve(new Response(null));
+  const before = self.fetch;
+  self.fetch = (input, init) => (requestUrl(input) === url ? marker : before(input, init));
+  const { instantiateStreaming } = WebAssembly;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    if (source !== marker) {
+      return instantiateStreaming(source, imports);
+    }
+    const checkedModule = await module;
+    return { module: checkedModule, instance: await WebAssembly.instantiate(checkedModule, imports) };
+  };
+}
+
+// The memory snapshot holds the code of the wheels and standard library it was
+// made from: it is used only while the lock file names those very files.
+export function snapshotMatches(lock) {
+  const made = lock.govsearch_snapshot && lock.govsearch_snapshot.made_with;
+  if (!made || typeof made !== "object") {
+    return false;
+  }
+  const listed = [lock.govsearch_stdlib, ...Object.values(lock.packages || {})].filter((entry) => entry && entry.file_name);
+  const current = new Map(listed.map((entry) => [entry.file_name, entry.sha256]));
+  return Object.entries(made).every(([name, sha256]) => current.get(name) === sha256);
+}
+
+// The visitor's browser asks to save data (as the page or the worker sees it:
+// `pageSaysSaveData`), or says the connection is slow (effectiveType below
+// 4g): then nothing is downloaded that the searches themselves do not need.
+export function savingData(pageSaysSaveData) {
+  const connection = self.navigator && self.navigator.connection;
+  const slow = Boolean(connection) && /^(slow-2g|2g|3g)$/.test(String(connection.effectiveType || ""));
+  return Boolean(pageSaysSaveData) || Boolean(connection && connection.saveData) || slow;
+}
