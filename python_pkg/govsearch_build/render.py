@@ -323,15 +323,16 @@ def licence_statement(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def unique_examples(examples: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A rule's examples with repeats left out (the same input, before and after shown once)."""
-    seen: set[tuple[str, str, str]] = set()
-    kept = []
+    """A rule's examples, each change (before and after) shown once: the first
+    input that made it, with `also` counting the other inputs that made it too."""
+    kept: dict[tuple[str, str], dict[str, Any]] = {}
     for example in examples:
-        key = (str(example.get("file")), str(example.get("before")), str(example.get("after") or example.get("action")))
-        if key not in seen:
-            seen.add(key)
-            kept.append(example)
-    return kept
+        key = (str(example.get("before")), str(example.get("after") or example.get("action")))
+        if key in kept:
+            kept[key]["also"] += 1
+        else:
+            kept[key] = {**example, "also": 0}
+    return list(kept.values())
 
 
 def _by_title(records: Iterable[dict[str, Any]]) -> tuple[dict[str, Any], ...]:

@@ -173,7 +173,7 @@ def _sample(site_crawl: Crawl, origin: str) -> list[str]:
     }
     facets = [by_kind[kind][len(by_kind[kind]) // 2] for kind in by_kind]
     later = [p for p in pages if "/page-" in p][:1]
-    records = [p for p in pages if p.startswith("/records/")]
+    records = [p for p in pages if p.startswith("/records/") and p != "/records/"]
     step = max(1, len(records) // 6)
     return fixed + facets + later + records[::step][:6]
 
@@ -323,7 +323,7 @@ RELATED = {
     "hmlr-ukhpi-april-2025": ("related-series", {"hmlr-ukhpi-july-2025", "hmlr-ukhpi-october-2025"}),
     "dwp-address-lookup-api": ("related-api", {"dwp-api-docs-bank-wizard"}),
     "dwp-api-docs-bank-wizard": ("related-api", {"dwp-address-lookup-api"}),
-    "de-os-names-api": ("related-topic", {"de-os-places-api"}),
+    "de-os-names-api": ("related-topic", {"os-maps-api", "os-features-api"}),
 }
 
 
