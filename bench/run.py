@@ -34,7 +34,14 @@ from queries import make_queries, warmup_queries  # noqa: E402
 
 ENGINES = ("ours", "lunr", "pagefind")
 ENGINE_TITLES = {"ours": "govsearch (Pyodide + lunr.py)", "lunr": "lunr.js 2.3.9", "pagefind": "Pagefind"}
-PYODIDE_CORE = {"pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.asm.wasm.gz", "python_stdlib.zip"}
+PYODIDE_CORE = {
+    "pyodide.mjs",
+    "pyodide.js",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "pyodide.asm.wasm.gz",
+    "python_stdlib.zip",
+}
 CHOOSE_OURS_SEARCH = """
 async () => {
   const B = window.__bench;
