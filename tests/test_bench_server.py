@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -37,6 +38,11 @@ def test_only_text_is_compressed_and_every_request_is_logged_with_its_arrival(tm
                 encodings[name] = response.headers.get("Content-Encoding")
             assert (gzip.decompress(body) if encodings[name] else body) == data
         log = server.take_log()
+        for _ in range(100):  # the server logs a response just after sending it
+            if len(log) == len(files):
+                break
+            time.sleep(0.02)
+            log += server.take_log()
     finally:
         server.stop()
     assert encodings == {
