@@ -356,13 +356,14 @@ def type_rule(records: list[Record], log: QualityLog) -> None:
     """One type rule across publishers and sources: an API product listed at its
     documentation page on a developer portal is `api-documentation` (HMRC's from the
     API catalogue as HMRC's curated ones), at its endpoint or product page an `api`
-    (DVLA's, OS's, the UKHO's); a data.gov.uk dataset page is
+    (DVLA's, OS's, the UKHO's); a curated record's author chose its type by that
+    rule already; a data.gov.uk dataset page is
     a `dataset`; an ArcGIS web map application is a way to view data (`dataset`),
     not an `api`."""
     for record in records:
         data = record.data
         kind = data["resourceType"]
-        if kind == "api" and _API_DOCS_PAGE.search(data["url"]):
+        if kind == "api" and _API_DOCS_PAGE.search(data["url"]) and not _curated(record):
             new = "api-documentation"
         elif kind == "catalogue-record" and _DGU_PAGE.match(data["url"]):
             new = "dataset"

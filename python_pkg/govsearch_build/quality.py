@@ -790,8 +790,12 @@ def leave_out_test_record(log: QualityLog, action: str, file: str, data: dict[st
     """A test record left out: listed in full with the links it took with it, each
     counted as dropped with that reason (`links-accounted`)."""
     links = [link["url"] for link in data.get("links", [])]
-    for url in links:
-        log.note("links-accounted", "dropped: its record is a test record, left out", file, data["title"], url)
+    for link in data.get("links", []):
+        # counted as kept when its row was folded: now dropped instead, with this reason
+        kept = "kept (plain http, flagged)" if link.get("linkSecurity") else "kept"
+        if log.counts["links-accounted"].get(kept, 0) > 0:
+            log.counts["links-accounted"][kept] -= 1
+        log.note("links-accounted", "dropped: its record is a test record, left out", file, data["title"], link["url"])
     log.note("test-record-left-out", action, file, data["title"], listed={"url": data.get("url", ""), "links": links})
 
 
