@@ -1,0 +1,64 @@
+"""What `make check` leaves to `make test`: the `slow` marker.
+
+`make check` runs the tests marked neither `browser` (tests/browser/, marked
+by its conftest), `shared_data` (the real exports) nor `slow`. A test is slow
+when it costs seconds of CPU time for a reason of its own: a whole site built
+by build.py (the Pyodide runtime, the compiled assets), Python or lunr.js run
+under Node, or thousands of generated inputs. Those are listed here rather
+than marked in each file, so that one list says what the fast check leaves
+out; an entry that names no collected test fails the run, so a rename cannot
+quietly put a slow test back into the check or leave a stale name here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+
+# Whole files: each builds a site with build.py, runs Node, or generates thousands of inputs.
+SLOW_FILES = {
+    "test_build.py": "builds sites with build.py",
+    "test_hostile_build.py": "builds sites with build.py",
+    "test_published_site.py": "builds a site with build.py",
+    "test_in_pyodide.py": "runs the runtime tests inside Pyodide under Node",
+    "test_lunr_parity.py": "runs lunr.js under Node",
+    "test_bench_h2server.py": "runs the benchmark's HTTP/2 server under Node",
+    "test_tool_fuzz.py": "thousands of generated tool calls",
+    "test_validation_oracle.py": "thousands of generated inputs against jsonschema",
+    "test_key_order.py": "thousands of generated inputs, and the CLI in subprocesses",
+    "test_mcp_server.py": "MCP servers in subprocesses",
+}
+# Single tests (node id prefixes) in files that are otherwise quick.
+SLOW_TESTS = {
+    "runtime/test_vocabulary.py::test_typo_expansion_without_lunrs_walk_lists_lunrs_terms_in_lunrs_order": "every typo of a vocabulary",
+    "test_record_loaders.py::test_refused_front_matter_is_reported_as_by_the_pure_loader": "the pure-Python YAML loader",
+    "test_record_loaders.py::test_curated_corpus_reads_the_same_with_either_loader": "the pure-Python YAML loader",
+}
+
+
+def _stale_entries() -> list[str]:
+    """Listed files that do not exist and listed tests their file no longer defines."""
+    stale = [name for name in SLOW_FILES if not (TESTS / name).is_file()]
+    for prefix in SLOW_TESTS:
+        file, test = prefix.split("::")
+        path = TESTS / file
+        if not path.is_file() or f"def {test}(" not in path.read_text("utf-8"):
+            stale.append(prefix)
+    return stale
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    stale = _stale_entries()
+    if stale:
+        raise pytest.UsageError(f"tests/conftest.py lists slow tests that do not exist: {stale}")
+    for item in items:
+        path = Path(str(item.fspath))
+        if not path.is_relative_to(TESTS):
+            continue
+        relative = path.relative_to(TESTS).as_posix()
+        node = f"{relative}::{item.nodeid.split('::', 1)[-1]}"
+        if relative in SLOW_FILES or any(node.startswith(prefix) for prefix in SLOW_TESTS):
+            item.add_marker(pytest.mark.slow)
