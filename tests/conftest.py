@@ -1,4 +1,5 @@
-"""What `make check` leaves to `make test`: the `slow` marker.
+"""What `make check` leaves to `make test` (the `slow` marker), and the one
+build.py site of the fixture corpus the tests share.
 
 `make check` runs the tests marked neither `browser` (tests/browser/, marked
 by its conftest), `shared_data` (the real exports) nor `slow`. A test is slow
@@ -12,11 +13,14 @@ quietly put a slow test back into the check or leave a stale name here.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
 
 # Whole files: each builds a site with build.py, runs Node, or generates thousands of inputs.
 SLOW_FILES = {
@@ -62,3 +66,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         node = f"{relative}::{item.nodeid.split('::', 1)[-1]}"
         if relative in SLOW_FILES or any(node.startswith(prefix) for prefix in SLOW_TESTS):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def fixture_corpus_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/fixtures/corpus built by build.py into a whole site (pages, data, runtime, assets).
+
+    Built once per session and shared: a build costs seconds of CPU time, and
+    the tests that use it only read it.
+    """
+    work = tmp_path_factory.mktemp("fixture-corpus-site")
+    config = (
+        (REPO / "site" / "site.toml")
+        .read_text("utf-8")
+        .replace('content_dir = "content"', f'content_dir = "{TESTS / "fixtures" / "corpus"}"')
+    )
+    (work / "site.toml").write_text(config, "utf-8")
+    done = subprocess.run(
+        [sys.executable, str(REPO / "build.py"), "--config", str(work / "site.toml"), "--out", str(work / "site")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr
+    return work / "site"
