@@ -1,5 +1,5 @@
 """What `make check` leaves to `make test` (the `slow` marker), and the one
-build.py site of the fixture corpus the tests share.
+build.py site of the fixture corpus and the one full estate the tests share.
 
 `make check` runs the tests marked neither `browser` (tests/browser/, marked
 by its conftest), `shared_data` (the real exports) nor `slow`. A test is slow
@@ -19,8 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from needs import need
+
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
+SHARED_DATA = REPO.parent / "shared" / "data"
 
 # Whole files: each builds a site with build.py, runs Node, or generates thousands of inputs.
 SLOW_FILES = {
@@ -90,3 +93,19 @@ def fixture_corpus_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert done.returncode == 0, done.stderr
     return work / "site"
+
+
+@pytest.fixture(scope="session")
+def full_estate():
+    """(config, loaded records) of site/full-estate.toml read from ../shared/data, once per session.
+
+    Reading every export is the costliest step of the suite (minutes of CPU
+    time), so the tests that need the estate share one reading and only
+    read it.
+    """
+    from govsearch_build.config import load_config
+    from govsearch_build.pipeline import collect_records
+
+    need(SHARED_DATA.is_dir(), "../shared/data (the real exports)")
+    config = load_config(REPO / "site" / "full-estate.toml")
+    return config, collect_records(config)

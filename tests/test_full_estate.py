@@ -16,7 +16,6 @@ from govsearch.attribution import CATALOGUE_ATTRIBUTION, OGL_ATTRIBUTION
 from govsearch_build.assets import Assets
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
-from govsearch_build.pipeline import collect_records
 from govsearch_build.quality import RULES, collapse_repeats, is_generic_title, normalised_url
 from govsearch_build.render import Renderer
 from govsearch_build.report import build_report
@@ -28,9 +27,8 @@ pytestmark = [pytest.mark.shared_data, pytest.mark.skipif(not SHARED_DATA.exists
 
 
 @pytest.fixture(scope="module")
-def estate(tmp_path_factory):
-    config = load_config(REPO / "site" / "full-estate.toml")
-    loaded = collect_records(config)
+def estate(full_estate, tmp_path_factory):
+    config, loaded = full_estate  # tests/conftest.py: read once per session
     sites = {}
     for layout in ("single", "sharded"):
         site = tmp_path_factory.mktemp(f"estate-{layout}")
