@@ -39,7 +39,7 @@ def estate(full_estate, tmp_path_factory):
 
 def test_every_input_is_built_or_reported(estate):
     loaded, _ = estate
-    # about 11,800 records: one dataset's formats are links of one record, one resource is one record
+    # one dataset's formats are links of one record, one resource is one record
     assert len(loaded.records) > 10_000
     for report in loaded.imports:
         if "inputs" in report:
