@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make serve   build the site from the embedded corpus and serve it on 127.0.0.1:8000
 #   make test    run every test (CPython, Pyodide under Node, real Chromium)
+# and, before each commit, `make check`: the lint and the quick unit tests.
 # Both install what they need first: a Python >= 3.12 virtualenv in .venv
 # (pyodide-lock needs 3.12), `npm ci` into node_modules, and Debian's
 # Chromium through apt when it is missing and we run as root.
@@ -15,7 +16,7 @@ PORT ?= 8000
 SOURCES ?= $(if $(wildcard ../shared/data/SOURCES.md),../shared/data,.cache/sources)
 MIRROR ?=
 
-.PHONY: setup serve build test lint-py lint-js bench-quick bench bench-scale eval chromium clean fetch build-full serve-full
+.PHONY: setup serve build test check lint-py lint-js bench-quick bench bench-scale eval chromium clean fetch build-full serve-full
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -60,6 +61,11 @@ lint-py: setup
 
 test: setup chromium lint-py lint-js
 	$(PY) -m pytest
+
+# The fast check before a commit: the lint and every test that needs no browser,
+# no real exports and no slow step (tests/conftest.py lists those; `make test` runs them).
+check: setup lint-py lint-js
+	$(PY) -m pytest -q -m "not browser and not shared_data and not slow"
 
 # ESLint (eslint.config.js) over our browser modules, benchmark pages and Node test scripts.
 lint-js: node_modules/.installed

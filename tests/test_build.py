@@ -30,14 +30,8 @@ def config_for(tmp_path, content):
 
 
 @pytest.fixture(scope="module")
-def fixture_build(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("build")
-    content = tmp / "content"
-    shutil.copytree(REPO / "tests" / "fixtures" / "corpus", content)
-    out = tmp / "site"
-    done = build("--config", str(config_for(tmp, content)), "--out", str(out))
-    assert done.returncode == 0, done.stderr
-    return out
+def fixture_build(fixture_corpus_site):
+    return fixture_corpus_site  # tests/conftest.py: built once per session
 
 
 def test_report_accounts_for_every_record(fixture_build):

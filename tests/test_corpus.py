@@ -176,12 +176,14 @@ def exports():
     }
 
 
+@pytest.mark.shared_data
 def test_publishers_are_govuk_organisations_or_exceptions(records, exports):
     allowed = exports["org_titles"] | _exceptions()
     unknown = sorted({r["publisher"] for r in records} - allowed)
     assert unknown == [], f"publishers neither on GOV.UK nor in publisher_exceptions.txt: {unknown}"
 
 
+@pytest.mark.shared_data
 def test_exceptions_are_not_govuk_organisations(exports):
     assert sorted(_exceptions() & exports["org_titles"]) == []
 
@@ -238,12 +240,14 @@ def test_stored_page_evidence_matches_the_records(records):
         assert source["url"].startswith(evidence) and source["revision"] in source["url"], record_id
 
 
+@pytest.mark.shared_data
 def test_stored_page_records_are_not_in_the_exports(records, exports):
     # An entry here must be a real gap in the exports, not a way round the fact check.
     values, markdown = exports["values"], exports["markdown"]
     assert [i for i, (_, url, _) in STORED_PAGE_EVIDENCE.items() if url in values or url in markdown] == []
 
 
+@pytest.mark.shared_data
 def test_urls_appear_in_exports(records, exports):
     values, markdown = exports["values"], exports["markdown"]
     missing = [
@@ -252,6 +256,7 @@ def test_urls_appear_in_exports(records, exports):
     assert missing == []
 
 
+@pytest.mark.shared_data
 def test_other_urls_appear_in_exports(records, exports):
     values, markdown = exports["values"], exports["markdown"]
     urls = []
@@ -265,6 +270,7 @@ def test_other_urls_appear_in_exports(records, exports):
     assert [(i, u) for i, u in urls if u not in values and u not in markdown] == []
 
 
+@pytest.mark.shared_data
 def test_titles_appear_in_exports(records, exports):
     folded, markdown = exports["folded"], exports["markdown"].casefold()
     missing = [
@@ -275,6 +281,7 @@ def test_titles_appear_in_exports(records, exports):
     assert missing == []
 
 
+@pytest.mark.shared_data
 def test_summaries_are_in_our_own_words(records, exports):
     copied = []
     for r in records:

@@ -108,7 +108,7 @@ def small_lock(tmp_path: Path, name: str = "api-catalogue") -> Path:
     return path
 
 
-def test_full_estate_from_the_fetched_cache_equals_the_shared_data(mirror, tmp_path):
+def test_full_estate_from_the_fetched_cache_equals_the_shared_data(mirror, full_estate, tmp_path):
     from govsearch_build.config import load_config
     from govsearch_build.data_writer import write_data
     from govsearch_build.pipeline import collect_records
@@ -126,9 +126,12 @@ def test_full_estate_from_the_fetched_cache_equals_the_shared_data(mirror, tmp_p
     assert len(requests) == again, "a second fetch must download nothing"
 
     manifests = {}
-    for name, folder in (("cache", cache), ("shared", None)):
-        config = load_config(REPO / "site" / "full-estate.toml", folder)
-        loaded = collect_records(config)
+    from_cache = load_config(REPO / "site" / "full-estate.toml", cache)
+    shared_config, from_shared = full_estate  # tests/conftest.py: ../shared/data read once per session
+    for name, config, loaded in (
+        ("cache", from_cache, collect_records(from_cache)),
+        ("shared", shared_config, from_shared),
+    ):
         write_data(config, loaded.records, tmp_path / name / "data")
         manifests[name] = (tmp_path / name / "data" / "manifest.json").read_bytes()
     assert json.loads(manifests["cache"])["records"] > 10_000  # one record per resource: 11,780 on 2026-11-30

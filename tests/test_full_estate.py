@@ -40,9 +40,8 @@ pytestmark = [pytest.mark.shared_data, pytest.mark.skipif(not SHARED_DATA.exists
 
 
 @pytest.fixture(scope="module")
-def estate(tmp_path_factory):
-    config = load_config(REPO / "site" / "full-estate.toml")
-    loaded = collect_records(config)
+def estate(full_estate, tmp_path_factory):
+    config, loaded = full_estate  # tests/conftest.py: read once per session
     sites = {}
     for layout in ("single", "sharded"):
         site = tmp_path_factory.mktemp(f"estate-{layout}")
@@ -53,7 +52,7 @@ def estate(tmp_path_factory):
 
 def test_every_input_is_built_or_reported(estate):
     loaded, _ = estate
-    # about 11,800 records: one dataset's formats are links of one record, one resource is one record
+    # one dataset's formats are links of one record, one resource is one record
     assert len(loaded.records) > 10_000
     for report in loaded.imports:
         if "inputs" in report:

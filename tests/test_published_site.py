@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,24 +22,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def site(request) -> Path:
     if os.environ.get("GOVSEARCH_SITE"):
         return Path(os.environ["GOVSEARCH_SITE"])
-    tmp = tmp_path_factory.mktemp("published")
-    config = (
-        (REPO / "site" / "site.toml")
-        .read_text("utf-8")
-        .replace('content_dir = "content"', f'content_dir = "{REPO / "tests" / "fixtures" / "corpus"}"')
-    )
-    (tmp / "site.toml").write_text(config, "utf-8")
-    done = subprocess.run(
-        [sys.executable, str(REPO / "build.py"), "--config", str(tmp / "site.toml"), "--out", str(tmp / "site")],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-    )
-    assert done.returncode == 0, done.stderr
-    return tmp / "site"
+    return request.getfixturevalue("fixture_corpus_site")  # tests/conftest.py: built once per session
 
 
 @pytest.fixture(scope="module")

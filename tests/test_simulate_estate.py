@@ -110,6 +110,7 @@ def _export_strings() -> set[str]:
     return {text.strip() for text in found if 16 <= len(text.strip()) <= 300}
 
 
+@pytest.mark.shared_data
 def test_no_text_of_the_exports_in_the_generator_source():
     if not DATA.is_dir():
         pytest.skip("../shared/data is not beside the checkout")
