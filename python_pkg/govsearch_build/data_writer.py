@@ -67,6 +67,7 @@ from .config import SiteConfig
 from .places import place_names
 from .postings import Postings
 from .records import Record
+from .related_terms import related_terms
 
 # Title counts most, then who publishes it and its keywords, then the summary,
 # then the body. Ranking is lunr's BM25 over these boosted fields.
@@ -159,12 +160,18 @@ EMPTY: Mapping[str, str] = {}
 
 
 def index_document(
-    record: Record, search_terms: SearchTerms = NO_SEARCH_TERMS, compounds: Mapping[str, str] = EMPTY
+    record: Record,
+    search_terms: SearchTerms = NO_SEARCH_TERMS,
+    compounds: Mapping[str, str] = EMPTY,
+    related: Mapping[str, str] = EMPTY,
 ) -> dict[str, str]:
     """The text lunr indexes. A field holding a phrase of a synonym group also
     gets the group's token (terms.GROUP_MARK), so a query holding any phrase
     of the group finds it, in that field; a field holding a compound of
-    `compounds` in one spelling ("well-being") also gets the other ("wellbeing")."""
+    `compounds` in one spelling ("well-being") also gets the other ("wellbeing").
+    `related` (record id -> words, related_terms.py; empty unless the
+    configuration turns it on) adds words of the same meaning to the body,
+    the field of least weight."""
     data = record.data
     document = {
         "id": data["id"],
@@ -185,6 +192,8 @@ def index_document(
             added = search_terms.group_tokens(document[name])
             if added:
                 document[name] += " " + " ".join(added)
+    if record.id in related:
+        document["body"] += " " + related[record.id]
     return document
 
 
@@ -276,10 +285,13 @@ def in_number_order(records: Iterable[Record]) -> list[Record]:
 
 
 def build_index(
-    records: list[Record], search_terms: SearchTerms = NO_SEARCH_TERMS, compounds: Mapping[str, str] = EMPTY
+    records: list[Record],
+    search_terms: SearchTerms = NO_SEARCH_TERMS,
+    compounds: Mapping[str, str] = EMPTY,
+    related: Mapping[str, str] = EMPTY,
 ) -> Index:
     """lunr.py index over records already in number order (posting order follows it)."""
-    documents = [index_document(r, search_terms, compounds) for r in records]
+    documents = [index_document(r, search_terms, compounds, related) for r in records]
     return lunr(ref="id", fields=list(FIELDS), documents=documents)
 
 
@@ -365,6 +377,7 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     writer = DataWriter(data_dir)
     search_terms = search_terms_of(config)
     compounds = compounds_of(ordered)
+    related = related_terms(ordered, config.related_terms) if config.related_terms else EMPTY
     ranking = ranking_data(config, ordered)
     chunked = PROFILES_PER_CHUNK if layout == SHARDED else None
     up_front: list[dict[str, Any]] = []
@@ -374,13 +387,14 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
         "ranking": writer.write("ranking", {"search": ranking["search"]}),
     }
     if layout == SHARDED:
-        postings = Postings.build((index_document(r, search_terms, compounds) for r in ordered), list(FIELDS))
+        postings = Postings.build((index_document(r, search_terms, compounds, related) for r in ordered), list(FIELDS))
         files["directory"] = writer.write(
             "directory", write_shards(writer, postings, ordered, RankingData(ranking), profile_of), len(ordered)
         )
         up_front = small_indexes(writer.written)
     else:
-        files["index"] = writer.write("index", build_index(ordered, search_terms, compounds).serialize(), len(ordered))
+        index = build_index(ordered, search_terms, compounds, related)
+        files["index"] = writer.write("index", index.serialize(), len(ordered))
         files["records"] = writer.write("records", {"records": [stored_record(r) for r in ordered]}, len(ordered))
     manifest = {
         "format": FORMAT,
