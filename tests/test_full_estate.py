@@ -19,7 +19,6 @@ from govsearch.attribution import CATALOGUE_ATTRIBUTION, OGL_ATTRIBUTION
 from govsearch_build.assets import Assets
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
-from govsearch_build.pipeline import collect_records
 from govsearch_build.quality import (
     RULES,
     collapse_repeats,
