@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -169,7 +171,6 @@ console.log(JSON.stringify({ before, outcome }));
 
 @pytest.mark.parametrize("honest", [True, False], ids=["whole-archive", "changed-archive"])
 def test_a_module_the_cut_standard_library_left_out_still_imports(site, honest):
-    import shutil
 
     lock = json.loads((site / "pyodide" / "pyodide-lock.json").read_text("utf-8"))
     runtime = (site / "pyodide").resolve()
