@@ -297,9 +297,19 @@ _BUDGET_NOTICES = (
 def _budget_notices(found: rerank.Answer) -> list[dict[str, Any]]:
     """A notice for each work budget that cut this answer's work."""
     notices = []
+    # Expansions are cut per index term (a stem such as "popul", a group token such as "ons_"):
+    # the notice names the word as the person typed it.
+    typed = {
+        key: term.typed
+        for _, terms, clauses in found.tiers
+        for term, clause in zip(terms, clauses)
+        for key in (term.indexed, clause.term)
+    }
     for field, code, message in _BUDGET_NOTICES:
         cut = getattr(found, field)
         if cut:
+            if field == "limited":
+                cut = list(dict.fromkeys(typed.get(term, term) for term in cut))
             words = ", ".join(word[:40] for word in cut)
             notices.append(_notice(code, message.format(words.replace("_", " ") if field == "skipped" else words)))
     return notices

@@ -124,6 +124,24 @@ def test_expansions_are_cut_to_the_closest_and_the_answer_says_so(search, catalo
     catalogue.engine.forget()  # no cut match set outlives the patched budget
 
 
+def test_a_cut_expansion_is_named_as_typed_not_as_its_index_term():
+    # A word being typed ("housin") is searched as the prefix its word and stem share ("hous"),
+    # and a synonym phrase as its group's token: the notice names what the person typed.
+    from govsearch.engine import Matches
+    from govsearch.rerank import Answer
+    from govsearch.tools import _budget_notices
+
+    words = [
+        terms_module.Term("housin", "hous", prefix=True),
+        terms_module.Term("land registry", "hmlr_", synonym=True),
+    ]
+    clauses = [terms_module.Clause("hous", "required", wildcard=True), terms_module.Clause("hmlr_", "required")]
+    found = Answer(3, "all_terms", [], [("all_terms", words, clauses)], Matches({}), limited=("hous", "hmlr_"))
+    (notice,) = _budget_notices(found)
+    assert notice["code"] == "expansions_limited"
+    assert notice["message"].startswith("housin, land registry: "), notice["message"]
+
+
 def test_budgeted_keeps_the_closest_expansions_in_their_own_order(monkeypatch):
     monkeypatch.setattr(terms_module, "MAX_EXPANSIONS", 3)
     clause = terms_module.Clause("regist", "optional", wildcard=True)
