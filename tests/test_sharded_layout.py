@@ -5,6 +5,7 @@ without filters; and a tampered shard fails closed mid-query.
 """
 
 import gc
+import hashlib
 import json
 import random
 import re
@@ -198,9 +199,18 @@ def test_record_lookups_agree(layouts):
     sites, records = layouts
     single = Catalogue.open(DirectoryLoader(sites["single"]))
     sharded = Catalogue.open(DirectoryLoader(sites["sharded"]))
+
+    def answer(catalogue, layout, arguments):
+        # A citation names its own build's manifest (the snapshot): the one thing two layouts of
+        # the same records may not share. Everything else must be the same.
+        digest = hashlib.sha256((sites[layout] / "data" / "manifest.json").read_bytes()).hexdigest()
+        text = json.dumps(catalogue.call("get_resource_record", arguments))
+        assert "error" in text or digest in text
+        return text.replace(digest, "MANIFEST").replace(digest[:12], "MANIFEST")
+
     for record in records:
         arguments = {"recordId": record.id}
-        assert sharded.call("get_resource_record", arguments) == single.call("get_resource_record", arguments)
+        assert answer(sharded, "sharded", arguments) == answer(single, "single", arguments)
     assert sharded.call("get_resource_record", {"recordId": "zzz-not-here"})["error"]["code"] == "not_found"
 
 
