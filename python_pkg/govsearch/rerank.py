@@ -325,7 +325,6 @@ def _tiers(
         seen.update(engine.filter(found, filters))
         tiers.append(_Tier("identifier", terms, clauses_for(terms, "all_terms"), found, sorted(seen)))
     tried: set[tuple[Clause, ...]] = set()
-    corrected: tuple[list[Term], list[Clause]] | None = None  # the fuzzy tier's reading, for any_term
     modes = ["all_terms"] if strict_only else ["all_terms", "fuzzy", "any_term"]
     for position, mode in enumerate(modes):
         if mode != "all_terms" and budget.spent:
@@ -341,12 +340,6 @@ def _tiers(
                 else clause
                 for clause in clauses
             ]
-            corrected = (tier_terms, clauses) if clauses else None
-        elif mode == "any_term" and corrected and len(terms) > 1:
-            # A misspelt word is read as corrected here too: "inflaton rate" finds "inflation"
-            # records, not only those holding "rate".
-            tier_terms = corrected[0]
-            clauses = [Clause(c.term, "optional", c.edit_distance, c.wildcard) for c in corrected[1]]
         else:
             clauses = clauses_for(terms, mode) if mode == "all_terms" or len(terms) > 1 else []
         if not clauses or tuple(clauses) in tried:

@@ -115,13 +115,3 @@ def test_any_term_shares_divide_by_coverage_for_each_word_lacking(catalogue):
     alone = [n for n in everyone if n in holders[2] and n not in holders[0] and n not in holders[1]]
     assert both and alone
     assert min(coverage.shares(both)) > max(coverage.shares(alone))
-
-
-def test_any_term_reads_a_misspelt_word_as_the_fuzzy_tier_corrected_it(search):
-    # No record holds both words, so the answer falls to any_term: the misspelt word still
-    # finds its records there, rather than only the correctly spelt word's.
-    result = search({"query": "compnies flood", "limit": 20})
-    modes = {item["matchMode"] for item in result["results"]}
-    assert modes == {"any_term"}, modes
-    found = {item["id"] for item in result["results"]}
-    assert "companies-api" in found and any("flood" in item["title"].lower() for item in result["results"])
