@@ -106,7 +106,7 @@ class SearchTerms:
     # words collide ("ons" and "one" both stem to "on").
     phrases: dict[tuple[str, ...], str]
     intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
-    fillers: frozenset[str] = frozenset()  # words as typed that say how someone asks ("near", "postcode")
+    fillers: frozenset[str] = frozenset()  # words as typed that say how someone asks ("near", "nearest")
     places: frozenset[str] = frozenset()  # words as typed that name a place (govsearch_build.places)
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
 
@@ -266,7 +266,7 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     before a word is finished. A phrase of a synonym group becomes the
     group's word; an intent word carries the resource types it asks for; a
     place word is marked (preferred, not required, beside other words).
-    Filler words ("near", "postcode") are left out when other words remain.
+    Filler words ("near", "nearest") are left out when other words remain.
     """
     terms = _plain_terms(text, prefix_last)
     asked = [term for term in terms if term.prefix or term.typed not in search_terms.fillers]

@@ -56,7 +56,7 @@ def build(config: SiteConfig, out: Path, *, keep_going: bool = False) -> dict:
     step(
         "Publishing the Pyodide runtime",
         lambda: publish_runtime(
-            out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels", out / DATA_FOLDER / "manifest.json"
+            out / "pyodide", PROJECT_ROOT, PROJECT_ROOT / ".cache" / "wheels", out / DATA_FOLDER / MANIFEST
         ),
     )
     assets = step(

@@ -30,6 +30,7 @@ from .assets import Assets
 from .config import SiteConfig
 from .records import Record, markdown_hazard
 from .related import Related, related_records
+from .runtime import first_visit_bytes
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = PROJECT_ROOT / "site" / "templates"
@@ -231,14 +232,6 @@ def thousands(value: Any) -> str:
         return f"{int(value):,}"
     except (TypeError, ValueError):
         return str(value)
-
-
-def runtime_bytes(folder: Path) -> int:
-    """What the browser downloads of the published runtime before search is
-    ready, so the start-up bar can move with the bytes (runtime.first_visit_bytes)."""
-    from .runtime import first_visit_bytes
-
-    return first_visit_bytes(folder)
 
 
 def provenance_rows(source: dict[str, Any]) -> list[tuple[str, str, str | None]]:
@@ -508,7 +501,7 @@ class Renderer:
             "home.html",
             collections=groups["collections"],
             total=len(self.records),
-            runtime_bytes=runtime_bytes(self.out / "pyodide"),
+            runtime_bytes=first_visit_bytes(self.out / "pyodide"),
             labels_json=json.dumps(labels, ensure_ascii=False, separators=(",", ":")),
         )
 
