@@ -80,11 +80,20 @@ export function startSearch(bridge, base) {
   }
 }
 
+// A link's target id; a malformed escape (from a record's own Markdown) names no element.
+function decodedId(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return "";
+  }
+}
+
 // The skip links move focus without touching the fragment, which holds the
 // search ("#main-content" would otherwise replace the words and filters).
 function skipTo(event) {
   const link = event.target.closest && event.target.closest('a[href^="#"]');
-  const target = link && link.hash.length > 1 ? document.getElementById(decodeURIComponent(link.hash.slice(1))) : null;
+  const target = link && link.hash.length > 1 ? document.getElementById(decodedId(link.hash.slice(1))) : null;
   if (!target) {
     return;
   }
