@@ -39,6 +39,7 @@ from .terms import (
     clauses_for,
     has_topic,
     index_terms_near,
+    preference,
 )
 
 TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
@@ -454,12 +455,12 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
     base = [scores[number] * priors[number] for number in numbers] if priors else [scores[number] for number in numbers]
     # A place beside the topic is a preference (_placed), not information a record must hold.
     topic = has_topic(tier.terms)
-    words = [clause for term, clause in zip(tier.terms, tier.clauses) if not term.intent and not (term.place and topic)]
+    words = [clause for term, clause in zip(tier.terms, tier.clauses) if not preference(term, topic)]
     # any_term: a record scores the share of the query's information it holds (_Coverage).
     coverage = _Coverage(engine, words) if tier.mode == "any_term" and len(words) > 1 else None
     in_title = _in_title(engine, tier.terms, tier.clauses)
     wanted = _intent_profiles(engine, tier.terms)
-    placed = _placed(engine, tier)
+    placed = _placed(engine, tier, topic)
     # the most the evidence below multiplies by
     boost = TITLE_BOOST * (INTENT_BOOST if wanted else 1) * (PLACE_BOOST if placed else 1)
     if coverage:
@@ -498,13 +499,11 @@ def _rank_tier(engine: SearchEngine, ranking: RankingData, tier: _Tier, room: in
     ]
 
 
-def _placed(engine: SearchEngine, tier: _Tier) -> set[int]:
+def _placed(engine: SearchEngine, tier: _Tier, topic: bool) -> set[int]:
     """Records holding a place the query names beside its topic. In any_term a
     record holding the place alone shares none of the topic (_Coverage scores
     it 0), so the boost never brings a place's unrelated records back."""
-    if not has_topic(tier.terms):
-        return set()
-    places = [clause for term, clause in zip(tier.terms, tier.clauses) if term.place]
+    places = [clause for term, clause in zip(tier.terms, tier.clauses) if term.place and preference(term, topic)]
     return set().union(*(_records_holding(engine, clause) for clause in places)) if places else set()
 
 
@@ -704,10 +703,9 @@ def _newest_first(ranked: list[Ranked], titles: Mapping[int, str]) -> None:
     query naming no year wants the latest edition. Within one mode, in place."""
     editions: dict[tuple[str, str], list[int]] = {}
     for position, item in enumerate(ranked):
-        title = titles.get(item.number, "")
-        if _DATED.search(title):
-            key = (item.mode, " ".join(_DATED.sub(" ", title).lower().split()))
-            editions.setdefault(key, []).append(position)
+        undated, dates = _DATED.subn(" ", titles.get(item.number, ""))
+        if dates:
+            editions.setdefault((item.mode, " ".join(undated.lower().split())), []).append(position)
     for positions in editions.values():
         if len(positions) > 1:
             items = sorted((ranked[p] for p in positions), key=lambda item: _edition(titles[item.number]), reverse=True)

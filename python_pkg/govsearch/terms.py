@@ -341,8 +341,7 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
     topic = has_topic(terms)
     clauses = []
     for term in terms:
-        preferred = term.intent or (term.place and topic)
-        required = mode != "any_term" and (only_intents or not preferred)
+        required = mode != "any_term" and (only_intents or not preference(term, topic))
         presence = "required" if required else "optional"
         if term.prefix:
             clauses.append(Clause(term.indexed, presence, wildcard=True))
@@ -356,6 +355,12 @@ def has_topic(terms: Sequence[Term]) -> bool:
     """Whether the query has a word that is neither an intent word nor a place: then its places
     are preferences, not words a record must hold."""
     return any(not term.intent and not term.place for term in terms)
+
+
+def preference(term: Term, topic: bool) -> bool:
+    """Whether a word ranks records without finding them: an intent word, or a place beside a
+    topic (`topic`: has_topic of the query)."""
+    return bool(term.intent) or (term.place and topic)
 
 
 def typo_tolerant(term: Term) -> bool:
