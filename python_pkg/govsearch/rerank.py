@@ -504,7 +504,8 @@ def _placed(engine: SearchEngine, tier: _Tier, topic: bool) -> set[int]:
     record holding the place alone shares none of the topic (_Coverage scores
     it 0), so the boost never brings a place's unrelated records back."""
     places = [clause for term, clause in zip(tier.terms, tier.clauses) if term.place and preference(term, topic)]
-    return set().union(*(_records_holding(engine, clause) for clause in places)) if places else set()
+    named = ("title", "publisher")  # a record about the place names it there, not in passing
+    return set().union(*(_records_holding(engine, clause, named) for clause in places)) if places else set()
 
 
 def _near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:
@@ -594,14 +595,14 @@ class _Coverage:
         return list(map(counted.get, numbers, map(self.alone.__getitem__, map(self.commonest.__contains__, numbers))))
 
 
-def _records_holding(engine: SearchEngine, clause: Clause) -> set[int]:
-    """Every record holding the word (any of its expansions) in any field.
+def _records_holding(engine: SearchEngine, clause: Clause, fields: Sequence[str] = FIELDS) -> set[int]:
+    """Every record holding the word (any of its expansions) in any of `fields` (all by default).
 
     One set of the word's records (its lists joined in C) rather than a
     search of every list per record: thousands of records, a few ms in Pyodide."""
     held: set[int] = set()
-    for fields in engine.matcher.members(clause, list(FIELDS)).values():
-        for found in fields.values():
+    for holding in engine.matcher.members(clause, list(fields)).values():
+        for found in holding.values():
             held.update(found)
     return held
 
