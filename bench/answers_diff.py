@@ -11,14 +11,23 @@ anything), each at the largest limit; for every fifth query also the next
 page, the search box's prefix-while-typing form, a filtered search and the
 record of its first result; and the filter values of every dimension. Each
 answer is the JSON text `python -m govsearch call` prints (the session's
-answer_json_text), so equal dumps mean equal bytes from the CLI. A refactor
-that must not change behaviour also leaves the data folders equal
-(`diff -r before/data after/data`).
+answer_json_text), so equal dumps mean equal bytes from the CLI.
+
+    python bench/answers_diff.py data /tmp/before/data /tmp/after/data
+
+compares two data folders file by file. Two things follow from the code
+itself, not from what it answers, and are set aside: the manifest's
+`runtime` entry (the lock file names the govsearch wheel, whose bytes are
+the code) and so the manifest's sha256, which a record's answer cites
+(`snapshot.manifestSha256` and its citation): a dump writes it as
+MANIFEST_DIGEST. Everything else must be byte-identical.
 """
 
 from __future__ import annotations
 
 import argparse
+import filecmp
+import hashlib
 import json
 import sys
 import tomllib
@@ -37,6 +46,8 @@ FILTERS = (
     {"publishers": ["Office for National Statistics"]},
 )
 DIMENSIONS = ("collections", "resourceTypes", "accessStatuses", "publishers")
+MANIFEST = "manifest.json"
+MANIFEST_DIGEST = "<manifest sha256>"
 
 
 def queries() -> list[str]:
@@ -68,6 +79,7 @@ def dump(site: str, out: Path) -> int:
     from govsearch.session import answer_json_text
 
     catalogue = Catalogue.open(DirectoryLoader(site))
+    digest = hashlib.sha256((Path(site) / "data" / MANIFEST).read_bytes()).hexdigest()
     lines = []
     first_ids = []
     for tool, arguments, prefix_last, offset in calls(queries()):
@@ -81,7 +93,8 @@ def dump(site: str, out: Path) -> int:
     for record_id in [*first_ids[::EVERY], "", "no-such-record"]:
         text = json.dumps({"recordId": record_id})
         lines.append(json.dumps({"tool": "get_resource_record", "arguments": text}))
-        lines.append(answer_json_text(catalogue, "get_resource_record", text))
+        cited = answer_json_text(catalogue, "get_resource_record", text)
+        lines.append(cited.replace(digest, MANIFEST_DIGEST).replace(digest[:12], MANIFEST_DIGEST))
     out.write_text("\n".join(lines) + "\n", "utf-8")
     print(f"{len(lines) // 2} answers from {site} -> {out}")
     return 0
@@ -100,6 +113,33 @@ def compare(before: Path, after: Path) -> int:
     return 1
 
 
+def compare_data(before: Path, after: Path) -> int:
+    """0 when two data folders hold the same files with the same bytes (the
+    manifest but for its `runtime` entry); else the differing files, and 1."""
+    differing = []
+    names = {path.relative_to(before) for path in before.rglob("*") if path.is_file()}
+    names |= {path.relative_to(after) for path in after.rglob("*") if path.is_file()}
+    for name in sorted(names):
+        old, new = before / name, after / name
+        if not (old.is_file() and new.is_file()):
+            differing.append(f"only in one: {name}")
+        elif str(name) == MANIFEST:
+            if _without_runtime(old) != _without_runtime(new):
+                differing.append(str(name))
+        elif not filecmp.cmp(old, new, shallow=False):
+            differing.append(str(name))
+    for name in differing[:10]:
+        print("differs:", name)
+    print(f"{len(names)} files, {len(differing)} differ" if differing else f"{len(names)} files, byte-identical")
+    return 1 if differing else 0
+
+
+def _without_runtime(manifest: Path) -> dict:
+    value = json.loads(manifest.read_bytes())
+    value.pop("runtime", None)
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(required=True, dest="command")
@@ -109,9 +149,14 @@ def main(argv: list[str] | None = None) -> int:
     comparing = commands.add_parser("compare")
     comparing.add_argument("before", type=Path)
     comparing.add_argument("after", type=Path)
+    folders = commands.add_parser("data")
+    folders.add_argument("before", type=Path)
+    folders.add_argument("after", type=Path)
     options = parser.parse_args(argv)
     if options.command == "dump":
         return dump(options.site, options.out)
+    if options.command == "data":
+        return compare_data(options.before, options.after)
     return compare(options.before, options.after)
 
 

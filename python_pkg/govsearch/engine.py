@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-# CODE_ALPHABET is re-exported: the ranking flags use the same alphabet.
-from .data_format import CODE_ALPHABET as CODE_ALPHABET
 from .facets import DIMENSIONS as DIMENSIONS
 from .facets import FacetTable as FacetTable
 from .terms import MAX_POSTINGS, MAX_SHARD_BYTES, Clause
@@ -140,11 +138,18 @@ class Ranked:
 
 @dataclass
 class Budget:
-    """What one call may still spend (see terms.py): postings scored, shard bytes read."""
+    """What one call may still spend (see terms.py): postings scored, shard
+    bytes read; and what it left out (ranking.budget spends it over the tiers)."""
 
     postings: int = MAX_POSTINGS
     shard_bytes: int = MAX_SHARD_BYTES
     dropped: list[Clause] = field(default_factory=list)  # clauses the budget left out
+    dropped_words: list[str] = field(default_factory=list)  # the words of the dropped clauses, as typed
+    skipped: list[str] = field(default_factory=list)  # looser match modes left untried
+
+    @property
+    def spent(self) -> bool:
+        return self.postings <= 0 or self.shard_bytes <= 0
 
 
 class SearchEngine:
