@@ -222,21 +222,11 @@ def _ranked(
         lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()),
     )[0]
     # Cheap decision first: no looser mode can find what the filters exclude.
-    # Publisher names none of the catalogue's pass nothing, known without
-    # reading every profile (eight such names made that the call's dearest step).
-    publishers = filters.get("publishers")
-    unknown = publishers is not None and publishers.isdisjoint(name_index(engine.facets.values("publisher")).exact)
-    nothing = unknown or engine.filters_pass_nothing(filters)
-    found = ranking.answer(
-        engine,
-        catalogue.ranking,
-        terms,
-        filters,
-        lambda numbers: _rows(catalogue, numbers),
-        identified,
-        strict_only=nothing,
-        start=offset,
+    nothing = engine.filters_pass_nothing(filters)
+    state = ranking.QueryState(
+        engine, catalogue.ranking, terms, filters, sorted(identified), strict_only=nothing, start=offset
     )
+    found = ranking.answer(state, lambda numbers: _rows(catalogue, numbers))
     if nothing:
         notices.append(
             _notice(

@@ -24,11 +24,12 @@ calls too), `prior` (record flags), `identifiers`, `analysis` and `query`
 from .identifiers import identifier_key, identifier_keys
 from .prior import RankingData, flag_code
 from .stages import answer
-from .state import Answer, Ranked
+from .state import Answer, QueryState, Ranked
 from .suggestions import matched_fields, suggestion
 
 __all__ = [
     "Answer",
+    "QueryState",
     "Ranked",
     "RankingData",
     "answer",

@@ -4,46 +4,45 @@ have arrived), then reordered by row evidence within each mode."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from itertools import chain
 from typing import Any
 
-from ..engine import Matches, SearchEngine, filters_key
+from ..engine import Matches, filters_key
 from . import rules
 from .budget import call_budget
 from .evidence import exact_words, phrase_words, row_evidence
-from .prior import RankingData
-from .query import Term
 from .scoring import rank_tier
 from .state import Answer, QueryState, Ranked
 from .tiers import tiers as tiers_of
 
 
-def answer(
-    engine: SearchEngine,
-    ranking: RankingData,
-    terms: list[Term],
-    filters: Mapping[str, frozenset[str]],
-    rows: Callable[[list[int]], list[dict[str, Any]]],
-    identified: list[int] = (),  # type: ignore[assignment]
-    strict_only: bool = False,
-    start: int = 0,
-) -> Answer:
+def answer(state: QueryState, rows: Callable[[list[int]], list[dict[str, Any]]]) -> Answer:
     """The query's records in order: records the query identifies, then tier
-    by tier, each tier ordered by its re-ranked score. `strict_only`: no
-    looser mode (the filters pass nothing, so none could find more).
+    by tier, each tier ordered by its re-ranked score; `rows` reads the rows
+    of records (for row evidence). `state.strict_only`: no looser mode (the
+    filters pass nothing, so none could find more).
 
-    `start` (only the search page's "show more" moves it; agents always get
-    0): the POOL records from there. Row evidence reorders each window of
+    `state.start` (only the search page's "show more" moves it; agents always
+    get 0): the POOL records from there. Row evidence reorders each window of
     POOL alone, so the window from 0 is exactly the tool's answer and pages
     the search page asks for in steps of POOL never overlap or skip a record.
     """
-    state = QueryState(engine, ranking, terms, filters, sorted(identified), strict_only, start)
-    key = ("answer", rules.settings(), tuple(terms), filters_key(filters), tuple(state.identified), strict_only, start)
+    # Ranked once per call: the browser asks again once the rows it needs have arrived.
+    engine, terms = state.engine, state.terms
+    key = (
+        "answer",
+        rules.settings(),
+        tuple(terms),
+        filters_key(state.filters),
+        tuple(state.identified),
+        state.strict_only,
+        state.start,
+    )
     first, misspelt = engine.remembered(key, lambda: first_stage(state))
     ranked = [Ranked(item.number, item.score, item.mode, list(item.reasons)) for item in first.ranked]
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
-        row_evidence(terms, ranked, rows([item.number for item in ranked]), ranking.search_terms, misspelt)
+        row_evidence(terms, ranked, rows([item.number for item in ranked]), state.ranking.search_terms, misspelt)
     return Answer(
         total=first.total,
         mode=first.mode,
