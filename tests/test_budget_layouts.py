@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader
-from govsearch import rerank as rerank_module
+from govsearch.ranking import rules
 from govsearch.session import Session
 from test_sharded_layout import browser_rounds, layouts  # noqa: F401 - the fixture
 
@@ -32,8 +32,8 @@ CUT = {
 def test_every_path_gives_the_same_bytes(layouts, tmp_path, monkeypatch, budgets):  # noqa: F811
     sites, _ = layouts
     if budgets == "tight":
-        monkeypatch.setattr(rerank_module, "MAX_POSTINGS", 600)
-        monkeypatch.setattr(rerank_module, "MAX_SHARD_BYTES", 60_000)
+        monkeypatch.setattr(rules, "MAX_POSTINGS", 600)
+        monkeypatch.setattr(rules, "MAX_SHARD_BYTES", 60_000)
     calls = adversarial_calls(Catalogue.open(DirectoryLoader(sites["sharded"])))
     long_lived = Session(DirectoryLoader(sites["sharded"]))
     while long_lived.warm():

@@ -19,7 +19,8 @@ import pytest
 
 from govsearch import Catalogue, DirectoryLoader
 from govsearch.engine import SCORE_PLACES
-from govsearch.terms import MATCH_MODES, Clause, clauses_for, query_terms, to_lunr_query
+from govsearch.ranking.query import MATCH_MODES, clauses_for, query_terms
+from govsearch.terms import Clause, to_lunr_query
 from govsearch_build.records import load_content
 from needs import need
 from sitefixture import FIXTURE_CORPUS, REPO, build_fixture_site

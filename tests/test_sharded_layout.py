@@ -18,8 +18,8 @@ from govsearch import Catalogue, DirectoryLoader, FetchingLoader, to_json
 from govsearch import sharded as sharded_module
 from govsearch.data_format import decode_column
 from govsearch.loaders import MissingFiles
+from govsearch.ranking.query import MATCH_MODES, Term, clauses_for, query_terms
 from govsearch.session import Session
-from govsearch.terms import MATCH_MODES, Term, clauses_for, query_terms
 from govsearch_build import data_writer
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
@@ -101,7 +101,7 @@ def test_a_common_word_answered_from_its_summary_equals_scoring_every_record(lay
     exactly as the single layout's full scoring does, with filters too, and
     scores nothing unless the summary cannot tell (a later page, filters
     leaving too few of its best)."""
-    from govsearch import rerank
+    from govsearch.ranking import tiers
 
     sites, _ = layouts
     single = Catalogue.open(DirectoryLoader(sites["single"]))
@@ -109,12 +109,13 @@ def test_a_common_word_answered_from_its_summary_equals_scoring_every_record(lay
     words = list(summarised_words(sharded))
     assert len(words) >= 20
     answered = []
-    summarised = rerank._summarised
+    summarised = tiers.summarised
 
     beyond_the_best = []  # answers taking records the summary holds for a filter's value
 
-    def counting(engine, ranking, terms, clauses, filters, depth):
-        tier = summarised(engine, ranking, terms, clauses, filters, depth)
+    def counting(state, terms, clauses):
+        tier = summarised(state, terms, clauses)
+        engine = state.engine
         answered.append(tier is not None and tier.matches._scores is None)
         if tier is not None:
             summary = engine.matcher.summary(clauses[0])
@@ -122,7 +123,7 @@ def test_a_common_word_answered_from_its_summary_equals_scoring_every_record(lay
             beyond_the_best.append(any(item.number not in general for item in tier.best))
         return tier
 
-    monkeypatch.setattr(rerank, "_summarised", counting)
+    monkeypatch.setattr(tiers, "summarised", counting)
     one_value = [{"resourceTypes": ["dataset"]}, {"collections": ["land-registry"]}, {"accessStatuses": ["public"]}]
     for word in words:
         for filters in FILTERS + one_value:
@@ -137,17 +138,17 @@ def test_a_common_word_answered_from_its_summary_equals_scoring_every_record(lay
 
 def test_any_term_shares_left_out_change_no_answer(layouts, monkeypatch):
     """The any-term tier works out shares only for records that can reach
-    the answer (rerank._Coverage.scored): working out every share answers the same."""
+    the answer (ranking.coverage.Coverage.scored): working out every share answers the same."""
     from operator import mul
 
-    from govsearch import rerank
+    from govsearch.ranking.coverage import Coverage
 
     sites, records = layouts
     rng = random.Random(11)
     words = sorted({w for r in records for w in re.findall(r"[A-Za-z]{3,}", r.data["title"])})
     texts = [" ".join(rng.sample(words, rng.choice((2, 3))) + rng.choice(([], ["api"], ["data"]))) for _ in range(150)]
     pruned_records = []
-    scored = rerank._Coverage.scored
+    scored = Coverage.scored
 
     def counting(self, numbers, base, room, boost):
         kept = scored(self, numbers, base, room, boost)
@@ -158,11 +159,11 @@ def test_any_term_shares_left_out_change_no_answer(layouts, monkeypatch):
         catalogue = Catalogue.open(DirectoryLoader(sites["sharded"]))
         return [to_json(catalogue.call("search_government_knowledge", {"query": text, "limit": 20})) for text in texts]
 
-    monkeypatch.setattr(rerank._Coverage, "scored", counting)
+    monkeypatch.setattr(Coverage, "scored", counting)
     pruned = answers()
     assert sum(pruned_records) > 1000  # the rule left many records out
     monkeypatch.setattr(
-        rerank._Coverage,
+        Coverage,
         "scored",
         lambda self, numbers, base, room, boost: (numbers, list(map(mul, base, self.shares(numbers)))),
     )

@@ -17,7 +17,7 @@ from .data_reader import SiteUnavailable, parse, read_bytes, read_verified
 from .engine import SearchEngine
 from .facets import FacetTable
 from .loaders import LaterRead, Loader
-from .rerank import RankingData
+from .ranking import RankingData
 from .sharded import ShardDirectory, ShardedMatcher, ShardedStore
 from .single import ListStore, LunrMatcher
 from .tools import call_tool
@@ -39,7 +39,7 @@ class RecordStore(Protocol):
         """The whole record with this id, if there is one."""
 
     def identified(self, key: str) -> list[int]:
-        """The records an identifier key (rerank.identifier_key) names: ids, source ids, URL slugs."""
+        """The records an identifier key (ranking.identifier_key) names: ids, source ids, URL slugs."""
 
 
 class Catalogue:

@@ -91,30 +91,30 @@ def _call(options: argparse.Namespace) -> int:
     data = sys.stdin.buffer.read(MAX_ARGUMENT_BYTES + 1)
     if len(data) > MAX_ARGUMENT_BYTES:
         return _print(answer_json_text(catalogue, options.tool, data))  # refused for its size, unread
-    problem = utf8_problem(data)
+    text, problem = utf8_text(data)
     if problem:
         return _print(to_json(error_result("invalid_arguments", problem)))
-    return _print(answer_json_text(catalogue, options.tool, data.decode("utf-8")))
+    return _print(answer_json_text(catalogue, options.tool, text))
 
 
-def utf8_problem(data: bytes) -> str:
-    """Why `data` is not UTF-8 JSON text as the tools take it, or "".
+def utf8_text(data: bytes) -> tuple[str, str]:
+    """`data` as text, decoded once, or "" and why it is not UTF-8 JSON text
+    as the tools take it.
 
     Python's json would read a byte order mark, UTF-16 or UTF-32, and
     surrogates encoded in UTF-8; the page and the MCP server take UTF-8
     text only, so the CLI takes the same."""
     if data.startswith(codecs.BOM_UTF8):
-        return "The arguments start with a byte order mark. Send UTF-8 JSON text without one."
+        return "", "The arguments start with a byte order mark. Send UTF-8 JSON text without one."
     if b"\0" in data:  # never in JSON text; every other character of ASCII text in UTF-16 or UTF-32
-        return "The arguments hold NUL bytes, as UTF-16 or UTF-32 text does. Send UTF-8 JSON text."
+        return "", "The arguments hold NUL bytes, as UTF-16 or UTF-32 text does. Send UTF-8 JSON text."
     try:
-        data.decode("utf-8")
+        return data.decode("utf-8"), ""
     except UnicodeDecodeError as error:
-        return (
+        return "", (
             f"The arguments are not UTF-8 text (byte {error.start} cannot be read: {error.reason}). "
             "Send UTF-8 JSON text."
         )
-    return ""
 
 
 def _search(options: argparse.Namespace) -> int:

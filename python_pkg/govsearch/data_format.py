@@ -31,7 +31,7 @@ facets (govsearch/facets.py; written by profile_table):
   {"count": n, "one": o, "width": w, "codes": "..."} | {"count": n, "one": o,
   "width": w, "perChunk": c, "sha256": [...]}}`. A *profile* is a distinct
   combination of the four filter values and the ranking flags
-  (rerank.FLAG_WEIGHTS as a bit mask): `profiles` gives each profile's value
+  (ranking.rules.FLAG_WEIGHTS as a bit mask): `profiles` gives each profile's value
   index per field, its flag mask (one character) and how many records have
   it, commonest first. Fixed-width codes (`widths`, `flags`) are base-64
   characters of CODE_ALPHABET, most significant first, concatenated

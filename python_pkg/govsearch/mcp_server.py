@@ -111,11 +111,14 @@ PAGE = 100  # records per resources/list page
 def record_contents(catalogue: Catalogue, uri: str) -> types.ReadResourceResult:
     """A record resource: the bytes `get_resource_record` answers for its id, or an MCP error."""
     record_id = uri.removeprefix(RECORD_URI) if uri.startswith(RECORD_URI) else ""
+    if not record_id:  # no record to ask the tool for
+        raise MCPError(
+            types.INVALID_PARAMS, f"There is no resource {uri[:200]!r}. Read a record as {RECORD_URI}{{id}}."
+        )
     text = answer_json_text(catalogue, RECORD_TOOL, _arguments_bytes({"recordId": record_id}))
     answer = json.loads(text)
     if not answer["ok"]:
-        why = answer["error"]["message"] if record_id else f"Read a record as {RECORD_URI}{{id}}."
-        raise MCPError(types.INVALID_PARAMS, f"There is no resource {uri[:200]!r}. {why}")
+        raise MCPError(types.INVALID_PARAMS, f"There is no resource {uri[:200]!r}. {answer['error']['message']}")
     return types.ReadResourceResult(
         contents=[types.TextResourceContents(uri=uri, mime_type="application/json", text=text)]
     )

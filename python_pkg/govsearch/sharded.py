@@ -678,7 +678,7 @@ class ShardedStore:
         return {field: value for field, value in zip(self.row_fields, values) if value is not None}
 
     def identified(self, key: str) -> list[int]:
-        """The records an identifier key names (rerank.identifier_keys)."""
+        """The records an identifier key names (ranking.identifier_keys)."""
         shard = self.shards.identifiers.shard(key, "identifiers")
         return [] if shard is None else list(shard["ids"].get(key, []))
 

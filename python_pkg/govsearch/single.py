@@ -14,7 +14,7 @@ from lunr.token_set import TokenSet
 from lunr.vector import Vector
 
 from .loaders import LaterRead
-from .rerank import identifier_keys
+from .ranking.identifiers import identifier_keys
 from .terms import Clause, budgeted, expand, intersection, to_lunr_query, typo_expansion, vocabulary_token_set
 
 
@@ -159,7 +159,7 @@ class ListStore:
         return None if number is None else self.records[number]
 
     def identified(self, key: str) -> list[int]:
-        """The records an identifier key names (rerank.identifier_keys), worked out on first use."""
+        """The records an identifier key names (ranking.identifier_keys), worked out on first use."""
         if self._identifiers is None:
             self._identifiers = {}
             for number, record in enumerate(self.records):

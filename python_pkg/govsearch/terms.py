@@ -1,46 +1,26 @@
-"""Plain-text queries to lunr query clauses, never through lunr's query syntax.
-
-Characters that mean something to lunr's parser (`: + - * ~ ^` and quotes)
-are just text here: the query is tokenised with lunr's tokenizer, each token
-goes through the same pipeline the index was built with (trimmer, stop words,
-English stemmer), and the clauses are built programmatically. lunr's
-TokenSet still reads `*` inside a term as a wildcard, so `*` separates words
-like a space ("s*s" once matched 35,757 records); the only wildcard is the
-search box's prefix-while-typing (`prefix_last`), which the page decides.
+"""Clauses and what they reach in the index: a lunr clause as both lunr.py
+and lunr.js accept it, its expansion over the vocabulary (prefixes and typos,
+as lunr expands them, without lunr's slow automata), and the limits of the
+work one call may cause.
 
 The work a call may cause is bounded (docs/architecture.md, "Work budget"):
 at most MAX_QUERY_TERMS distinct terms are searched, typo matching applies to
-words of FUZZY_MIN_LENGTH to FUZZY_MAX_LENGTH characters, a prefix or typo
-reaches at most MAX_EXPANSIONS index terms (the closest ones), and one match
-scores at most MAX_POSTINGS postings (the commonest words are left out).
+words of ranking.query.FUZZY_MIN_LENGTH to FUZZY_MAX_LENGTH characters, a
+prefix or typo reaches at most MAX_EXPANSIONS index terms (the closest ones),
+and one match scores at most MAX_POSTINGS postings (the commonest words are
+left out). What a query's words become is ranking.query's.
 """
 
 from __future__ import annotations
 
 import bisect
-import os
-import re
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from lunr.pipeline import Pipeline
 from lunr.query import Query, QueryPresence
-from lunr.stemmer import stemmer
-from lunr.stop_word_filter import stop_word_filter
-from lunr.token import Token
 from lunr.token_set import TokenSet
-from lunr.tokenizer import SEPARATOR_CHARS, Tokenizer
-from lunr.trimmer import trimmer
 
-# In the order the engine tries them (docs/ranking.md): every word; every
-# word with misspelt ones corrected; any word.
-MATCH_MODES = ("all_terms", "fuzzy", "any_term")
-FUZZY_MIN_LENGTH = 5
-# Typo matching builds an automaton as long as the word: a 320-character
-# "word" (160 x "İ") cost 0.9 s. No real word a person mistypes is longer.
-FUZZY_MAX_LENGTH = 24
 # Distinct terms searched per call (the rest are named in a notice): 24 long
 # common words ran three match modes over most of the index.
 MAX_QUERY_TERMS = 8
@@ -57,187 +37,6 @@ MAX_POSTINGS = 48_000
 # reach (sharded layout): parsing is work too. The heaviest normal benchmark
 # query reads 395 KB; the largest shard is 423 KB, so one word always fits.
 MAX_SHARD_BYTES = 600_000
-# A prefix shorter than this is searched as a whole word: "s*" reaches a
-# quarter of the vocabulary (2.5 MB of postings and a second or more of work
-# at full estate) for the first key a person presses.
-PREFIX_MIN_LENGTH = 3
-_WORDLIKE = re.compile(r"[^\W_]")
-# lunr's tokenizer splits lower-cased text at each of these characters, one by one, in Python:
-# the same split by one regular expression reads a record's summary several times faster.
-_SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
-
-_PIPELINE = Pipeline()
-_PIPELINE.add(trimmer, stop_word_filter, stemmer)
-_TRIM_ONLY = Pipeline()
-_TRIM_ONLY.add(trimmer)
-
-
-@dataclass(frozen=True)
-class Term:
-    """One searchable word: what the user typed and what the index holds."""
-
-    typed: str  # lower-cased, trimmed token as typed (a synonym phrase: its words)
-    indexed: str  # after the build pipeline: the form stored in the index
-    prefix: bool = False  # match any index term starting with `typed`
-    intent: tuple[str, ...] = ()  # resource types the word asks for: then it is not required
-    synonym: bool = False  # a phrase of a synonym group, searched as the group's token: never fuzzed
-    place: bool = False  # a place the estate knows: preferred, not required, beside other words
-
-    @property
-    def fuzzable(self) -> bool:
-        """Whether the fuzzy mode may match this term with one typo."""
-        return not self.prefix and not self.synonym and FUZZY_MIN_LENGTH <= len(self.typed) <= FUZZY_MAX_LENGTH
-
-
-# A synonym group is indexed and searched as its first word with this mark
-# ("ons_"): no word of any text stems to it ("ons" itself stems to "on",
-# as "one" does), and lunr's pipeline leaves it as it is.
-GROUP_MARK = "_"
-
-
-@dataclass(frozen=True)
-class SearchTerms:
-    """The site's synonym groups and intent words (site config [search]), so
-    the build and the query apply them the same way."""
-
-    # A group's phrase -> the group's token. A phrase of several words is
-    # compared by index terms (stems, no stop words: "HM Revenue & Customs" =
-    # "hm revenue and customs"); a single word as typed, since stems of short
-    # words collide ("ons" and "one" both stem to "on").
-    phrases: dict[tuple[str, ...], str]
-    intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
-    fillers: frozenset[str] = frozenset()  # words as typed that say how someone asks ("near", "nearest")
-    places: frozenset[str] = frozenset()  # words as typed that name a place (govsearch_build.places)
-    longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
-
-    # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
-    starts: tuple[frozenset[str], frozenset[str]] = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "longest", max(map(len, self.phrases), default=0))
-        typed = frozenset(key[0] for key in self.phrases if len(key) == 1)
-        object.__setattr__(self, "starts", (typed, frozenset(key[0] for key in self.phrases if len(key) > 1)))
-
-    @classmethod
-    def from_lists(
-        cls,
-        synonyms: list[list[str]],
-        intents: dict[str, list[str]],
-        *,
-        fillers: Collection[str] = (),
-        places: Collection[str] = (),
-    ) -> SearchTerms:
-        phrases: dict[tuple[str, ...], str] = {}
-        for group in synonyms:
-            for phrase in group:
-                pairs = analysed(phrase)
-                key = tuple(typed for typed, _ in pairs) if len(pairs) == 1 else tuple(indexed for _, indexed in pairs)
-                if key:
-                    phrases.setdefault(key, group[0].lower() + GROUP_MARK)
-        intent_terms = {}
-        for word, types in intents.items():
-            for _, indexed in analysed(word)[:1]:
-                intent_terms[indexed] = tuple(types)
-        return cls(phrases, intent_terms, frozenset(fillers), frozenset(places))
-
-    def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
-        """The longest group phrase starting at `start` of (typed, indexed)
-        words: (its length, the group's token)."""
-        if pairs[start][0] not in self.starts[0] and pairs[start][1] not in self.starts[1]:
-            return None  # most words of a title start no phrase
-        for length in range(min(self.longest, len(pairs) - start), 0, -1):
-            words = pairs[start : start + length]
-            key = (words[0][0],) if length == 1 else tuple(indexed for _, indexed in words)
-            token = self.phrases.get(key)
-            if token is not None:
-                return length, token
-        return None
-
-    def collapsed(self, text: str) -> frozenset[str]:
-        """The index terms of `text`, each group phrase as its group's token."""
-        return self.collapsed_pairs(analysed(text))
-
-    def collapsed_pairs(self, pairs: Sequence[tuple[str, str]]) -> frozenset[str]:
-        """The index terms of (typed, indexed) words, each group phrase as its group's token."""
-        found: set[str] = set()
-        position = 0
-        while position < len(pairs):
-            hit = self.find(pairs, position)
-            found.add(hit[1] if hit else pairs[position][1])
-            position += hit[0] if hit else 1
-        return frozenset(found)
-
-    def group_tokens(self, text: str) -> list[str]:
-        """The tokens of every group with a phrase in `text`, in order (each
-        once): what the build adds to a record's field so the group finds it."""
-        pairs = analysed(text)
-        found: list[str] = []
-        for start in range(len(pairs)):
-            hit = self.find(pairs, start)
-            if hit and hit[1] not in found:
-                found.append(hit[1])
-        return found
-
-
-NO_SEARCH_TERMS = SearchTerms({}, {})
-
-
-@lru_cache(maxsize=4096)
-def analysed(text: str) -> tuple[tuple[str, str], ...]:
-    """(typed, indexed) of each word of `text` the index could hold: stop
-    words and punctuation left out. Kept for recent texts: the re-ranker
-    reads the same titles and summaries query after query."""
-    return tuple(pair for pair in map(_analysed_word, words(text)) if pair is not None)
-
-
-def words(text: str) -> list[str]:
-    """The words lunr's Tokenizer makes of `text` (lower-cased, split at spaces and hyphens)."""
-    return [word for word in _SEPARATORS.split(text.lower()) if word]
-
-
-def index_terms_near(text: str, stems: Collection[str]) -> list[str]:
-    """The index terms of `text`'s words, as `analysed` gives them, except
-    that a word which cannot stem to any of `stems` is "" (not stemmed).
-
-    Porter's stemmer keeps all but at most the last two letters of a stem
-    from the start of its word (its rules swap a suffix for one at most two
-    letters longer; no word of the full estate or of 300,000 simulated
-    records breaks this), so a word starting with none of the stems less
-    their last two letters cannot be one. Most words of a title or summary
-    are not: the re-ranker reads twenty of them per query, and stemming a
-    new word costs ~25 µs in CPython, several times that in Pyodide.
-    """
-    starts = tuple(stem[:-2] for stem in stems)
-    found = []
-    for word in words(text):
-        typed = word if word.isalnum() else trimmer(Token(word)).string  # the trimmer strips only non-word ends
-        if typed.startswith(starts):
-            pair = _analysed_word(word)
-            if pair is not None:
-                found.append(pair[1])
-        elif _kept(typed):
-            found.append("")
-    return found
-
-
-@lru_cache(maxsize=1 << 16)
-def _kept(typed: str) -> bool:
-    """Whether the pipeline keeps a trimmed word (not a stop word, not
-    punctuation); a kept word always has a stem (a short word is its own)."""
-    return stop_word_filter(Token(typed)) is not None and bool(_WORDLIKE.search(typed))
-
-
-@lru_cache(maxsize=1 << 16)
-def _analysed_word(word: str) -> tuple[str, str] | None:
-    # The pipeline reads only a token's text, so one analysis per distinct word does.
-    # Its three steps are called in its order directly: Pipeline.run's own
-    # bookkeeping cost more than the steps (the re-ranker meets hundreds of new
-    # words per query, and Pyodide runs each call several times slower).
-    typed = trimmer(Token(word)).string
-    if not _kept(typed):
-        return None
-    indexed = stemmer(Token(typed)).string
-    return (typed, indexed) if indexed else None
 
 
 @dataclass(frozen=True)
@@ -256,116 +55,6 @@ class Clause:
         if self.edit_distance:
             clause["editDistance"] = self.edit_distance
         return clause
-
-
-def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTerms = NO_SEARCH_TERMS) -> list[Term]:
-    """The searchable terms of a query, in order, without duplicates.
-
-    With prefix_last (the human search box, typing), the last token also
-    matches as a prefix (from PREFIX_MIN_LENGTH letters), so results appear
-    before a word is finished. A phrase of a synonym group becomes the
-    group's word; an intent word carries the resource types it asks for; a
-    place word is marked (preferred, not required, beside other words).
-    Filler words ("near", "nearest") are left out when other words remain.
-    """
-    terms = _plain_terms(text, prefix_last)
-    asked = [term for term in terms if term.prefix or term.typed not in search_terms.fillers]
-    terms = asked if any(not term.prefix for term in asked) else terms
-    finished = [term for term in terms if not term.prefix]
-    pairs = [(term.typed, term.indexed) for term in finished]
-    combined: list[Term] = []
-    position = 0
-    while position < len(finished):
-        hit = search_terms.find(pairs, position)
-        if hit is None:
-            term = finished[position]
-            intent = search_terms.intents.get(term.indexed, ())
-            place = not intent and term.typed in search_terms.places
-            combined.append(Term(term.typed, term.indexed, intent=intent, place=place))
-            position += 1
-            continue
-        length, token = hit
-        typed = " ".join(term.typed for term in finished[position : position + length])
-        combined.append(Term(typed, token, synonym=True))
-        position += length
-    combined += [term for term in terms if term.prefix]
-    unique: list[Term] = []
-    seen: set[tuple[str, bool]] = set()
-    for term in combined:
-        if (term.indexed, term.prefix) not in seen:
-            seen.add((term.indexed, term.prefix))
-            unique.append(term)
-    return unique
-
-
-def _plain_terms(text: str, prefix_last: bool) -> list[Term]:
-    """Each word as the index holds it (stop words and punctuation left out)."""
-    # "*" separates words: plain text never asks for a wildcard.
-    tokens = [
-        Token(piece, dict(token.metadata)) for token in Tokenizer(text) for piece in token.string.split("*") if piece
-    ]
-    terms: list[Term] = []
-    for position, token in enumerate(tokens):
-        is_last = position == len(tokens) - 1
-        # lunr.py pipelines update tokens in place: give each run its own copy.
-        typed = _TRIM_ONLY.run([token.clone()])
-        indexed = _PIPELINE.run([token.clone()])
-        typed_text = str(typed[0]) if typed else ""
-        if not _WORDLIKE.search(typed_text):
-            continue  # punctuation only: nothing a person could be searching for
-        stem = str(indexed[0]) if indexed and str(indexed[0]) else typed_text
-        # Still being typed: match as a prefix. The index holds stems, and a
-        # stem is not always a prefix of its word ("companies" -> "compani",
-        # "happy" -> "happi"), so use what the word and its stem share.
-        prefix = os.path.commonprefix([typed_text, stem]) or typed_text
-        if prefix_last and is_last and len(prefix) >= PREFIX_MIN_LENGTH:
-            terms.append(Term(typed=typed_text, indexed=prefix, prefix=True))
-        elif indexed and str(indexed[0]):
-            terms.append(Term(typed=typed_text, indexed=str(indexed[0])))
-        # else a stop word
-    return terms
-
-
-def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = None) -> list[Clause]:
-    """The clauses that search `terms` in one match mode.
-
-    all_terms and fuzzy require every word but intent words (unless the
-    query is nothing else) and place words beside a word that is neither
-    ("population of Bristol" requires "population": Bristol's records come
-    first, national ones still count); fuzzy lets the `misspelt` words (by
-    default every word long enough) match with one typo. any_term requires none.
-    """
-    if mode not in MATCH_MODES:
-        raise ValueError(f"unknown match mode {mode!r}")
-    only_intents = all(term.intent for term in terms)
-    topic = has_topic(terms)
-    clauses = []
-    for term in terms:
-        required = mode != "any_term" and (only_intents or not preference(term, topic))
-        presence = "required" if required else "optional"
-        if term.prefix:
-            clauses.append(Clause(term.indexed, presence, wildcard=True))
-            continue
-        fuzzy = mode == "fuzzy" and typo_tolerant(term) and (misspelt is None or term.indexed in misspelt)
-        clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0))
-    return clauses
-
-
-def has_topic(terms: Sequence[Term]) -> bool:
-    """Whether the query has a word that is neither an intent word nor a place: then its places
-    are preferences, not words a record must hold."""
-    return any(not term.intent and not term.place for term in terms)
-
-
-def preference(term: Term, topic: bool) -> bool:
-    """Whether a word ranks records without finding them: an intent word, or a place beside a
-    topic (`topic`: has_topic of the query)."""
-    return bool(term.intent) or (term.place and topic)
-
-
-def typo_tolerant(term: Term) -> bool:
-    """Whether the fuzzy mode matches this term with one typo."""
-    return term.fuzzable
 
 
 def budgeted(expanded: list[str], clause: Clause) -> list[str]:

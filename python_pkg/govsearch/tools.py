@@ -12,14 +12,15 @@ import unicodedata
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from . import rerank
+from . import ranking
 from .attribution import attribution, citation
 from .data_reader import SiteUnavailable
 from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
-from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause, Term, clauses_for, query_terms
+from .ranking.query import Term, clauses_for, query_terms
+from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
 from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .validation import Problem, ToolValidator, echo
 
@@ -132,7 +133,7 @@ def search(
 
     `offset` is the search page's own "show more" (people only: it is not in
     the tool's schema, so agents never send it): the results from that
-    place in the ranking, in steps of the largest limit (rerank.answer).
+    place in the ranking, in steps of the largest limit (ranking.answer).
     """
     engine = catalogue.engine
     notices: list[dict[str, Any]] = []
@@ -150,7 +151,7 @@ def search(
         results.append(result)
         if item is found.ranked[0] and item.mode == "fuzzy" and not offset:
             corrections = corrected  # the words the top result was found by
-    found.suggestion = rerank.suggestion(arguments["query"], corrections, results)
+    found.suggestion = ranking.suggestion(arguments["query"], corrections, results)
     answer = {
         "ok": True,
         "query": arguments["query"],
@@ -209,33 +210,23 @@ def _ranked(
     filters: dict[str, frozenset[str]],
     offset: int,
     notices: list[dict[str, Any]],
-) -> rerank.Answer:
-    """Both ranking stages (rerank.answer) for the terms, the filters and the page's offset."""
+) -> ranking.Answer:
+    """Both ranking stages (ranking.answer) for the terms, the filters and the page's offset."""
     engine = catalogue.engine
     if not terms:
-        return rerank.Answer(0, "all_terms", [], [], engine.match([]))
-    key = rerank.identifier_key(query)
+        return ranking.Answer(total=0, mode="all_terms", ranked=[], tiers=[], matches=engine.match([]))
+    key = ranking.identifier_key(query)
     # One round of downloads for the identifier shard and the words' postings.
     identified = gather(
         lambda: catalogue.store.identified(key) if key else [],
         lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()),
     )[0]
     # Cheap decision first: no looser mode can find what the filters exclude.
-    # Publisher names none of the catalogue's pass nothing, known without
-    # reading every profile (eight such names made that the call's dearest step).
-    publishers = filters.get("publishers")
-    unknown = publishers is not None and publishers.isdisjoint(name_index(engine.facets.values("publisher")).exact)
-    nothing = unknown or engine.filters_pass_nothing(filters)
-    found = rerank.answer(
-        engine,
-        catalogue.ranking,
-        terms,
-        filters,
-        lambda numbers: _rows(catalogue, numbers),
-        identified,
-        strict_only=nothing,
-        start=offset,
+    nothing = engine.filters_pass_nothing(filters)
+    state = ranking.QueryState(
+        engine, catalogue.ranking, terms, filters, sorted(identified), strict_only=nothing, start=offset
     )
+    found = ranking.answer(state, lambda numbers: _rows(catalogue, numbers))
     if nothing:
         notices.append(
             _notice(
@@ -294,7 +285,7 @@ _BUDGET_NOTICES = (
 )
 
 
-def _budget_notices(found: rerank.Answer) -> list[dict[str, Any]]:
+def _budget_notices(found: ranking.Answer) -> list[dict[str, Any]]:
     """A notice for each work budget that cut this answer's work."""
     notices = []
     # Expansions are cut per index term (a stem such as "popul", a group token such as "ons_"):
@@ -353,7 +344,7 @@ def _notice(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 
 def _result(
-    catalogue: Catalogue, item: rerank.Ranked, terms: list[Term], clauses: list[Clause]
+    catalogue: Catalogue, item: ranking.Ranked, terms: list[Term], clauses: list[Clause]
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """One result as the tool shows it, and the corrections its words needed."""
     record = catalogue.store.row(item.number)
@@ -362,7 +353,7 @@ def _result(
     result["recordUrl"] = catalogue.record_url(record["id"])
     result.update({field: record[field] for field in RESULT_OPTIONAL if field in record})
     result["matchMode"] = item.mode
-    matched, corrected = rerank.matched_fields(catalogue.engine, terms, clauses, item.number)
+    matched, corrected = ranking.matched_fields(catalogue.engine, terms, clauses, item.number)
     result["matched"] = matched
     if item.reasons:
         result["reasons"] = item.reasons
@@ -391,7 +382,7 @@ def get_record(catalogue: Catalogue, record_id: str) -> dict[str, Any]:
 
 def _merged_into(catalogue: Catalogue, record_id: str) -> dict[str, Any] | None:
     """The record another was merged into, by that one's former id (its `formerIds` say so)."""
-    key = rerank.identifier_key(record_id)
+    key = ranking.identifier_key(record_id)
     numbers = catalogue.store.identified(key) if key else []
     catalogue.store.require(numbers)
     for number in numbers:

@@ -56,10 +56,10 @@ from govsearch.data_format import (
     profile_table,
     shard_stem,
 )
-from govsearch.engine import DIMENSIONS, SCORE_PLACES
+from govsearch.engine import DIMENSIONS
 from govsearch.facets import CHUNKS as FACET_CHUNKS
-from govsearch.rerank import INTENT_BOOST, TITLE_BOOST, RankingData, flag_code, identifier_keys
-from govsearch.terms import NO_SEARCH_TERMS, SearchTerms
+from govsearch.ranking import RankingData, flag_code, identifier_keys, rules
+from govsearch.ranking.query import NO_SEARCH_TERMS, SearchTerms
 from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
 
 from .compounds import find_compounds, other_spellings
@@ -69,15 +69,8 @@ from .postings import Postings
 from .records import Record
 from .related_terms import related_terms
 
-# Title counts most, then who publishes it and its keywords, then the summary,
-# then the body. Ranking is lunr's BM25 over these boosted fields.
-FIELDS = (
-    {"field_name": "title", "boost": 10},
-    {"field_name": "publisher", "boost": 5},
-    {"field_name": "keywords", "boost": 5},
-    {"field_name": "summary", "boost": 3},
-    {"field_name": "body", "boost": 1},
-)
+# lunr's BM25 over the boosted fields of govsearch.ranking.rules.FIELD_BOOSTS.
+FIELDS = tuple({"field_name": name, "boost": boost} for name, boost in rules.FIELD_BOOSTS.items())
 STORED_FIELDS = (
     "id",
     "title",
@@ -183,12 +176,12 @@ def index_document(
     }
     if data.get("alsoKnownAs"):
         _add_alias_words(document, data["alsoKnownAs"])
-    for name in ("title", "publisher", "keywords", "summary", "body"):
+    for name in rules.FIELDS:
         spelt = other_spellings(document[name], compounds)
         if spelt:
             document[name] += " " + " ".join(spelt)
     if search_terms.phrases:
-        for name in ("title", "publisher", "keywords", "summary", "body"):
+        for name in rules.FIELDS:
             added = search_terms.group_tokens(document[name])
             if added:
                 document[name] += " " + " ".join(added)
@@ -237,7 +230,7 @@ _FORMAT_TITLE = re.compile(
 
 
 def record_flags(record: Record) -> list[str]:
-    """The build-time evidence behind a record's ranking prior (govsearch.rerank.FLAG_WEIGHTS)."""
+    """The build-time evidence behind a record's ranking prior (govsearch.ranking.rules.FLAG_WEIGHTS)."""
     data = record.data
     kind = data.get("source", {}).get("kind", "curated")
     host = urlsplit(data["url"]).hostname or ""
@@ -536,8 +529,9 @@ def _best(
     count: int | None = TOP_ROWS,
 ) -> list[tuple[int, float]]:
     """(number, score) of the term's best `count` records (None: all), as a one-word
-    search ranks them before row evidence (govsearch.rerank: lunr's score,
-    the record prior, the word in the title, an intent word's resource types)."""
+    search ranks them before row evidence: lunr's score, the record prior,
+    then the runtime's own rules.evidence_score (the word in the title, an
+    intent word's resource types; a lone word names no place beside a topic)."""
     scores: dict[int, float] = {}
     for field in fields:  # lunr adds a one-word query's field scores in field order
         for number, weight in pairs_by_field.get(field, ()):
@@ -546,13 +540,9 @@ def _best(
     wanted = ranking.search_terms.intents.get(term, ())
     type_at = ROW_FIELDS.index("resourceType")
     for number in scores:
-        score = scores[number] * ranking.prior(number)  # in the runtime's order, so the floats agree
-        if number in in_title:
-            score *= TITLE_BOOST
-        if rows[number][type_at] in wanted:
-            score *= INTENT_BOOST
-        scores[number] = score
-    best = sorted(scores, key=lambda number: (-round(scores[number], SCORE_PLACES), number))[:count]
+        base = scores[number] * ranking.prior(number)  # as ranking.scoring's base, so the floats agree
+        scores[number] = rules.evidence_score(base, number in in_title, rows[number][type_at] in wanted)
+    best = sorted(scores, key=lambda number: rules.rank_key(scores[number], number))[:count]
     return [(number, scores[number]) for number in best]
 
 
@@ -688,7 +678,7 @@ def _id_shards(writer: DataWriter, number_of: dict[str, Any], folder: str = "ids
 
 
 def _identifier_shards(writer: DataWriter, records: list[Record]) -> list[dict[str, Any]]:
-    """Identifier key -> record numbers (govsearch.rerank.identifier_keys), in key-range shards."""
+    """Identifier key -> record numbers (govsearch.ranking.identifier_keys), in key-range shards."""
     numbers: dict[str, list[int]] = defaultdict(list)
     for number, record in enumerate(records):
         for key in sorted(identifier_keys(record.data)):

@@ -35,7 +35,7 @@ SNAPSHOT_MODULES = (
     "govsearch.sharded",
     "govsearch.single",
     "govsearch.validation",
-    "govsearch.rerank",
+    "govsearch.ranking",
     "difflib",
     "unicodedata",
 )

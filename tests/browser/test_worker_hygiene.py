@@ -22,7 +22,7 @@ from typing import Any
 from browserkit import RECORD_TOOL, SEARCH_TOOL, cli_call, execute_tools, serve_site, wait_for_runtime
 
 from govsearch import Catalogue, DirectoryLoader
-from govsearch.terms import query_terms
+from govsearch.ranking.query import query_terms
 
 SETTLED = ("ready", "unavailable", "failed")
 

@@ -7,9 +7,9 @@ Runs in CPython and inside Pyodide, like the other runtime tests.
 import hashlib
 import json
 
-from govsearch import rerank as rerank_module
 from govsearch import terms as terms_module
 from govsearch.attribution import CATALOGUE_ATTRIBUTION, OGL_ATTRIBUTION, citation
+from govsearch.ranking import rules
 from govsearch.tool_schemas import COLLECTIONS
 
 RECORD = "get_resource_record"
@@ -39,7 +39,7 @@ def test_cut_expansions_make_the_total_a_lower_bound(search, catalogue, monkeypa
 
 
 def test_looser_modes_left_untried_make_the_total_a_lower_bound(search, catalogue, monkeypatch):
-    monkeypatch.setattr(rerank_module, "MAX_POSTINGS", 1)
+    monkeypatch.setattr(rules, "MAX_POSTINGS", 1)
     catalogue.engine.forget()
     try:
         cut = search({"query": "house prices england"})

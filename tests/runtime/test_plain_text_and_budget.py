@@ -10,9 +10,10 @@ otherwise cost far more than any normal query, and the answer says so.
 import pytest
 
 from govsearch import engine as engine_module
-from govsearch import rerank as rerank_module
 from govsearch import terms as terms_module
-from govsearch.terms import MATCH_MODES, MAX_QUERY_TERMS, budgeted, clauses_for, query_terms
+from govsearch.ranking import rules
+from govsearch.ranking.query import MATCH_MODES, Term, clauses_for, query_terms
+from govsearch.terms import MAX_QUERY_TERMS, budgeted
 
 SYNTAX = "*~^+-:"
 WORDS = [("land", "registry"), ("house", "prices"), ("companies", "house")]
@@ -128,15 +129,22 @@ def test_a_cut_expansion_is_named_as_typed_not_as_its_index_term():
     # A word being typed ("housin") is searched as the prefix its word and stem share ("hous"),
     # and a synonym phrase as its group's token: the notice names what the person typed.
     from govsearch.engine import Matches
-    from govsearch.rerank import Answer
+    from govsearch.ranking import Answer
     from govsearch.tools import _budget_notices
 
     words = [
-        terms_module.Term("housin", "hous", prefix=True),
-        terms_module.Term("land registry", "hmlr_", synonym=True),
+        Term("housin", "hous", prefix=True),
+        Term("land registry", "hmlr_", synonym=True),
     ]
     clauses = [terms_module.Clause("hous", "required", wildcard=True), terms_module.Clause("hmlr_", "required")]
-    found = Answer(3, "all_terms", [], [("all_terms", words, clauses)], Matches({}), limited=("hous", "hmlr_"))
+    found = Answer(
+        total=3,
+        mode="all_terms",
+        ranked=[],
+        tiers=[("all_terms", words, clauses)],
+        matches=Matches({}),
+        limited=("hous", "hmlr_"),
+    )
     (notice,) = _budget_notices(found)
     assert notice["code"] == "expansions_limited"
     assert notice["message"].startswith("housin, land registry: "), notice["message"]
@@ -156,7 +164,7 @@ def test_budgeted_keeps_the_closest_expansions_in_their_own_order(monkeypatch):
 def test_the_commonest_words_are_left_out_past_the_postings_budget(search, monkeypatch):
     plain = search({"query": "house prices england"})
     assert "common_terms_left_out" not in {n["code"] for n in plain["notices"]}
-    monkeypatch.setattr(rerank_module, "MAX_POSTINGS", 1)
+    monkeypatch.setattr(rules, "MAX_POSTINGS", 1)
     cut = search({"query": "house prices england"})
     notice = next(n for n in cut["notices"] if n["code"] == "common_terms_left_out")
     assert sum(word in notice["message"] for word in ("house", "prices", "england")) == 2  # one word always stays

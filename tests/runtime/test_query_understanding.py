@@ -2,8 +2,9 @@
 "Questions and places"): filler words left out, place words preferred but not
 required, and the newest edition of a dated title first."""
 
-from govsearch.rerank import Ranked, _newest_first
-from govsearch.terms import SearchTerms, clauses_for, query_terms
+from govsearch.ranking import Ranked
+from govsearch.ranking.evidence import _newest_first
+from govsearch.ranking.query import SearchTerms, clauses_for, query_terms
 
 VOCABULARY = SearchTerms.from_lists(
     [["ons", "office for national statistics"]],
@@ -99,13 +100,15 @@ def test_editions_stay_in_their_modes():
 def test_any_term_shares_divide_by_coverage_for_each_word_lacking(catalogue):
     # Coordination: a record holding more of the query's words comes first in any_term mode
     # (docs/ranking.md); the words' idf orders records holding as many.
-    from govsearch.rerank import COVERAGE, _Coverage, _records_holding
+    from govsearch.ranking.coverage import Coverage
+    from govsearch.ranking.index_evidence import records_holding
+    from govsearch.ranking.rules import COVERAGE
 
     engine = catalogue.engine
     terms = read("flood zones price")
     clauses = clauses_for(terms, "any_term")
-    coverage = _Coverage(engine, clauses)
-    holders = [_records_holding(engine, clause) for clause in clauses]
+    coverage = Coverage(engine, clauses)
+    holders = [records_holding(engine, clause) for clause in clauses]
     everyone = sorted(set().union(*holders))
     for number, share in zip(everyone, coverage.shares(everyone)):
         held = [word for word, records in enumerate(holders) if number in records]

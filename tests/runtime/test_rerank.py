@@ -6,7 +6,7 @@ looser matches go, what the answer says about why a record matched.
 
 import pytest
 
-from govsearch.terms import analysed
+from govsearch.ranking.analysis import analysed
 
 
 def ids(result):
@@ -181,10 +181,10 @@ def test_a_title_that_is_the_query_comes_first(search):
 
 
 def test_required_words_keep_their_place_in_the_work_budget(search, monkeypatch):
-    from govsearch import rerank as rerank_module
+    from govsearch.ranking import rules
 
     # Room for one word's postings: "house" reaches more than the intent word "data", yet stays.
-    monkeypatch.setattr(rerank_module, "MAX_POSTINGS", 9)
+    monkeypatch.setattr(rules, "MAX_POSTINGS", 9)
     result = search({"query": "house data", "limit": 20})
     notice = next(n for n in result["notices"] if n["code"] == "common_terms_left_out")
     assert "data" in notice["message"]
@@ -196,8 +196,9 @@ def _evidence(
     query, titles, misspelt=(), mode="all_terms", intended=(), synonyms=(), intents=None, urls=(), in_title=()
 ):
     """The order and reasons _row_evidence gives records of these titles, scored in falling order."""
-    from govsearch.rerank import Ranked, _row_evidence
-    from govsearch.terms import SearchTerms, query_terms
+    from govsearch.ranking import Ranked
+    from govsearch.ranking.evidence import row_evidence
+    from govsearch.ranking.query import SearchTerms, query_terms
 
     search_terms = SearchTerms.from_lists([list(group) for group in synonyms], intents or {})
     terms = query_terms(query, search_terms=search_terms)
@@ -207,7 +208,7 @@ def _evidence(
     ]
     ranked = [Ranked(number, 10.0 - number, mode, reasons[number]) for number in range(len(titles))]
     rows = [{"title": title, "summary": "", "url": url} for title, url in zip(titles, list(urls) or [""] * len(titles))]
-    _row_evidence(terms, ranked, rows, search_terms, frozenset(misspelt))
+    row_evidence(terms, ranked, rows, search_terms, frozenset(misspelt))
     return [(titles[item.number], item.reasons) for item in ranked]
 
 
@@ -249,16 +250,16 @@ def test_a_url_named_as_the_query_stands_in_for_a_title_that_is_not():
 
 def test_a_typo_two_edits_from_any_stem_is_still_corrected(search, monkeypatch):
     # "statstcs": no stem is one edit away and no stem begins it ("statist" is two edits away).
-    from govsearch import rerank as rerank_module
+    from govsearch.ranking import rules
 
     result = search({"query": "statstcs"})
     assert result["match_mode"] == "fuzzy" and result["suggestion"] == "statistics"
     assert ids(result)[0] == "ons-org" and "typo_corrected" in result["results"][0]["reasons"]
-    monkeypatch.setattr(rerank_module, "TWO_EDITS_FROM", 99)  # without the rule: nothing found
+    monkeypatch.setattr(rules, "TWO_EDITS_FROM", 99)  # without the rule: nothing found
     assert search({"query": "statstcs"})["results"] == []
     monkeypatch.undo()
     assert search({"query": "stat1stcs"})["results"] == []  # not a word of letters: no two-edit reading
-    monkeypatch.setattr(rerank_module, "MAX_TWO_EDIT_WORDS", 0)  # the call's budget for two-edit words spent
+    monkeypatch.setattr(rules, "MAX_TWO_EDIT_WORDS", 0)  # the call's budget for two-edit words spent
     assert search({"query": "statstcs"})["results"] == []
 
 
@@ -270,7 +271,7 @@ def test_a_suggestion_spells_the_correction_as_the_record_shows_it(search):
 
 def test_a_suggestion_never_offers_an_index_stem():
     """ "popul" is how the index holds "population": a person is offered the word as a result spells it, or nothing."""
-    from govsearch.rerank import suggestion
+    from govsearch.ranking import suggestion
 
     corrected = {stems("populaton")[0]: stems("population")[0]}
     census = {"title": "Census", "summary": "Topics of the 2021 census.", "publisher": "Office for National Statistics"}
@@ -293,12 +294,12 @@ def test_a_call_asked_again_is_ranked_once_and_boosted_once(search, catalogue):
 
 
 def test_a_stem_keeps_its_word_but_for_two_letters():
-    # rerank._may_hold skips analysing a summary that cannot hold a query's
+    # ranking.evidence._may_hold skips analysing a summary that cannot hold a query's
     # word pairs, reading each stem less its last two letters in the plain
     # text: if the stemmer ever added more, phrase evidence would be missed.
     from pathlib import Path
 
-    from govsearch.terms import words
+    from govsearch.ranking.analysis import words
 
     content = Path(__file__).resolve().parents[2] / "site" / "content"
     text = " ".join(path.read_text("utf-8") for path in sorted(content.rglob("*.md")))
@@ -317,7 +318,7 @@ def test_reading_only_the_words_that_could_be_a_query_word_finds_what_stemming_e
     import random
     from pathlib import Path
 
-    from govsearch.terms import index_terms_near
+    from govsearch.ranking.analysis import index_terms_near
 
     content = Path(__file__).resolve().parents[2] / "site" / "content"
     rng = random.Random(18)

@@ -1,0 +1,85 @@
+"""Words as the index holds them: lunr's tokenizer and pipeline (trimmer,
+stop words, English stemmer) applied to a query's or a record's text, the
+same way the build indexed it, with the shortcuts the re-ranker needs to read
+twenty titles and summaries per query quickly."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from functools import lru_cache
+
+from lunr.pipeline import Pipeline
+from lunr.stemmer import stemmer
+from lunr.stop_word_filter import stop_word_filter
+from lunr.token import Token
+from lunr.tokenizer import SEPARATOR_CHARS
+from lunr.trimmer import trimmer
+
+WORDLIKE = re.compile(r"[^\W_]")
+# lunr's tokenizer splits lower-cased text at each of these characters, one by one, in Python:
+# the same split by one regular expression reads a record's summary several times faster.
+_SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
+
+PIPELINE = Pipeline()
+PIPELINE.add(trimmer, stop_word_filter, stemmer)
+TRIM_ONLY = Pipeline()
+TRIM_ONLY.add(trimmer)
+
+
+@lru_cache(maxsize=4096)
+def analysed(text: str) -> tuple[tuple[str, str], ...]:
+    """(typed, indexed) of each word of `text` the index could hold: stop
+    words and punctuation left out. Kept for recent texts: the re-ranker
+    reads the same titles and summaries query after query."""
+    return tuple(pair for pair in map(_analysed_word, words(text)) if pair is not None)
+
+
+def words(text: str) -> list[str]:
+    """The words lunr's Tokenizer makes of `text` (lower-cased, split at spaces and hyphens)."""
+    return [word for word in _SEPARATORS.split(text.lower()) if word]
+
+
+def index_terms_near(text: str, stems: Collection[str]) -> list[str]:
+    """The index terms of `text`'s words, as `analysed` gives them, except
+    that a word which cannot stem to any of `stems` is "" (not stemmed).
+
+    Porter's stemmer keeps all but at most the last two letters of a stem
+    from the start of its word (its rules swap a suffix for one at most two
+    letters longer; no word of the full estate or of 300,000 simulated
+    records breaks this), so a word starting with none of the stems less
+    their last two letters cannot be one. Most words of a title or summary
+    are not: the re-ranker reads twenty of them per query, and stemming a
+    new word costs ~25 µs in CPython, several times that in Pyodide.
+    """
+    starts = tuple(stem[:-2] for stem in stems)
+    found = []
+    for word in words(text):
+        typed = word if word.isalnum() else trimmer(Token(word)).string  # the trimmer strips only non-word ends
+        if typed.startswith(starts):
+            pair = _analysed_word(word)
+            if pair is not None:
+                found.append(pair[1])
+        elif _kept(typed):
+            found.append("")
+    return found
+
+
+@lru_cache(maxsize=1 << 16)
+def _kept(typed: str) -> bool:
+    """Whether the pipeline keeps a trimmed word (not a stop word, not
+    punctuation); a kept word always has a stem (a short word is its own)."""
+    return stop_word_filter(Token(typed)) is not None and bool(WORDLIKE.search(typed))
+
+
+@lru_cache(maxsize=1 << 16)
+def _analysed_word(word: str) -> tuple[str, str] | None:
+    # The pipeline reads only a token's text, so one analysis per distinct word does.
+    # Its three steps are called in its order directly: Pipeline.run's own
+    # bookkeeping cost more than the steps (the re-ranker meets hundreds of new
+    # words per query, and Pyodide runs each call several times slower).
+    typed = trimmer(Token(word)).string
+    if not _kept(typed):
+        return None
+    indexed = stemmer(Token(typed)).string
+    return (typed, indexed) if indexed else None

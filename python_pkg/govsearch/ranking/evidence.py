@@ -1,0 +1,181 @@
+"""Row evidence: what the rows of the POOL best records show that the
+index cannot (the title is the query, the query's words adjacent as typed),
+and editions of one title newest first. Applied within each mode, after the
+first stage, to the rows the answer shows anyway."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import rules
+from .analysis import analysed, index_terms_near
+from .query import GROUP_MARK, NO_SEARCH_TERMS, SearchTerms, Term
+from .state import Ranked
+
+
+def row_evidence(
+    terms: list[Term],
+    ranked: list[Ranked],
+    rows: list[dict[str, Any]],
+    search_terms: SearchTerms,
+    misspelt: frozenset[str] = frozenset(),
+) -> None:
+    """Boost records whose title is the query (its words, no others) or whose
+    title or summary has the query's words adjacent as typed; then reorder
+    within each mode (a boost never crosses modes). A `fuzzy` record is
+    compared with the query as it corrects it (each misspelt word read as
+    the word of its title or summary one edit away). With an intent word in
+    the query, only a record of a type it asks for can be the query's title:
+    `companies house api` names the API, not the organisation."""
+    has_intent = any(term.intent for term in terms)
+    for item, row in zip(ranked, rows):
+        if item.mode not in ("all_terms", "fuzzy", "any_term"):
+            continue  # an identifier needs no evidence
+        texts = (row.get("title", ""), row.get("summary", ""))
+        words = (
+            _corrected(terms, misspelt, texts)
+            if item.mode == "fuzzy"
+            else [(term.typed, term.indexed) for term in terms]
+        )
+        plain = [
+            indexed
+            for (_, indexed), term in zip(words, terms)
+            if not term.intent and not term.prefix and not term.synonym
+        ]
+        pairs = set(zip(plain, plain[1:]))
+        query = exact_words(terms, search_terms, words)
+        typed_as_intended = not has_intent or "type_matches_intent" in item.reasons
+        if query and item.mode != "any_term" and typed_as_intended and _is_query(texts[0], query, search_terms):
+            item.score *= rules.EXACT_TITLE_BOOST
+            item.reasons.append("title_is_query")
+        elif (
+            query
+            and typed_as_intended
+            and "all_words_in_title" not in item.reasons
+            and _is_query(_slug_text(row.get("url", "")), query, search_terms)
+        ):
+            # The page's short name stands in for a title that does not name it ("Routes a user to ..." at /register-a-death).
+            item.score *= rules.EXACT_TITLE_BOOST
+            item.reasons.append("url_is_query")
+        if pairs:
+            found: set[tuple[str, str]] = set()
+            for text in texts:
+                if found == pairs:
+                    break  # the title has them all: no need to analyse the summary
+                if not _may_hold(text, pairs - found):
+                    continue
+                indexed = index_terms_near(text, plain)
+                found.update(pair for pair in zip(indexed, indexed[1:]) if pair in pairs)
+            if found == pairs:
+                item.score *= rules.PHRASE_BOOST
+                item.reasons.append("words_adjacent")
+    titles = {item.number: row.get("title", "") for item, row in zip(ranked, rows)}
+    ranked.sort(key=lambda item: (rules.TIER_ORDER[item.mode], *rules.rank_key(item.score, item.number)))
+    if not any(_YEAR.fullmatch(term.typed) for term in terms):
+        _newest_first(ranked, titles)
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_DATED = re.compile(
+    r"\b(?:(" + "|".join(_MONTHS) + r")[a-z]*\.?\s+)?((?:19|20)\d\d)(?:\s*[/-]\s*\d{2,4})?\b", re.IGNORECASE
+)
+
+
+def _newest_first(ranked: list[Ranked], titles: Mapping[int, str]) -> None:
+    """Editions of one title (the same words once dates are left out: "Indices of
+    Deprivation 2010" and "... 2019") in the places they hold, newest first: a
+    query naming no year wants the latest edition. Within one mode, in place."""
+    editions: dict[tuple[str, str], list[int]] = {}
+    for position, item in enumerate(ranked):
+        undated, dates = _DATED.subn(" ", titles.get(item.number, ""))
+        if dates:
+            editions.setdefault((item.mode, " ".join(undated.lower().split())), []).append(position)
+    for positions in editions.values():
+        if len(positions) > 1:
+            items = sorted((ranked[p] for p in positions), key=lambda item: _edition(titles[item.number]), reverse=True)
+            for position, item in zip(positions, items):
+                ranked[position] = item
+
+
+def _edition(title: str) -> tuple[int, int]:
+    """The newest (year, month) a title names (month 0 when it names none)."""
+    return max(
+        (int(found[2]), _MONTHS.index(found[1][:3].lower()) + 1 if found[1] else 0) for found in _DATED.finditer(title)
+    )
+
+
+def _is_query(text: str, query: frozenset[str], search_terms: SearchTerms) -> bool:
+    """Whether `text`'s index terms, each group phrase as its group's token,
+    are exactly the query's. When the query holds no group token, a word
+    that cannot stem to a query term settles it unstemmed (index_terms_near):
+    most titles and page names hold one."""
+    if not any(term.endswith(GROUP_MARK) for term in query) and "" in index_terms_near(text, query):
+        return False
+    return search_terms.collapsed(text) == query
+
+
+def _may_hold(text: str, pairs: set[tuple[str, str]]) -> bool:
+    """Whether any of these pairs of index terms could be adjacent words of
+    `text`, read without analysing it: Porter's stemmer keeps all but at most
+    the last two letters of a stem from its word (its rules swap a suffix for
+    one that adds at most two letters; at most one over the 65,000 distinct
+    words of the full estate), so a stem's word holds the stem less its last
+    two letters. Analysing a summary (stemming its new words) costs several
+    ms in Pyodide, and most summaries hold none of a query's pairs."""
+    low = text.lower()
+    return any(first[:-2] in low and second[:-2] in low for first, second in pairs)
+
+
+def _slug_text(url: str) -> str:
+    """The words of a URL's last path part ("/register-a-death" -> "register a death"):
+    a page's own short name, where its title may say something else."""
+    path = url.split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    return "" if path.count("/") < 3 else re.sub(r"[-_+.]+", " ", path.rsplit("/", 1)[-1])
+
+
+def _corrected(terms: list[Term], misspelt: frozenset[str], texts: Sequence[str]) -> list[tuple[str, str]]:
+    """(typed, indexed) of each query word, a misspelt one as the first word
+    of the texts one edit from it (the word the fuzzy tier matched here)."""
+    held = [pair for text in texts for pair in analysed(text)]
+    words = []
+    for term in terms:
+        near = (
+            next((pair for pair in held if pair[1] != term.indexed and _one_edit(term.indexed, pair[1])), None)
+            if term.indexed in misspelt
+            else None
+        )
+        words.append(near or (term.typed, term.indexed))
+    return words
+
+
+def _one_edit(first: str, second: str) -> bool:
+    """Whether two words differ by one insertion, deletion, substitution or
+    swap of neighbours (lunr's edit distance 1)."""
+    if abs(len(first) - len(second)) > 1:
+        return False
+    start = 0
+    while start < min(len(first), len(second)) and first[start] == second[start]:
+        start += 1
+    a, b = first[start:], second[start:]
+    return a[1:] == b[1:] or a[1:] == b or a == b[1:] or (len(a) > 1 and a[1] + a[0] + a[2:] == b)
+
+
+def exact_words(
+    terms: list[Term], search_terms: SearchTerms = NO_SEARCH_TERMS, words: Sequence[tuple[str, str]] = ()
+) -> frozenset[str]:
+    """The query's words (index terms and group tokens) a title must be
+    exactly, if it can be; `words`: the query's (typed, indexed) words as
+    corrected, whose phrases of a synonym group become its token again."""
+    if any(term.prefix for term in terms):
+        return frozenset()  # a word still being typed: no title is it yet
+    pairs = list(words) or [(term.typed, term.indexed) for term in terms]
+    kept = [pair for pair, term in zip(pairs, terms) if not term.intent] or pairs
+    return search_terms.collapsed_pairs(kept)
+
+
+def phrase_words(terms: list[Term]) -> list[str]:
+    """The query's words whose order the title or summary can show (as index terms)."""
+    return [term.indexed for term in terms if not term.intent and not term.prefix and not term.synonym]

@@ -1,0 +1,55 @@
+"""What the index says about a tier's records, before any row is read: which
+hold a word, every word in the title, a resource type an intent word asks
+for, a place the query names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine import SearchEngine
+from ..terms import Clause
+from . import rules
+from .query import Term, preference
+
+
+def records_holding(engine: SearchEngine, clause: Clause, fields: Sequence[str] = rules.FIELDS) -> set[int]:
+    """Every record holding the word (any of its expansions) in any of `fields` (all by default).
+
+    One set of the word's records (its lists joined in C) rather than a
+    search of every list per record: thousands of records, a few ms in Pyodide."""
+    held: set[int] = set()
+    for holding in engine.matcher.members(clause, list(fields)).values():
+        for found in holding.values():
+            held.update(found)
+    return held
+
+
+def in_title(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> set[int]:
+    """Records with every non-intent query word (any of its expansions) in the title."""
+    words = [clause for term, clause in zip(terms, clauses) if not term.intent] or clauses
+    holders: set[int] | None = None
+    for clause in words:
+        found: set[int] = set()
+        for fields in engine.matcher.members(clause, ["title"]).values():
+            found.update(fields.get("title", ()))
+        holders = found if holders is None else holders & found
+        if not holders:
+            return set()
+    return holders or set()
+
+
+def intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
+    """The facet profiles whose resource type an intent word of the query asks for."""
+    types = {kind for term in terms for kind in term.intent}
+    if not types:
+        return set()
+    return {profile for profile, values in enumerate(engine.facets.profiles[1]) if not types.isdisjoint(values[0])}
+
+
+def placed(engine: SearchEngine, terms: list[Term], clauses: list[Clause], topic: bool) -> set[int]:
+    """Records holding a place the query names beside its topic. In any_term a
+    record holding the place alone shares none of the topic (coverage scores
+    it 0), so the boost never brings a place's unrelated records back."""
+    places = [clause for term, clause in zip(terms, clauses) if term.place and preference(term, topic)]
+    named = ("title", "publisher")  # a record about the place names it there, not in passing
+    return set().union(*(records_holding(engine, clause, named) for clause in places)) if places else set()

@@ -1,0 +1,58 @@
+"""The record prior: what the build found out about each record (its flags,
+rules.FLAG_WEIGHTS) as a factor on its lunr score, and the site's search
+terms (synonym groups, intent words, fillers, places) the ranking file holds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..data_format import CODE_ALPHABET
+from . import rules
+from .query import SearchTerms
+
+_CODES = {char: number for number, char in enumerate(CODE_ALPHABET)}
+
+
+class RankingData:
+    """What the build worked out for the re-ranker: each record's flags, and
+    the site's synonym groups and intent words."""
+
+    def __init__(self, data: Mapping[str, Any], records: int = 0):
+        codes = data.get("flags", "")
+        self.flags = [_CODES[char] for char in codes] or [0] * records
+        self._weights = [self._weight(mask) for mask in range(64)]
+        self.priors = [self._weights[mask] for mask in self.flags]
+        search = data.get("search", {})
+        self.search_terms = SearchTerms.from_lists(
+            search.get("synonyms", []),
+            search.get("intents", {}),
+            fillers=search.get("fillers", ()),
+            places=search.get("places", ()),
+        )
+
+    @staticmethod
+    def _weight(mask: int) -> float:
+        weight = 1.0
+        for bit, (_, factor) in enumerate(rules.FLAG_WEIGHTS):
+            if mask >> bit & 1:
+                weight *= factor
+        return weight
+
+    def set_flags(self, start: int, masks: list[int]) -> None:
+        """Records' flags from their facet profiles (govsearch.facets), read on first need."""
+        self.flags[start : start + len(masks)] = masks
+        self.priors[start : start + len(masks)] = map(self._weights.__getitem__, masks)
+
+    def prior(self, number: int) -> float:
+        return self.priors[number] if number < len(self.priors) else 1.0
+
+    def flag_names(self, number: int) -> list[str]:
+        mask = self.flags[number] if number < len(self.flags) else 0
+        return [name for bit, (name, _) in enumerate(rules.FLAG_WEIGHTS) if mask >> bit & 1]
+
+
+def flag_code(names: Sequence[str]) -> str:
+    """The one-character code of a record's flags (used by the build)."""
+    known = [name for name, _ in rules.FLAG_WEIGHTS]
+    return CODE_ALPHABET[sum(1 << known.index(name) for name in names)]

@@ -1,0 +1,104 @@
+"""The ranking's rules and settings, in one place: what each piece of
+evidence multiplies a record's score by, and the one function that applies
+them, which the runtime (ranking.scoring) and the build (a common word's
+best records, govsearch_build.postings_writer) both call, so their floats agree.
+
+Other modules read the settings as `rules.NAME` at call time: a test may
+change one (monkeypatch) and the next call follows it.
+"""
+
+from __future__ import annotations
+
+import heapq
+from itertools import compress
+
+from ..engine import SCORE_PLACES
+from ..terms import MAX_POSTINGS, MAX_SHARD_BYTES
+
+TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
+POOL = 20  # records whose rows are read for phrase evidence (the same for every limit)
+RARE = 3  # a word in fewer records than this (in its commonest field) may be a typo
+# A misspelt word of this many letters (its stem) may differ by two edits when no
+# term is one edit from it; shorter words would reach too many others that way.
+TWO_EDITS_FROM, TWO_EDITS_TO = 6, 16
+# Two-edit matching builds a large automaton per word (about 20 ms in CPython for
+# 16 letters): the work budget allows it for this many words of a call, letters only.
+MAX_TWO_EDIT_WORDS = 2
+
+# The fields lunr indexes and how much each counts (lunr's field boosts):
+# the title most, then who publishes it and its keywords, then the summary,
+# then the body. The build indexes them in this order; the runtime reports
+# matched fields in it.
+FIELD_BOOSTS = {"title": 10, "publisher": 5, "keywords": 5, "summary": 3, "body": 1}
+FIELDS = tuple(FIELD_BOOSTS)
+
+# Build-time record flags (govsearch_build.data_writer.record_flags) and what
+# each does to a record's lunr score. Reasons name the flags that applied.
+FLAG_WEIGHTS = (
+    ("reviewed", 1.6),  # curated or deep-evidence: facts checked by us
+    ("official_page", 1.3),  # a GOV.UK page or an official service on service.gov.uk
+    ("national_api_catalogue", 1.3),  # listed in the government's API catalogue
+    ("local_authority_row", 0.6),  # a local council's catalogue row
+    ("format_only_title", 0.5),  # titled only by its file format ("CSV", "GeoJSON")
+    ("restricted_access", 0.7),  # only eligible people or organisations may use it (accessStatus "restricted")
+)
+TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
+PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary
+EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
+INTENT_BOOST = 1.5  # the record's type is one an intent word asks for
+PLACE_BOOST = 2.0  # the record holds the place the query names beside its topic (any mode)
+# any_term: each word of the query a record lacks divides its share by this (coordination):
+# a record holding more of the words comes first, its words' idf orders records holding as many.
+COVERAGE = 2.0
+TIER_ORDER = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
+
+
+def evidence_score(base: float, in_title: bool, intended: bool, placed: bool = False) -> float:
+    """A record's score from its base (lunr's score x prior, x its share in
+    any_term) and the index's evidence: every word in the title, a resource
+    type an intent word asks for, the place the query names. The one place
+    these boosts are applied, in this order, so the build's ranking of a
+    common word and the runtime's give the same floats."""
+    if in_title:
+        base *= TITLE_BOOST
+    if intended:
+        base *= INTENT_BOOST
+    if placed:
+        base *= PLACE_BOOST
+    return base
+
+
+def largest_boost(intents: bool, places: bool) -> float:
+    """The most evidence_score can multiply a base by, given whether the
+    query has intent words and places that apply."""
+    return TITLE_BOOST * (INTENT_BOOST if intents else 1) * (PLACE_BOOST if places else 1)
+
+
+def rank_key(score: float, number: int) -> tuple[float, int]:
+    """The order of records: score rounded to SCORE_PLACES (the same on every
+    platform), then record number (title, then id)."""
+    return -round(score, SCORE_PLACES), number
+
+
+def settings() -> tuple[float, ...]:
+    """The settings the first stage reads (a test may change them between calls)."""
+    return (
+        MAX_POSTINGS,
+        MAX_SHARD_BYTES,
+        RARE,
+        TWO_EDITS_FROM,
+        TWO_EDITS_TO,
+        MAX_TWO_EDIT_WORDS,
+        TIER_TARGET,
+        POOL,
+        COVERAGE,
+        PLACE_BOOST,
+    )
+
+
+def near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:
+    """The records whose score times `bound` reaches the room-th best score
+    (before rounding): no other can be among the `room` best by rank_key."""
+    threshold = heapq.nlargest(room, scores)[-1] / bound - 2 * 10**-SCORE_PLACES
+    keep = [score >= threshold for score in scores]
+    return list(compress(numbers, keep)), list(compress(scores, keep))

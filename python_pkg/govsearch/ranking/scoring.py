@@ -1,0 +1,81 @@
+"""A tier's records in order: lunr's score x the record prior (x its share
+in any_term), then the index's evidence (rules.evidence_score), keeping only
+the records that can still reach the `room` best."""
+
+from __future__ import annotations
+
+from . import rules
+from .coverage import Coverage
+from .index_evidence import in_title, intent_profiles, placed
+from .prior import RankingData
+from .query import has_topic, preference
+from .state import QueryState, Ranked, Tier
+
+
+def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
+    """The `room` best of a tier's records by lunr score x prior x title and intent evidence."""
+    if tier.best is not None:
+        return tier.best[:room]
+    numbers = tier.numbers
+    if not numbers:
+        return []
+    if tier.mode == "identifier":
+        return [Ranked(number, 1.0, tier.mode, ["identifier"]) for number in numbers[:room]]
+    engine = state.engine
+    scores, priors = tier.matches.scores, state.ranking.priors
+    base = [scores[number] * priors[number] for number in numbers] if priors else [scores[number] for number in numbers]
+    # A place beside the topic is a preference (index_evidence.placed), not information a record must hold.
+    topic = has_topic(tier.terms)
+    words = [clause for term, clause in zip(tier.terms, tier.clauses) if not preference(term, topic)]
+    # any_term: a record scores the share of the query's information it holds (coverage).
+    coverage = Coverage(engine, words) if tier.mode == "any_term" and len(words) > 1 else None
+    titled = in_title(engine, tier.terms, tier.clauses)
+    wanted = intent_profiles(engine, tier.terms)
+    located = placed(engine, tier.terms, tier.clauses, topic)
+    boost = rules.largest_boost(bool(wanted), bool(located))
+    if coverage:
+        numbers, base = coverage.scored(numbers, base, room, boost)
+    if len(numbers) > room:
+        # Only records that the largest boost could lift to the room-th best base score can make it.
+        numbers, base = rules.near_top(numbers, base, room, boost)
+    profile_of = engine.facets.profiles[0]
+    intended = [bool(wanted) and profile_of[number] in wanted for number in numbers]
+    boosted = [
+        rules.evidence_score(score, number in titled, wants, number in located)
+        for number, score, wants in zip(numbers, base, intended)
+    ]
+    if len(numbers) > room:
+        numbers, boosted = rules.near_top(numbers, boosted, room, 1)
+    best = sorted(zip(numbers, boosted), key=lambda item: rules.rank_key(item[1], item[0]))[:room]
+    return [
+        Ranked(
+            number,
+            score,
+            tier.mode,
+            reasons(
+                state.ranking,
+                tier.mode,
+                number,
+                number in titled,
+                bool(wanted) and profile_of[number] in wanted,
+                number in located,
+            ),
+        )
+        for number, score in best
+    ]
+
+
+def reasons(
+    ranking: RankingData, mode: str, number: int, in_title: bool, intended: bool, placed: bool = False
+) -> list[str]:
+    """The rules that applied to a record: its flags, then its evidence."""
+    found = ranking.flag_names(number)
+    if in_title:
+        found.append("all_words_in_title")
+    if intended:
+        found.append("type_matches_intent")
+    if placed:
+        found.append("place_matches")
+    if mode == "fuzzy":
+        found.append("typo_corrected")
+    return found

@@ -1,0 +1,94 @@
+"""Both ranking stages of one call: the tiers' records ranked by what the
+index holds (kept per call: the browser asks again once the rows it needs
+have arrived), then reordered by row evidence within each mode."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import chain
+from typing import Any
+
+from ..engine import Matches, filters_key
+from . import rules
+from .budget import call_budget
+from .evidence import exact_words, phrase_words, row_evidence
+from .scoring import rank_tier
+from .state import Answer, QueryState, Ranked
+from .tiers import tiers as tiers_of
+
+
+def answer(state: QueryState, rows: Callable[[list[int]], list[dict[str, Any]]]) -> Answer:
+    """The query's records in order: records the query identifies, then tier
+    by tier, each tier ordered by its re-ranked score; `rows` reads the rows
+    of records (for row evidence). `state.strict_only`: no looser mode (the
+    filters pass nothing, so none could find more).
+
+    `state.start` (only the search page's "show more" moves it; agents always
+    get 0): the POOL records from there. Row evidence reorders each window of
+    POOL alone, so the window from 0 is exactly the tool's answer and pages
+    the search page asks for in steps of POOL never overlap or skip a record.
+    """
+    # Ranked once per call: the browser asks again once the rows it needs have arrived.
+    engine, terms = state.engine, state.terms
+    key = (
+        "answer",
+        rules.settings(),
+        tuple(terms),
+        filters_key(state.filters),
+        tuple(state.identified),
+        state.strict_only,
+        state.start,
+    )
+    first, misspelt = engine.remembered(key, lambda: first_stage(state))
+    ranked = [Ranked(item.number, item.score, item.mode, list(item.reasons)) for item in first.ranked]
+    if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
+        row_evidence(terms, ranked, rows([item.number for item in ranked]), state.ranking.search_terms, misspelt)
+    return Answer(
+        total=first.total,
+        mode=first.mode,
+        ranked=ranked,
+        tiers=first.tiers,
+        matches=first.matches,
+        skipped=first.skipped,
+        dropped=first.dropped,
+        limited=first.limited,
+    )
+
+
+def first_stage(state: QueryState) -> tuple[Answer, frozenset[str]]:
+    """The answer before row evidence (its records ordered by what the index
+    holds), and the words the fuzzy tier read as misspelt."""
+    budget = call_budget()
+    depth = state.depth
+    found = tiers_of(state, budget)
+    # Every tier's profiles and flags, in one round of downloads: the facet counts read them all
+    # (a summarised tier's tally came with it).
+    state.engine.facets.require(chain.from_iterable(tier.matches.scores for tier in found if tier.best is None))
+    ranked: list[Ranked] = []
+    for tier in found:
+        if len(ranked) >= depth:
+            break
+        ranked += rank_tier(state, tier, depth - len(ranked))
+    misspelt = frozenset(
+        clause.term for tier in found if tier.mode == "fuzzy" for clause in tier.clauses if clause.edit_distance
+    )
+    first = Answer(
+        total=sum(tier.count for tier in found),
+        mode=ranked[0].mode if ranked else "all_terms",
+        ranked=ranked[state.start :],
+        tiers=[(tier.mode, tier.terms, tier.clauses) for tier in found],
+        matches=_union([tier.matches for tier in found]),
+        skipped=budget.skipped,
+        dropped=budget.dropped_words,
+        limited=tuple(dict.fromkeys(term for tier in found for term in tier.matches.limited)),
+    )
+    return first, misspelt
+
+
+def _union(all_matches: list[Matches]) -> Matches:
+    if len(all_matches) == 1:
+        return all_matches[0]
+    scores: dict[int, float] = {}
+    for matches in reversed(all_matches):
+        scores.update(matches.scores)
+    return Matches(scores)

@@ -1,0 +1,72 @@
+"""What the ranking stages pass between them: the call's query (QueryState),
+a tier of one match mode, a ranked record, and the answer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..engine import Matches, SearchEngine
+from ..terms import Clause
+from . import rules
+from .prior import RankingData
+from .query import Term
+
+
+@dataclass(frozen=True)
+class QueryState:
+    """One call as the first stage reads it: the site, the query's terms,
+    its filters, the records its identifier names, and which page."""
+
+    engine: SearchEngine
+    ranking: RankingData
+    terms: list[Term]
+    filters: Mapping[str, frozenset[str]]
+    identified: list[int]  # ascending
+    strict_only: bool  # no looser mode: the filters pass nothing, so none could find more
+    start: int  # the first record wanted (the search page's "show more")
+
+    @property
+    def depth(self) -> int:
+        """How many records the answer ranks: the POOL from `start`."""
+        return self.start + rules.POOL
+
+
+@dataclass
+class Ranked:
+    """One answer's records in order, and how they were found."""
+
+    number: int
+    score: float
+    mode: str
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Answer:
+    total: int  # records, after filters, matched by the modes the answer used
+    mode: str  # the strictest mode that matched anything (the first result's)
+    ranked: list[Ranked]  # the best POOL (or fewer), in order
+    tiers: list[tuple[str, list[Term], list[Clause]]]  # each mode used, its terms and clauses
+    matches: Matches  # every record the modes matched (for facet counts)
+    suggestion: str | None = None
+    skipped: list[str] = field(default_factory=list)  # looser modes the work budget left untried
+    dropped: list[str] = field(default_factory=list)  # words left out for the work budget, as typed
+    limited: tuple[str, ...] = ()  # terms whose expansions the budget cut
+
+
+@dataclass
+class Tier:
+    """The records one match mode found that no stricter mode did."""
+
+    mode: str
+    terms: list[Term]
+    clauses: list[Clause]
+    matches: Matches
+    numbers: list[int]  # passing the filters, not in a stricter tier
+    best: list[Ranked] | None = None  # its best records as the build ranked them (then `numbers` is unused)
+    count: int = -1  # how many records pass the filters (len(numbers) unless `best` is given)
+
+    def __post_init__(self) -> None:
+        if self.best is None:
+            self.count = len(self.numbers)

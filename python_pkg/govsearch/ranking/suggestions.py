@@ -1,0 +1,72 @@
+"""What a result says about itself: which fields hold which query words,
+the words the fuzzy tier corrected, and "did you mean" spelt as the results spell it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..engine import SearchEngine, holds
+from ..terms import Clause
+from . import rules
+from .analysis import analysed
+from .query import Term
+
+
+def matched_fields(
+    engine: SearchEngine, terms: list[Term], clauses: list[Clause], number: int
+) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Which fields hold which query words in one record, and the index term
+    each corrected word matched instead of its own, by the word as typed."""
+    matched: dict[str, list[str]] = {}
+    corrected: dict[str, tuple[int, str]] = {}
+    for term, clause in zip(terms, clauses):
+        own = analysed(term.typed)
+        for indexed, holding in _holding(engine, clause, number):
+            for name in holding:
+                if term.typed not in matched.setdefault(name, []):
+                    matched[name].append(term.typed)
+            if holding and not term.synonym and not term.prefix and own and indexed != own[0][1]:
+                # The correction the record shows most plainly: in its title before its body.
+                found = (rules.FIELDS.index(holding[0]), indexed)
+                corrected[term.typed] = min(corrected.get(term.typed, found), found)
+    return {name: matched[name] for name in rules.FIELDS if name in matched}, {
+        typed: indexed for typed, (_, indexed) in corrected.items()
+    }
+
+
+def _holding(engine: SearchEngine, clause: Clause, number: int) -> list[tuple[str, list[str]]]:
+    """Each index term the clause reaches and the fields holding it in the record."""
+    known = engine.matcher.known_fields(clause, number)
+    if known is not None:
+        return [(clause.term, known)]
+    return [
+        (indexed, [name for name in rules.FIELDS if holds(fields.get(name, ()), number)])
+        for indexed, fields in engine.matcher.members(clause, list(rules.FIELDS)).items()
+    ]
+
+
+def suggestion(query: str, corrected: dict[str, str], rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """The query with each corrected word as the results spell it ("did you mean").
+
+    The index holds stems ("popul"), which are no words to offer a person: a
+    corrected word is spelt as the first result whose title, summary or
+    publisher holds it, and with no result spelling it there is no suggestion.
+    """
+    if not corrected:
+        return None
+    spelt: dict[str, str] = {}
+    for row in rows:
+        for text in (row.get("title", ""), row.get("summary", ""), row.get("publisher", "")):
+            for typed, indexed in analysed(text):
+                spelt.setdefault(indexed, typed.lower())
+    words = []
+    for word in query.split():
+        typed = analysed(word)
+        if typed and typed[0][0] in corrected:
+            if corrected[typed[0][0]] not in spelt:
+                return None
+            words.append(spelt[corrected[typed[0][0]]])
+        else:
+            words.append(word)
+    return " ".join(words)

@@ -1,0 +1,142 @@
+"""The match modes an answer uses (docs/ranking.md): stricter first, looser
+ones while the answer is short and the work budget lasts; the fuzzy tier's
+reading of misspelt words; a common word's tier from the build's summary."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..engine import Budget, Matches, SearchEngine
+from ..terms import Clause
+from . import rules
+from .budget import fit
+from .query import Term, clauses_for
+from .scoring import reasons
+from .state import QueryState, Ranked, Tier
+
+
+def tiers(state: QueryState, budget: Budget) -> list[Tier]:
+    """The modes the answer uses: stricter first, looser ones while it holds
+    fewer than TIER_TARGET records and the work budget lasts. A common word
+    alone is answered from its summary when that holds the `depth` best."""
+    engine, terms = state.engine, state.terms
+    found: list[Tier] = []
+    seen: set[int] = set()
+    if state.identified:
+        identified = Matches(dict.fromkeys(state.identified, 0.0))
+        seen.update(engine.filter(identified, state.filters))
+        found.append(Tier("identifier", terms, clauses_for(terms, "all_terms"), identified, sorted(seen)))
+    tried: set[tuple[Clause, ...]] = set()
+    modes = ["all_terms"] if state.strict_only else ["all_terms", "fuzzy", "any_term"]
+    for position, mode in enumerate(modes):
+        if mode != "all_terms" and budget.spent:
+            budget.skipped = [later for later in modes[position:] if later != "any_term" or len(terms) > 1]
+            break
+        tier_terms, clauses = _mode_clauses(engine, terms, mode)
+        if not clauses or tuple(clauses) in tried:
+            continue
+        tried.add(tuple(clauses))
+        tier_terms, clauses = fit(engine, budget, tier_terms, clauses)
+        summary = None if seen or mode != "all_terms" else summarised(state, tier_terms, clauses)
+        if summary:
+            return [summary]
+        matches = engine.match(clauses)
+        fresh = engine.filter(matches, state.filters)
+        if seen:
+            fresh = [number for number in fresh if number not in seen]
+        found.append(Tier(mode, tier_terms, clauses, matches, fresh))
+        if len(seen) + len(fresh) >= rules.TIER_TARGET:
+            break
+        seen.update(fresh)  # fewer than TIER_TARGET: a common word's matches never make a set here
+    return found
+
+
+def _mode_clauses(engine: SearchEngine, terms: list[Term], mode: str) -> tuple[list[Term], list[Clause]]:
+    """A mode's terms (the fuzzy mode's as it reads misspelt words) and
+    clauses (none when the mode could find nothing new)."""
+    if mode != "fuzzy":
+        return terms, clauses_for(terms, mode) if mode == "all_terms" or len(terms) > 1 else []
+    tier_terms, misspelt, wider = typo_terms(engine, terms)
+    clauses = clauses_for(tier_terms, mode, misspelt) if misspelt or tier_terms != terms else []
+    return tier_terms, [
+        Clause(clause.term, clause.presence, 2, clause.wildcard)
+        if clause.edit_distance and clause.term in wider
+        else clause
+        for clause in clauses
+    ]
+
+
+def summarised(state: QueryState, terms: list[Term], clauses: list[Clause]) -> Tier | None:
+    """The all_terms tier of a one-word search for a common word, from the
+    build's summary (engine.Summary): exactly what scoring its records would
+    give (the build ranks them by the same rules, and the tally makes totals
+    and facet counts exact), or None when the summary cannot tell: another
+    kind of query, a page beyond its best, or filters that leave too few of them."""
+    if len(terms) != 1 or terms[0].intent or terms[0].prefix or terms[0].synonym:
+        return None
+    engine, filters, depth = state.engine, state.filters, state.depth
+    summary = engine.matcher.summary(clauses[0])
+    if summary is None:
+        return None
+    passing = engine.passing(summary.tally, filters) if filters else set(summary.tally)
+    count = sum(summary.tally[profile] for profile in passing)
+    if count < rules.TIER_TARGET:
+        return None  # looser modes would be tried
+    candidates = summary.best[: summary.trusted(filters, depth) if filters else min(depth, summary.general)]
+    engine.facets.require([number for number, _, _ in candidates])
+    profile_of = engine.facets.profiles[0]
+    best = [item for item in candidates if profile_of[item[0]] in passing][:depth]
+    if len(best) < depth:
+        return None
+    title = 1 << summary.fields.index("title") if "title" in summary.fields else 0
+    ranked = [
+        Ranked(number, score, "all_terms", reasons(state.ranking, "all_terms", number, bool(mask & title), False))
+        for number, score, mask in best
+    ]
+    matches = Matches(tally=summary.tally, score=lambda: engine.match(clauses).scores)
+    return Tier("all_terms", terms, clauses, matches, [], ranked, count)
+
+
+def typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], frozenset[str], frozenset[str]]:
+    """The fuzzy tier's terms, the words among them that may differ by one
+    edit, and those of them that may differ by two.
+
+    A word of 5+ letters in fewer than RARE records may be misspelt. The index
+    holds stems, so a typo that breaks the suffix the stemmer removes
+    ("populaton": no stem is one edit from it) is read as the longest index
+    term it begins with, if that keeps most of the word ("popul"). When no
+    such term exists either ("drivng": the stem "drive" is two edits away),
+    a word of TWO_EDITS_FROM letters or more may differ by two edits (letters
+    only, and at most MAX_TWO_EDIT_WORDS words of a call: the work budget).
+    """
+    misspelt: set[str] = set()
+    wider: set[str] = set()
+    fixed = []
+    for term in terms:
+        if term.fuzzable and engine.matcher.frequency(term.indexed) < rules.RARE:
+            if engine.matcher.expand(Clause(term.indexed, "required", edit_distance=1)):
+                misspelt.add(term.indexed)
+            else:
+                prefix = _known_prefix(engine, term.typed)
+                if prefix is None and len(wider) < rules.MAX_TWO_EDIT_WORDS and _two_edits_away(engine, term):
+                    misspelt.add(term.indexed)
+                    wider.add(term.indexed)
+                term = replace(term, indexed=prefix or term.indexed)
+        fixed.append(term)
+    return fixed, frozenset(misspelt), frozenset(wider)
+
+
+def _two_edits_away(engine: SearchEngine, term: Term) -> bool:
+    """Whether a word of letters, of TWO_EDITS_FROM to TWO_EDITS_TO, is two edits from an index term."""
+    return (
+        term.indexed.isalpha()
+        and rules.TWO_EDITS_FROM <= len(term.indexed) <= rules.TWO_EDITS_TO
+        and bool(engine.matcher.expand(Clause(term.indexed, "required", edit_distance=2)))
+    )
+
+
+def _known_prefix(engine: SearchEngine, typed: str) -> str | None:
+    for length in range(len(typed) - 1, max(4, len(typed) - 4) - 1, -1):
+        if engine.matcher.expand(Clause(typed[:length], "required")):
+            return typed[:length]
+    return None
