@@ -24,6 +24,9 @@ TWO_EDITS_FROM, TWO_EDITS_TO = 6, 16
 # Two-edit matching builds a large automaton per word (about 20 ms in CPython for
 # 16 letters): the work budget allows it for this many words of a call, letters only.
 MAX_TWO_EDIT_WORDS = 2
+# A word the index holds (in a few records' own typos) is read as one a typed edit away
+# (ranking.respelling) only when that one is in at least this many times as many records.
+COMMONER = 20
 
 # The fields lunr indexes and how much each counts (lunr's field boosts):
 # the title most, then who publishes it and its keywords, then the summary,
@@ -89,6 +92,7 @@ def settings() -> tuple[float, ...]:
         TWO_EDITS_FROM,
         TWO_EDITS_TO,
         MAX_TWO_EDIT_WORDS,
+        COMMONER,
         TIER_TARGET,
         POOL,
         COVERAGE,

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from ..engine import Budget, Matches, SearchEngine
 from ..terms import Clause
-from . import rules
+from . import respelling, rules
 from .budget import fit
 from .query import Term, clauses_for
 from .scoring import reasons
@@ -103,8 +103,10 @@ def typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], fro
 
     A word of 5+ letters in fewer than RARE records may be misspelt. The index
     holds stems, so a typo that breaks the suffix the stemmer removes
-    ("populaton": no stem is one edit from it) is read as the longest index
-    term it begins with, if that keeps most of the word ("popul"). When no
+    ("popluation": no stem is one edit from it) is read as the word one edit
+    from what was typed that the person meant (respelling: "population",
+    so "popul"), else as the longest index term it begins with, if that
+    keeps most of the word. When no
     such term exists either ("drivng": the stem "drive" is two edits away),
     a word of TWO_EDITS_FROM letters or more may differ by two edits (letters
     only, and at most MAX_TWO_EDIT_WORDS words of a call: the work budget).
@@ -113,11 +115,12 @@ def typo_terms(engine: SearchEngine, terms: list[Term]) -> tuple[list[Term], fro
     wider: set[str] = set()
     fixed = []
     for term in terms:
-        if term.fuzzable and engine.matcher.frequency(term.indexed) < rules.RARE:
+        frequency = engine.matcher.frequency(term.indexed) if term.fuzzable else rules.RARE
+        if frequency < rules.RARE:
             if engine.matcher.expand(Clause(term.indexed, "required", edit_distance=1)):
                 misspelt.add(term.indexed)
             else:
-                prefix = _known_prefix(engine, term.typed)
+                prefix = _respelt(engine, term, frequency) or _known_prefix(engine, term.typed)
                 if prefix is None and len(wider) < rules.MAX_TWO_EDIT_WORDS and _two_edits_away(engine, term):
                     misspelt.add(term.indexed)
                     wider.add(term.indexed)
@@ -133,6 +136,14 @@ def _two_edits_away(engine: SearchEngine, term: Term) -> bool:
         and rules.TWO_EDITS_FROM <= len(term.indexed) <= rules.TWO_EDITS_TO
         and bool(engine.matcher.expand(Clause(term.indexed, "required", edit_distance=2)))
     )
+
+
+def _respelt(engine: SearchEngine, term: Term, frequency: int) -> str | None:
+    """The index term of the word, one typed edit from a rare word, that the person meant (respelling)."""
+    held = respelling.candidate_stems(
+        term.typed, term.indexed, lambda stem: bool(engine.matcher.expand(Clause(stem, "required")))
+    )
+    return respelling.meant(frequency, [(stem, engine.matcher.frequency(stem)) for stem in held])
 
 
 def _known_prefix(engine: SearchEngine, typed: str) -> str | None:

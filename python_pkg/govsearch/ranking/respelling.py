@@ -1,0 +1,52 @@
+"""A misspelt word read as the word the person meant, by one edit of what they typed.
+
+The index holds stems, and a typo often breaks the suffix the stemmer would
+remove: "popluation" stems to "popluat", three edits from "popul" (what
+"population" stems to) and two from "pollut", so comparing stems reads it
+as "pollution". Comparing what was typed with real words keeps the
+meaning: one transposition turns "popluation" into "population".
+
+Every string one edit (a deletion, transposition, substitution or insertion
+of a letter) from the typed word is stemmed; the stems the index holds are
+the candidates, and the commonest wins (when the typed word is itself in
+a few records, as their own typo, only if it is clearly commoner).
+Stemming the ~500 strings costs a few ms in CPython: it runs only for a
+rare word no index term is one edit from, in the fuzzy tier, which is
+reached only when the words as typed found too little.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from string import ascii_lowercase
+
+from lunr.stemmer import stemmer
+from lunr.token import Token
+
+from . import rules
+
+
+def one_edit(word: str) -> set[str]:
+    """Every string of letters one edit from `word` (Norvig's four kinds of edit)."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    deleted = {left + right[1:] for left, right in splits if right}
+    swapped = {left + right[1] + right[0] + right[2:] for left, right in splits if len(right) > 1}
+    replaced = {left + char + right[1:] for left, right in splits if right for char in ascii_lowercase}
+    inserted = {left + char + right for left, right in splits for char in ascii_lowercase}
+    return (deleted | swapped | replaced | inserted) - {word}
+
+
+def candidate_stems(typed: str, own: str, known: Callable[[str], bool]) -> list[str]:
+    """The index terms (stems the index holds, `known`) of the words one edit from `typed`, but its own stem `own`."""
+    stems = {stemmer(Token(word)).string for word in one_edit(typed)}
+    return sorted(stem for stem in stems if stem and stem != own and known(stem))
+
+
+def meant(own_frequency: int, candidates: Iterable[tuple[str, int]]) -> str | None:
+    """The candidate stem the person meant: the commonest (then the first
+    alphabetically); for a word the index holds, only if it is in COMMONER
+    times as many records (rules.COMMONER)."""
+    best = max(candidates, key=lambda item: (item[1], [-ord(char) for char in item[0]]), default=None)
+    if best is None or best[1] < max(rules.COMMONER * own_frequency, 1):
+        return None
+    return best[0]
