@@ -27,7 +27,7 @@ def test_a_word_some_records_hold_is_read_as_another_only_when_that_is_far_commo
 
 
 def test_a_typo_with_a_swapped_letter_in_the_stemmed_suffix_finds_the_word(search):
-    """ "popluation" stems to "popluat", no edit from "popul"; one swap of what was typed is "population"."""
+    """The typed "popluation" stems to "popluat", no edit from "popul"; one swap of what was typed is "population"."""
     result = search({"query": "popluation census"})
     assert result["match_mode"] == "fuzzy" and result["results"][0]["id"] == "census-2021"
     assert result["suggestion"] == "population census"
