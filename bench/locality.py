@@ -51,7 +51,8 @@ def eval_queries() -> list[tuple[str, str]]:
 
 
 def shards_per_result(session: Session, query: str) -> tuple[int, int]:
-    """(row shards, results): the row shards holding the records the answer shows, and how many it shows."""
+    """(row shards, records): the row shards holding the records the answer shows (its results
+    and the rest of their series behind them), and how many it shows."""
     store = session.catalogue.store
     asked: set[int] = set()
     require = store.require

@@ -20,6 +20,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python_pkg"))
 
+from govsearch.ranking.series import series_key  # noqa: E402
 from govsearch_build.config import SiteConfig, load_config  # noqa: E402
 from govsearch_build.data_writer import write_data  # noqa: E402
 from govsearch_build.records import load_content  # noqa: E402
@@ -30,6 +31,7 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 FULL_CACHE = REPO / ".cache" / "eval-full"
 URLS = "urls.json"  # every built record's URL (one per record), for judged URLs missing from the corpus
 LINKS = "links.json"  # each record's URL with its documentation page's: one result for the ideal list
+SERIES = "series.json"  # the URLs of each series (govsearch.ranking.series): one result for the ideal list
 
 
 def fingerprint(config: SiteConfig) -> str:
@@ -69,6 +71,7 @@ def full_estate(cache: Path = FULL_CACHE) -> Path:
     write_data(config, records, staging / "data")
     (staging / URLS).write_text(json.dumps(record_urls(records)), "utf-8")
     (staging / LINKS).write_text(json.dumps(record_links(records)), "utf-8")
+    (staging / SERIES).write_text(json.dumps(record_series(records)), "utf-8")
     (staging / "fingerprint").write_text(stamp)
     shutil.rmtree(cache, ignore_errors=True)
     staging.rename(cache)
@@ -84,6 +87,7 @@ def curated_site(out: Path) -> Path:
     write_data(config, loaded.records, out / "data")
     (out / URLS).write_text(json.dumps(record_urls(loaded.records)), "utf-8")
     (out / LINKS).write_text(json.dumps(record_links(loaded.records)), "utf-8")
+    (out / SERIES).write_text(json.dumps(record_series(loaded.records)), "utf-8")
     return out
 
 
@@ -100,6 +104,20 @@ def record_urls(records: list[Any]) -> list[str]:
     return sorted(url for r in records for url in _answers_for(r))
 
 
+def record_series(records: list[Any]) -> list[list[str]]:
+    """The URLs of each series of two records or more (govsearch.ranking.series: one
+    publisher's records under one title, editions apart). An answer shows a
+    series as one result, so its judged URLs are one ideal result."""
+    members: dict[tuple[str, str], list[Any]] = {}
+    for record in records:
+        key = series_key(record.data["title"])
+        if key:
+            members.setdefault((record.data["publisher"], key), []).append(record)
+    return sorted(
+        sorted(url for record in group for url in _answers_for(record)) for group in members.values() if len(group) > 1
+    )
+
+
 def record_links(records: list[Any]) -> list[list[str]]:
     """The records that answer for two URLs or more, each led by its own URL."""
     return sorted(urls for urls in map(_answers_for, records) if len(urls) > 1)
@@ -108,6 +126,12 @@ def record_links(records: list[Any]) -> list[list[str]]:
 def corpus_links(site: Path) -> list[list[str]]:
     """The links of every record in a site built here (none for a site built elsewhere)."""
     path = site / LINKS
+    return json.loads(path.read_text("utf-8")) if path.is_file() else []
+
+
+def corpus_series(site: Path) -> list[list[str]]:
+    """The URLs of each series of a site built here (none for a site built elsewhere)."""
+    path = site / SERIES
     return json.loads(path.read_text("utf-8")) if path.is_file() else []
 
 

@@ -38,19 +38,25 @@ WORST = 12
 
 
 def judge(
-    catalogue: Catalogue, query: Query, reachable: set[str] | None = None, linked: list[list[str]] = ()
-) -> dict[str, Any]:  # type: ignore[assignment]
+    catalogue: Catalogue,
+    query: Query,
+    reachable: set[str] | None = None,
+    linked: list[list[str]] = (),  # type: ignore[assignment]
+    series: list[list[str]] = (),  # type: ignore[assignment]
+) -> dict[str, Any]:
     """One query's answer and scores. `reachable` limits the ideal list to
     URLs the corpus holds (the curated site is a sample by design); the full
     estate is scored against every judgment, so a missing service counts.
     `linked`: the corpus's records' links (url, documentation page, merged
-    records' URLs), whose judged URLs make one ideal result (relevance.ideal_grades)."""
+    records' URLs), whose judged URLs make one ideal result (relevance.ideal_grades);
+    `series`: the URLs of each of its series, which an answer shows as one result
+    (a lead and its `others`), so they make one ideal result too."""
     answer = catalogue.call("search_government_knowledge", query.arguments(K))
     results = answer.get("results", []) if answer.get("ok") else []
     same = {links[0]: links[1:] for links in linked}
     urls = [_links(item, same) for item in results]
     grades = query.grades
-    ideal = ideal_grades(grades, linked, reachable)
+    ideal = ideal_grades(grades, [*linked, *series], reachable)
     scored = {
         "ndcg": ndcg(urls, grades, K, ideal),
         "recall": recall(urls, _only(grades, reachable), K),
@@ -82,9 +88,12 @@ def judge(
 
 def _links(item: dict[str, Any], same: dict[str, list[str]]) -> list[str]:
     """A result's links to its one resource: its url, then its documentation
-    page, then the URLs of records merged into it (`same`: the corpus's links)."""
+    page, then the URLs of records merged into it (`same`: the corpus's links),
+    then those of the rest of its series the answer shows behind it (`others`)."""
     own = [item["url"], *([item["documentationUrl"]] if item.get("documentationUrl") else [])]
-    return [*own, *(url for url in same.get(item["url"], ()) if url not in own)]
+    merged = [url for url in same.get(item["url"], ()) if url not in own]
+    behind = [url for other in item.get("others", ()) for url in [other["url"], *same.get(other["url"], ())]]
+    return list(dict.fromkeys([*own, *merged, *behind]))
 
 
 def _only(grades: dict[str, int], reachable: set[str] | None) -> dict[str, int]:
@@ -105,7 +114,8 @@ def evaluate(
     urls = estate.corpus_urls(site) if urls is None else urls
     held = None if urls is None else {normalise_url(url) for url in urls}
     linked = estate.corpus_links(site) if links is None else links
-    judged = [judge(catalogue, query, held if restrict else None, linked) for query in queries]
+    series = estate.corpus_series(site)
+    judged = [judge(catalogue, query, held if restrict else None, linked, series) for query in queries]
     for row, query in zip(judged, queries):
         if held is not None and not restrict:  # the curated site is a sample: its gaps are expected
             row["missing"] = sorted(url for url, g in query.grades.items() if g >= RELEVANT and url not in held)

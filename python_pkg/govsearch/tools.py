@@ -143,7 +143,7 @@ def search(
     terms = _limited_terms(catalogue, arguments["query"], prefix_last, notices)
     found = _ranked(catalogue, arguments["query"], terms, filters, offset, notices)
     shown = found.ranked[:limit]
-    catalogue.store.require([item.number for item in shown])
+    catalogue.store.require([number for item in shown for number in (item.number, *item.others)])
     tiers = {mode: (tier_terms, clauses) for mode, tier_terms, clauses in found.tiers}
     results, corrections = [], {}
     for item in shown:
@@ -357,7 +357,20 @@ def _result(
     result["matched"] = matched
     if item.reasons:
         result["reasons"] = item.reasons
+    if item.others:
+        result["more"] = len(item.others)
+        result["others"] = [_edition(catalogue, number) for number in item.others]
     return result, corrected
+
+
+def _edition(catalogue: Catalogue, number: int) -> dict[str, Any]:
+    """Another record of a result's series in the answer (ranking.series), named enough to be followed."""
+    record = catalogue.store.row(number)
+    found = {field: record[field] for field in ("id", "title", "url")}
+    found["recordUrl"] = catalogue.record_url(record["id"])
+    if "updated" in record:
+        found["updated"] = record["updated"]
+    return found
 
 
 def get_record(catalogue: Catalogue, record_id: str) -> dict[str, Any]:

@@ -2,9 +2,10 @@
 
 A record page answers the visitor's next question with plain links to:
 
-- the same series: records from the same publisher whose titles are the same
-  once years, dates, numbers and versions are removed ("Price Paid Data 2019"
-  and "Price Paid Data 2020"), nearest in title order first;
+- the same series (govsearch.ranking.series, the rule search answers group by too):
+  records from the same publisher whose titles are the same once years,
+  dates, numbers and versions are removed ("Price Paid Data 2019" and
+  "Price Paid Data 2020"), nearest in title order first;
 - the API and its documentation: a documentation record's API records (its
   links with a recordId) and back, and an API whose documentationUrl is
   another record's address;
@@ -19,11 +20,13 @@ publisher's records says nothing about topic and is not followed.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from govsearch.ranking.series import plain as _plain
+from govsearch.ranking.series import series_key
 
 MAX_SERIES = 6
 MAX_API = 6
@@ -38,13 +41,6 @@ _STOP = frozenset(
     "a an and are as at be by data dataset datasets for from in into is it its of on or the to with api apis"
     " service services information guidance about your our new all use using via per".split()
 )
-_MONTHS = (
-    "january|february|march|april|may|june|july|august|september|october|november|december"
-    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
-# What varies between members of a series: years, dates, quarters, months,
-# numbers and versions.
-_VARYING = re.compile(rf"\b(?:v\d+(?:\.\d+)*|version\s*\d+|q[1-4]|{_MONTHS}|\d+(?:st|nd|rd|th)?)\b")
 _WORD = re.compile(r"[a-z][a-z0-9]+")
 
 
@@ -58,17 +54,6 @@ class Related:
 
     def __bool__(self) -> bool:
         return bool(self.series or self.api or self.topic)
-
-
-def _plain(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
-
-
-def series_key(title: str) -> str:
-    """The title without what varies between the members of a series ("" when nothing is left)."""
-    text = _VARYING.sub(" ", _plain(title))
-    words = _WORD.findall(text)
-    return " ".join(words) if words else ""
 
 
 def topic_words(record: Mapping[str, Any]) -> set[str]:

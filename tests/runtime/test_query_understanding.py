@@ -3,8 +3,8 @@
 required, and the newest edition of a dated title first."""
 
 from govsearch.ranking import Ranked
-from govsearch.ranking.evidence import _newest_first
 from govsearch.ranking.query import SearchTerms, clauses_for, query_terms
+from govsearch.ranking.series import newest_first, series_of
 
 VOCABULARY = SearchTerms.from_lists(
     [["ons", "office for national statistics"]],
@@ -57,9 +57,14 @@ def test_a_word_being_typed_is_never_taken_for_a_filler():
     assert [(term.typed, term.prefix) for term in terms] == [("library", False), ("near", True)]
 
 
+def order_editions(ranked, titles):
+    rows = {number: {"title": title, "publisher": "HM Land Registry"} for number, title in titles.items()}
+    newest_first(ranked, [series_of(rows[item.number]) for item in ranked], rows)
+
+
 def editions(titles):
     ranked = [Ranked(number, 10.0 - number, "all_terms") for number in range(len(titles))]
-    _newest_first(ranked, dict(enumerate(titles)))
+    order_editions(ranked, dict(enumerate(titles)))
     return [titles[item.number] for item in ranked]
 
 
@@ -92,8 +97,7 @@ def test_months_order_editions_of_one_year_and_other_titles_keep_their_places():
 
 def test_editions_stay_in_their_modes():
     ranked = [Ranked(0, 5.0, "all_terms"), Ranked(1, 9.0, "any_term")]
-    titles = {0: "Census 2011 tables", 1: "Census 2021 tables"}
-    _newest_first(ranked, titles)
+    order_editions(ranked, {0: "Census 2011 tables", 1: "Census 2021 tables"})
     assert [item.number for item in ranked] == [0, 1]
 
 

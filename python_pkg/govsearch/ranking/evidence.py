@@ -6,7 +6,7 @@ first stage, to the rows the answer shows anyway."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from . import rules
@@ -71,40 +71,7 @@ def row_evidence(
             if found == pairs:
                 item.score *= rules.PHRASE_BOOST
                 item.reasons.append("words_adjacent")
-    titles = {item.number: row.get("title", "") for item, row in zip(ranked, rows)}
     ranked.sort(key=lambda item: (rules.TIER_ORDER[item.mode], *rules.rank_key(item.score, item.number)))
-    if not any(_YEAR.fullmatch(term.typed) for term in terms):
-        _newest_first(ranked, titles)
-
-
-_YEAR = re.compile(r"(?:19|20)\d\d")
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_DATED = re.compile(
-    r"\b(?:(" + "|".join(_MONTHS) + r")[a-z]*\.?\s+)?((?:19|20)\d\d)(?:\s*[/-]\s*\d{2,4})?\b", re.IGNORECASE
-)
-
-
-def _newest_first(ranked: list[Ranked], titles: Mapping[int, str]) -> None:
-    """Editions of one title (the same words once dates are left out: "Indices of
-    Deprivation 2010" and "... 2019") in the places they hold, newest first: a
-    query naming no year wants the latest edition. Within one mode, in place."""
-    editions: dict[tuple[str, str], list[int]] = {}
-    for position, item in enumerate(ranked):
-        undated, dates = _DATED.subn(" ", titles.get(item.number, ""))
-        if dates:
-            editions.setdefault((item.mode, " ".join(undated.lower().split())), []).append(position)
-    for positions in editions.values():
-        if len(positions) > 1:
-            items = sorted((ranked[p] for p in positions), key=lambda item: _edition(titles[item.number]), reverse=True)
-            for position, item in zip(positions, items):
-                ranked[position] = item
-
-
-def _edition(title: str) -> tuple[int, int]:
-    """The newest (year, month) a title names (month 0 when it names none)."""
-    return max(
-        (int(found[2]), _MONTHS.index(found[1][:3].lower()) + 1 if found[1] else 0) for found in _DATED.finditer(title)
-    )
 
 
 def _is_query(text: str, query: frozenset[str], search_terms: SearchTerms) -> bool:

@@ -1,15 +1,17 @@
 """Both ranking stages of one call: the tiers' records ranked by what the
 index holds (kept per call: the browser asks again once the rows it needs
-have arrived), then reordered by row evidence within each mode."""
+have arrived), then reordered by row evidence within each mode, and each
+series put behind its best-placed record."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from itertools import chain
 from typing import Any
 
 from ..engine import Matches, filters_key
-from . import rules
+from . import rules, series
 from .budget import call_budget
 from .evidence import exact_words, phrase_words, row_evidence
 from .scoring import rank_tier
@@ -19,15 +21,38 @@ from .tiers import tiers as tiers_of
 
 def answer(state: QueryState, rows: Callable[[list[int]], list[dict[str, Any]]]) -> Answer:
     """The query's records in order: records the query identifies, then tier
-    by tier, each tier ordered by its re-ranked score; `rows` reads the rows
-    of records (for row evidence). `state.strict_only`: no looser mode (the
+    by tier, each tier ordered by its re-ranked score, each series behind its
+    best-placed record (ranking.series); `rows` reads the rows of records
+    (for row evidence and series). `state.strict_only`: no looser mode (the
     filters pass nothing, so none could find more).
 
     `state.start` (only the search page's "show more" moves it; agents always
-    get 0): the POOL records from there. Row evidence reorders each window of
-    POOL alone, so the window from 0 is exactly the tool's answer and pages
-    the search page asks for in steps of POOL never overlap or skip a record.
+    get 0): the POOL records from there, and while series leave fewer than
+    WINDOW_TARGET results, the next POOL (at most WINDOWS windows). Row
+    evidence reorders each window alone, so a window is the same whichever
+    answer reads it, and pages the search page asks for in steps of POOL
+    never skip a record (the page leaves out what an earlier page showed).
     """
+    first, pool = _window(state, rows)
+    ranked = list(first.ranked)
+    windows = 1
+    while ranked:
+        grouped = series.grouped_answer(state.terms, [replace(item, others=[]) for item in ranked], pool)
+        reached = state.start + rules.POOL * windows
+        if len(grouped) >= rules.WINDOW_TARGET or windows == rules.WINDOWS or first.total <= reached:
+            ranked = grouped
+            break
+        later, rows_later = _window(state.at(reached), rows)
+        ranked += later.ranked
+        pool.update(rows_later)
+        windows += 1
+    return replace(first, ranked=ranked)
+
+
+def _window(
+    state: QueryState, rows: Callable[[list[int]], list[dict[str, Any]]]
+) -> tuple[Answer, dict[int, dict[str, Any]]]:
+    """The POOL records from `state.start`, reordered by their rows' evidence, and those rows by record number."""
     # Ranked once per call: the browser asks again once the rows it needs have arrived.
     engine, terms = state.engine, state.terms
     key = (
@@ -41,18 +66,10 @@ def answer(state: QueryState, rows: Callable[[list[int]], list[dict[str, Any]]])
     )
     first, misspelt = engine.remembered(key, lambda: first_stage(state))
     ranked = [Ranked(item.number, item.score, item.mode, list(item.reasons)) for item in first.ranked]
+    pool = dict(zip((item.number for item in ranked), rows([item.number for item in ranked]))) if ranked else {}
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
-        row_evidence(terms, ranked, rows([item.number for item in ranked]), state.ranking.search_terms, misspelt)
-    return Answer(
-        total=first.total,
-        mode=first.mode,
-        ranked=ranked,
-        tiers=first.tiers,
-        matches=first.matches,
-        skipped=first.skipped,
-        dropped=first.dropped,
-        limited=first.limited,
-    )
+        row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, misspelt)
+    return replace(first, ranked=ranked), pool
 
 
 def first_stage(state: QueryState) -> tuple[Answer, frozenset[str]]:

@@ -4,7 +4,7 @@ a tier of one match mode, a ranked record, and the answer."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..engine import Matches, SearchEngine
 from ..terms import Clause
@@ -26,6 +26,10 @@ class QueryState:
     strict_only: bool  # no looser mode: the filters pass nothing, so none could find more
     start: int  # the first record wanted (the search page's "show more")
 
+    def at(self, start: int) -> QueryState:
+        """The same call from another record (a later window of POOL)."""
+        return replace(self, start=start)
+
     @property
     def depth(self) -> int:
         """How many records the answer ranks: the POOL from `start`."""
@@ -40,6 +44,7 @@ class Ranked:
     score: float
     mode: str
     reasons: list[str] = field(default_factory=list)
+    others: list[int] = field(default_factory=list)  # the rest of its series in this answer (ranking.series)
 
 
 @dataclass

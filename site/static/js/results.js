@@ -110,7 +110,32 @@ export function resultItem(item, { base, label, query }) {
   const summary = element("p", "app-result__summary");
   summary.append(highlighted(item.summary, words));
   li.append(heading, resultMeta(item, label), summary, element("p", "app-url", item.url));
+  if (Array.isArray(item.others) && item.others.length) {
+    li.append(seriesOthers(item.others, base));
+  }
   return li;
+}
+
+// The rest of a result's series in this answer (editions of one title),
+// behind one native disclosure: "Show 12 more in this series".
+function seriesOthers(others, base) {
+  const details = element("details", "app-series");
+  const count = `${thousands(others.length)} more in this series`;
+  details.append(element("summary", "app-series__summary", `Show ${count}`));
+  const list = element("ul", "app-series__list");
+  for (const other of others) {
+    const entry = element("li");
+    const link = element("a", "govuk-link", other.title);
+    link.href = `${base}records/${encodeURIComponent(other.id)}/`;
+    entry.append(link);
+    const date = govukDate(other.updated);
+    if (date) {
+      entry.append(element("span", "app-series__date", ` (updated ${date})`));
+    }
+    list.append(entry);
+  }
+  details.append(list);
+  return details;
 }
 
 function tag(className, text) {

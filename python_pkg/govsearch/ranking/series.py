@@ -1,0 +1,134 @@
+"""Series: one publisher's records under one title, again and again.
+
+HM Land Registry publishes "UK House Price Index for <month> <year>" every
+month, ONS a postcode lookup every quarter, councils the same dataset each
+year. Such records differ only in what varies between editions (years,
+dates, quarters, months, numbers, versions), so a search for the topic
+returns ten editions where one, with the others a click away, would do
+(issue 32, class 4). One rule says which records are a series, here, for
+the build's record pages (govsearch_build.related) and for the answer
+(ranking.stages):
+
+- a series is the records of one publisher whose titles are the same once
+  what varies is removed (`series_key`);
+- in an answer, the series' best-placed record leads it and keeps its place;
+  the others in the same answer stand behind it (`grouped`), so the answer
+  shows other records instead;
+- a query naming no year wants the newest edition first (`edition`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .query import Term
+from .state import Ranked
+
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_MONTH_NAMES = "|".join([*_MONTHS, *(month[:3] for month in _MONTHS if month != "may"), "sept"])
+# What varies between the members of a series: years, dates, quarters, months, numbers and versions.
+_VARYING = re.compile(rf"\b(?:v\d+(?:\.\d+)*|version\s*\d+|q[1-4]|{_MONTH_NAMES}|\d+(?:st|nd|rd|th)?)\b")
+_WORD = re.compile(r"[a-z][a-z0-9]+")
+_DATED = re.compile(rf"\b(?:({_MONTH_NAMES})\.?\s+)?((?:19|20)\d\d)\b")
+
+
+def plain(text: str) -> str:
+    """The text folded for comparing: accents dropped, case folded."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
+
+
+def series_key(title: str) -> str:
+    """The title without what varies between the members of a series ("" when nothing is left)."""
+    return " ".join(_WORD.findall(_VARYING.sub(" ", plain(title))))
+
+
+def edition(title: str) -> tuple[int, int]:
+    """The newest (year, month) a title names ((0, 0) when none; month 0 when it names no month)."""
+    return max(
+        ((int(year), _month(month)) for month, year in _DATED.findall(plain(title))),
+        default=(0, 0),
+    )
+
+
+def _month(name: str) -> int:
+    return next((number for number, month in enumerate(_MONTHS, 1) if name and month.startswith(name[:3])), 0)
+
+
+def grouped(keys: Sequence[tuple[str, str] | None]) -> list[tuple[int, list[int]]]:
+    """The places of an answer's results once series are grouped: each
+    series' first place with the places of the rest of it in the answer,
+    then everything else in order. `keys`: each result's (publisher,
+    series_key), None for a record that belongs to no series."""
+    leads: dict[tuple[str, str], list[int]] = {}
+    kept: list[tuple[int, list[int]]] = []
+    for place, key in enumerate(keys):
+        if key is not None and key in leads:
+            leads[key].append(place)
+            continue
+        members: list[int] = []
+        if key is not None:
+            leads[key] = members
+        kept.append((place, members))
+    return kept
+
+
+Key = tuple[str, str]  # (publisher, series_key)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def series_of(row: Mapping[str, Any]) -> Key | None:
+    """A record's series (by its row), None when its title is nothing but what varies."""
+    key = series_key(row.get("title", ""))
+    return (row.get("publisher", ""), key) if key else None
+
+
+def grouped_answer(terms: Sequence[Term], ranked: list[Ranked], rows: Mapping[int, Mapping[str, Any]]) -> list[Ranked]:
+    """The answer's records with each series behind its best-placed record
+    (in its `others`), the series' dated editions newest first when the query
+    names no year."""
+    keys = [series_of(rows[item.number]) for item in ranked]
+    if not any(_YEAR.fullmatch(term.typed) for term in terms):
+        newest_first(ranked, keys, rows)
+        keys = [series_of(rows[item.number]) for item in ranked]
+    kept = []
+    for place, others in grouped(keys):
+        lead = ranked[place]
+        lead.others = [ranked[other].number for other in others]
+        kept.append(lead)
+    return kept
+
+
+def newest_first(ranked: list[Ranked], keys: Sequence[Key | None], rows: Mapping[int, Mapping[str, Any]]) -> None:
+    """The dated editions of one series ("English indices of deprivation 2010"
+    and "... 2019") in the places they hold, newest first: a query naming no
+    year wants the latest edition. Within one mode, in place; a record naming
+    no date keeps its place."""
+    editions: dict[tuple[str, Key], list[int]] = {}
+    for position, (item, key) in enumerate(zip(ranked, keys)):
+        if key is not None and edition(rows[item.number].get("title", "")) > (0, 0):
+            editions.setdefault((item.mode, key), []).append(position)
+    for positions in editions.values():
+        if len(positions) > 1:
+            newest = sorted(
+                (ranked[position] for position in positions),
+                key=lambda item: edition(rows[item.number].get("title", "")),
+                reverse=True,
+            )
+            for position, item in zip(positions, newest):
+                ranked[position] = item

@@ -1,0 +1,103 @@
+"""Series (govsearch.ranking.series): one publisher's editions of one title are one result.
+
+A searcher for the house price index wants the index, not ten monthly
+releases in a row: the newest release leads its series, the others stand
+behind it (`more`, `others`), and the answer shows other records instead.
+"""
+
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from govsearch import Catalogue, DirectoryLoader, load_schema
+from govsearch.ranking.series import edition, grouped, series_key
+from sitefixture import build_fixture_site
+
+RECORD = """---
+id: {id}
+title: {title}
+summary: {summary}
+url: https://www.gov.uk/government/news/{id}
+resourceType: govuk-content
+publisher: {publisher}
+accessStatus: public
+collection: land-registry
+licence: Open Government Licence v3.0
+observed: '2026-07-14'
+source:
+  kind: curated
+---
+The monthly release of house price figures.
+"""
+
+RECORDS = [
+    ("hpi-2026-03", "UK House Price Index for March 2026", "HM Land Registry"),
+    ("hpi-2026-05", "UK House Price Index for May 2026", "HM Land Registry"),
+    ("hpi-2025-12", "UK House Price Index for December 2025", "HM Land Registry"),
+    ("hpi-2026-04", "UK House Price Index for April 2026", "HM Land Registry"),
+    # The same title from another publisher is another series.
+    ("hpi-wales-2026-05", "UK House Price Index for May 2026", "Welsh Government"),
+    ("hpi-guide", "About the UK House Price Index", "HM Land Registry"),
+]
+
+
+@pytest.fixture(scope="module")
+def catalogue(tmp_path_factory) -> Catalogue:
+    content = tmp_path_factory.mktemp("series-corpus")
+    for record_id, title, publisher in RECORDS:
+        summary = f"House price index figures from {publisher}."
+        text = RECORD.format(id=record_id, title=title, summary=summary, publisher=publisher)
+        (content / f"{record_id}.md").write_text(text, "utf-8")
+    site = build_fixture_site(tmp_path_factory.mktemp("series-site"), content)
+    return Catalogue.open(DirectoryLoader(Path(site)))
+
+
+def search(catalogue: Catalogue, query: str, limit: int = 10) -> dict:
+    answer = catalogue.call("search_government_knowledge", {"query": query, "limit": limit})
+    jsonschema.validate(answer, load_schema("search_government_knowledge", "output"))
+    return answer
+
+
+def test_a_series_is_one_result_led_by_its_newest_edition(catalogue):
+    answer = search(catalogue, "house price index")
+    ids = [item["id"] for item in answer["results"]]
+    assert answer["total"] == len(RECORDS)  # records, not results
+    assert answer["returned"] == len(ids) == 3
+    lead = answer["results"][ids.index("hpi-2026-05")]
+    assert lead["more"] == 3
+    assert [other["id"] for other in lead["others"]] == ["hpi-2026-04", "hpi-2026-03", "hpi-2025-12"]
+    assert {"title", "url", "recordUrl"} <= set(lead["others"][0])
+    assert "hpi-wales-2026-05" in ids and "hpi-guide" in ids
+    assert "more" not in answer["results"][ids.index("hpi-guide")]
+
+
+def test_a_year_in_the_query_keeps_its_edition_first(catalogue):
+    answer = search(catalogue, "house price index 2025")
+    assert answer["results"][0]["id"] == "hpi-2025-12"
+
+
+def test_the_answer_does_not_depend_on_the_limit(catalogue):
+    wide = search(catalogue, "house price index", limit=20)
+    for limit in (1, 2):
+        assert search(catalogue, "house price index", limit=limit)["results"] == wide["results"][:limit]
+
+
+def test_series_keys_leave_out_what_varies_between_editions():
+    assert series_key("UK House Price Index for April 2025") == series_key("UK House Price Index for Sept 2024")
+    assert series_key("Price Paid Data 2019-20 (v2)") == series_key("Price Paid Data 2021")
+    assert series_key("Café statistics Q1") == series_key("cafe statistics q3")
+    assert series_key("Price Paid Data") != series_key("Land Registry Data")
+    assert series_key("2024") == ""
+
+
+def test_an_edition_is_its_newest_year_and_month():
+    assert edition("UK House Price Index for May 2026") == (2026, 5)
+    assert edition("Indices of deprivation 2019 and 2010") == (2019, 0)
+    assert edition("Sept 2024 figures") == (2024, 9)
+    assert edition("Price Paid Data") == (0, 0)
+
+
+def test_grouping_keeps_each_series_at_its_first_place():
+    a, b = ("pub", "a"), ("pub", "b")
+    assert grouped([a, None, b, a, None, b, a]) == [(0, [3, 6]), (1, []), (2, [5]), (4, [])]
