@@ -25,6 +25,8 @@
 // pyodide-files and snapshot (the runtime's files), data-files (downloads),
 // idle (work while no call waits), turns and calls (answering), report and
 // trace (what it tells the page and the benchmark). This file only dispatches.
+// Their top-level code only defines (no request is made before `init`), and
+// the lockdown is on the worker's global scope, so it covers every module.
 import { MESSAGE } from "./messages.js";
 import { handleCall } from "./worker/calls.js";
 import { lockDown } from "./worker/lockdown.js";

@@ -11,6 +11,7 @@
 // running here cannot undo it; see SECURITY.md.
 
 let wrapInner = null; // set by lockDown: puts a start-up wrapper beneath the check
+let beneath = null; // while assignBeneath runs: the global fetch's stand-in
 
 export function lockDown(base) {
   const inside = folderCheck(base);
@@ -37,6 +38,23 @@ export function lockDown(base) {
 // wrap this way (the global's setter is for code that assigns self.fetch).
 export function wrapFetch(make) {
   wrapInner(make);
+}
+
+// The same for code that wraps by assigning self.fetch (runtime-files.js's
+// provideWasm): while `install` runs, and only then, self.fetch stands for the
+// fetch beneath the check, so the wrapper it assigns goes beneath the check
+// too. Only `install`'s own synchronous code runs meanwhile.
+export function assignBeneath(install) {
+  wrapInner((next) => {
+    let wrapper = next;
+    beneath = { get: () => wrapper, set: (assigned) => (wrapper = assigned) };
+    try {
+      install();
+    } finally {
+      beneath = null;
+    }
+    return wrapper;
+  });
 }
 
 // A property no later code can change or delete.
@@ -81,9 +99,8 @@ function folderCheck(base) {
 
 // fetch only inside the folders, wherever it is found: the global's and the
 // prototype's. The global's is an accessor that always gives the same checked
-// function while the wrappers beneath it stay the same: code that assigns a
-// wrapper (runtime-files.js's provideWasm does) has it run after the check,
-// never instead of it. A Request's URL is read with the browser's own getter,
+// function while the wrappers beneath it stay the same: any other code that
+// assigns a wrapper has it run after the check, never instead of it. A Request's URL is read with the browser's own getter,
 // and any other input turned into a string once, so the URL checked is the
 // URL fetched. Returns the way to wrap beneath the check (wrapFetch).
 function guardFetch(inside, refuse) {
@@ -113,9 +130,14 @@ function guardFetch(inside, refuse) {
   Object.defineProperty(self, "fetch", {
     configurable: false,
     enumerable: true,
-    get: () => current,
+    get: () => (beneath ? beneath.get() : current),
     set: (wrapper) => {
-      if (typeof wrapper === "function") {
+      if (typeof wrapper !== "function") {
+        return;
+      }
+      if (beneath) {
+        beneath.set(wrapper);
+      } else {
         wrap(wrapper);
       }
     },
