@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -220,18 +221,22 @@ def test_the_search_page_preloads_every_module_boot_reaches_and_other_pages_none
     # Followed through the published files' own import specifiers: the page
     # must name the whole graph, or the browser finds it one level at a time.
     out, assets, written = built
-    static = out / "static" / "js"
-    reached, waiting = set(), [Path(assets.names["js/boot.js"]).name]
+    static = out / "static"
+    reached, waiting = set(), [assets.names["js/boot.js"]]
     while waiting:
-        text = (static / waiting.pop()).read_text("utf-8")
-        for name in re.findall(r"[\"']\./([a-z-]+\.[0-9a-f]{8}\.js)[\"']", text):
+        module = waiting.pop()
+        text = (static / module).read_text("utf-8")
+        for spec in re.findall(r"[\"'](\.{1,2}/[a-z/.-]+\.[0-9a-f]{8}\.js)[\"']", text):
+            name = os.path.normpath(os.path.join(os.path.dirname(module), spec))
             if name not in reached:
                 reached.add(name)
                 waiting.append(name)
     home = (out / "index.html").read_text("utf-8")
-    preloaded = re.findall(r'<link rel="modulepreload" href="/govsearch/static/js/([^"]+)">', home)
+    preloaded = re.findall(r'<link rel="modulepreload" href="/govsearch/static/([^"]+)">', home)
     assert len(preloaded) == len(set(preloaded))
-    assert set(preloaded) == reached and Path(assets.names["js/worker.js"]).name in reached
+    assert set(preloaded) == reached and assets.names["js/worker.js"] in reached
+    # The worker's own modules (worker/) are part of the graph, and of the preloads.
+    assert assets.names["js/worker/calls.js"] in reached
     record_page = next(path for path in written if "/records/" in path.as_posix())
     assert "modulepreload" not in record_page.read_text("utf-8")
 
