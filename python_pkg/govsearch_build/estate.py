@@ -3,7 +3,7 @@
 Importers see one export at a time; the same resource can still arrive from
 several (a curated `deep-evidence` record and the API catalogue's row for the
 same API, an ONS dataset also listed for land and property). Here records
-whose URLs name the same resource (`quality.normalised_url`, which sets
+whose URLs name the same resource (`url_identity.normalised_url`, which sets
 aside an API's trailing version) become one record that belongs to every
 collection they were in, and keeps what the others called it (`keep_names`). One exception: curated
 records our own authors gave titles with no word in common are different
@@ -11,8 +11,8 @@ resources at one address (APIs behind one gateway, such as DWP's 38 at
 api.engineering.dwp.gov.uk), and stay apart.
 
 Records of one resource at two addresses are joined by the same rule, each
-counted on its own: one ArcGIS Hub item (`quality.hub_items`), one OGC
-endpoint (`quality.service_endpoint`), a data.gov.uk dataset published again
+counted on its own: one ArcGIS Hub item (`url_identity.hub_items`), one OGC
+endpoint (`url_identity.service_endpoint`), a data.gov.uk dataset published again
 under a numbered slug with the same title, summary and date, an API and its
 own documentation, and a service and the dataset page that describes it.
 
@@ -30,26 +30,17 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from .code_titles import is_bare_code, qualify_code_title, spell_out_code
 from .config import COLLECTION_IDS
 from .importers.cleaning import MAX_LINKS, keywords
 from .importers.merge import keep_names, merge_into
-from .quality import (
-    QualityLog,
-    distinct_links,
-    hub_items,
-    is_bare_code,
-    is_test_record,
-    item_name,
-    leave_out_test_record,
-    normalised_url,
-    qualify_code_title,
-    service_endpoint,
-    service_kind,
-    spell_out_code,
-    stated_terms,
-)
+from .link_facts import distinct_links, service_kind
+from .quality import QualityLog, leave_out_test_record
 from .records import Record
 from .service_titles import service_titles
+from .summaries import stated_terms
+from .titles import is_test_record, item_name
+from .url_identity import hub_items, normalised_url, service_endpoint
 
 OGL = "Open Government Licence v3.0"
 
@@ -319,7 +310,7 @@ def code_titles(records: list[Record], log: QualityLog) -> None:
     """A title still written as a code once services have their dataset's title
     ("OCC_Gritting_Routes") is spelled as words; the code stays a keyword. A title
     that is still only a code ("Q 9", "LWLS20131120") is qualified from the record's
-    own facts (`quality.qualify_code_title`): the layer its address names, the title
+    own facts (`code_titles.qualify_code_title`): the layer its address names, the title
     of the dataset page it documents, its one-sentence summary, else its publisher."""
     titles = {record.data["url"]: record.data["title"] for record in records}
     for record in records:
@@ -403,7 +394,7 @@ def stated_licences(records: list[Record], log: QualityLog) -> None:
 
 
 def labelled_links(records: list[Record], log: QualityLog) -> None:
-    """A record's links listed once each and told apart (`quality.distinct_links`)."""
+    """A record's links listed once each and told apart (`link_facts.distinct_links`)."""
     for record in records:
         links = record.data.get("links")
         if not links:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..quality import QualityLog, is_stand_in_summary
+from ..quality import QualityLog
 from ..records import Record, drop_duplicates
+from ..summaries import is_stand_in_summary
 from .cleaning import MAX_LINKS, keywords
 
 MAX_ALIASES = 20  # the record schema's limit

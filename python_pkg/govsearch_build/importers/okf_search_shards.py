@@ -68,7 +68,7 @@ its reason (an address that cannot be used, the same address as a link
 already listed, the limit of 40 links). A dataset row whose own address
 cannot be used is rejected alone: nothing is folded into it, so its formats
 and services stay records of their own. Rows of one dataset
-page whose URLs differ only by a format (`quality.format_free_url`: a format
+page whose URLs differ only by a format (`url_identity.format_free_url`: a format
 query parameter such as outputFormat=csv|shape-zip or f=json|geojson, or a
 file extension) are the same data in several formats and are folded whatever
 their titles say (Runnymede's "Local Centre Boundaries - Local Plan Policy
@@ -103,18 +103,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..quality import (
-    adds_nothing_to,
-    format_free_url,
-    format_name,
-    is_code_word,
-    is_file_download,
-    is_generic_title,
-    service_kind,
-    spell_code_word,
-    title_vocabulary,
-    without_format,
-)
+from ..code_titles import is_code_word, spell_code_word, title_vocabulary
+from ..link_facts import format_name, is_file_download, service_kind
+from ..titles import adds_nothing_to, is_generic_title, without_format
+from ..url_identity import format_free_url
 from .common import MAX_LINKS, ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
 
 DEFAULT_COLLECTION = "government-apis"
@@ -245,7 +237,7 @@ def _spell_code_titles(
     rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder
 ) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str]]:
     """Rows titled by a one-word code ("aqmz", "councilpropertyregister") retitled
-    from what the row offers (`quality.spell_code_word`): a service's dataset's
+    from what the row offers (`code_titles.spell_code_word`): a service's dataset's
     title, else its summary's words, else the code split by the export's own
     vocabulary. The code stays a keyword; returns the rows and each retitled
     row's code by file."""
@@ -385,7 +377,7 @@ def _format_variants(
     rows: list[tuple[str, dict[str, Any]]], products: dict[str, tuple[str, dict[str, Any]]]
 ) -> set[str]:
     """The rows of a dataset's page whose address another of its rows shares but
-    for a format (`quality.format_free_url`: GeoServer's outputFormat=csv and
+    for a format (`url_identity.format_free_url`: GeoServer's outputFormat=csv and
     =shape-zip, ArcGIS's f=json and f=geojson): the same data in several formats,
     however each row's title names it ("Local Centre Boundaries - Local Plan
     Policy (download as SHP)" under the dataset "Local Centre Boundaries")."""
