@@ -14,7 +14,9 @@ from govsearch_build.assets import Assets, hashed_name
 from govsearch_build.config import load_config
 from govsearch_build.records import Record, load_content
 from govsearch_build.related import related_records, series_key
-from govsearch_build.render import CSP, publisher_slugs, render_markdown, render_site
+from govsearch_build.render import CSP, render_site
+from govsearch_build.sanitise import render_markdown
+from govsearch_build.slugs import publisher_slugs
 
 REPO = Path(__file__).resolve().parents[1]
 OGL = "Contains public sector information licensed under the Open Government Licence v3.0."
