@@ -32,7 +32,7 @@ from collections import defaultdict
 
 from .code_titles import is_bare_code, qualify_code_title, spell_out_code
 from .config import COLLECTION_IDS
-from .importers.cleaning import MAX_LINKS, keywords
+from .importers.cleaning import MAX_LINKS, keywords, loose_text
 from .importers.merge import keep_names, merge_into
 from .link_facts import distinct_links, service_kind
 from .quality import QualityLog, leave_out_test_record
@@ -46,7 +46,7 @@ OGL = "Open Government Licence v3.0"
 
 
 def _rank(record: Record, position: int) -> tuple[int, int]:
-    return (0 if "evidence" in record.data else 1 if _curated(record) else 2, position)
+    return (0 if "evidence" in record.data else 1 if record.curated else 2, position)
 
 
 # words that say what kind of thing a title names, not which one
@@ -57,21 +57,17 @@ def _title_words(record: Record) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", record.data["title"].lower())) - _KIND_WORDS
 
 
-def _curated(record: Record) -> bool:
-    return record.data.get("source", {}).get("kind", "curated") == "curated"
-
-
 def _resources(members: list[tuple[int, Record]]) -> list[list[tuple[int, Record]]]:
     """The resources among records at one URL: a curated record whose title shares
     no word with an earlier curated one's is a resource of its own; every import
     joins the first resource (an import's title is no evidence either way)."""
     resources: list[list[tuple[int, Record]]] = []
-    for position, record in sorted(members, key=lambda pair: not _curated(pair[1])):
+    for position, record in sorted(members, key=lambda pair: not pair[1].curated):
         home = next(
             (
                 resource
                 for resource in resources
-                if not _curated(record) or any(_title_words(r) & _title_words(record) for _, r in resource)
+                if not record.curated or any(_title_words(r) & _title_words(record) for _, r in resource)
             ),
             None,
         )
@@ -80,10 +76,6 @@ def _resources(members: list[tuple[int, Record]]) -> list[list[tuple[int, Record
         else:
             home.append((position, record))
     return resources
-
-
-def _plain(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
@@ -127,7 +119,7 @@ def _merge_pairs(
     the first by `order(record, position)` is kept."""
     by_title: dict[tuple[str, str], list[int]] = defaultdict(list)
     for position, record in enumerate(records):
-        by_title[(_plain(record.data["title"]), record.data["publisher"])].append(position)
+        by_title[(loose_text(record.data["title"]), record.data["publisher"])].append(position)
     joined = _Union(len(records))
     for positions in (found for found in by_title.values() if len(found) > 1):
         for a in positions:
@@ -231,7 +223,9 @@ def _republished(record: Record) -> set[str]:
     if not match or not data.get("updated"):
         return set()
     return {
-        "\n".join((match.group(1), _plain(data["title"]), data["publisher"], _plain(data["summary"]), data["updated"]))
+        "\n".join(
+            (match.group(1), loose_text(data["title"]), data["publisher"], loose_text(data["summary"]), data["updated"])
+        )
     }
 
 
@@ -354,7 +348,7 @@ def type_rule(records: list[Record], log: QualityLog) -> None:
     for record in records:
         data = record.data
         kind = data["resourceType"]
-        if kind == "api" and _API_DOCS_PAGE.search(data["url"]) and not _curated(record):
+        if kind == "api" and _API_DOCS_PAGE.search(data["url"]) and not record.curated:
             new = "api-documentation"
         elif kind == "catalogue-record" and _DGU_PAGE.match(data["url"]):
             new = "dataset"
