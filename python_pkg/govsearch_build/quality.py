@@ -126,6 +126,8 @@ class QualityLog:
         self.examples: dict[str, list[dict[str, str]]] = defaultdict(list)
         # every case of a rule whose cases are few and each worth naming (test records left out)
         self.listed: dict[str, list[dict[str, str]]] = defaultdict(list)
+        # each link counted as kept under `links-accounted`, by its URL: the action it was counted under
+        self.kept_links: dict[str, list[str]] = defaultdict(list)
 
     def note(
         self, rule: str, action: str, file: str, before: str = "", after: str = "", *, listed: dict | None = None
@@ -142,6 +144,12 @@ class QualityLog:
                 example["after"] = _visible(after[:200])
             self.examples[rule].append(example)
 
+    def note_link_kept(self, action: str, file: str, title: str, url: str) -> None:
+        """Count a folded row's link as kept (`links-accounted`), remembered by URL so
+        that a record left out later moves only links counted here to dropped."""
+        self.note("links-accounted", action, file, title, url)
+        self.kept_links[url].append(action)
+
     def extend(self, other: QualityLog) -> None:
         for rule, actions in other.counts.items():
             for action, count in actions.items():
@@ -150,6 +158,8 @@ class QualityLog:
             self.examples[rule].extend(other.examples[rule][: max(room, 0)])
         for rule, cases in other.listed.items():
             self.listed[rule].extend(cases)
+        for url, actions in other.kept_links.items():
+            self.kept_links[url].extend(actions)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -174,13 +184,15 @@ _C1 = re.compile("[\u0080-\u009f]")
 
 
 def leave_out_test_record(log: QualityLog, action: str, file: str, data: dict[str, Any]) -> None:
-    """A test record left out: listed in full with the links it took with it, each
-    counted as dropped with that reason (`links-accounted`)."""
+    """A test record left out: listed in full with the links it took with it. Each
+    of those links counted as kept when its row was folded (`links-accounted`) is
+    now counted as dropped, with this reason; a link never counted (one its record
+    listed itself) is only listed."""
     links = [link["url"] for link in data.get("links", [])]
-    for link in data.get("links", []):
-        # counted as kept when its row was folded: now dropped instead, with this reason
-        kept = "kept (plain http, flagged)" if link.get("linkSecurity") else "kept"
-        if log.counts["links-accounted"].get(kept, 0) > 0:
-            log.counts["links-accounted"][kept] -= 1
-        log.note("links-accounted", "dropped: its record is a test record, left out", file, data["title"], link["url"])
+    for url in links:
+        counted = log.kept_links.get(url)
+        if not counted:
+            continue
+        log.counts["links-accounted"][counted.pop()] -= 1
+        log.note("links-accounted", "dropped: its record is a test record, left out", file, data["title"], url)
     log.note("test-record-left-out", action, file, data["title"], listed={"url": data.get("url", ""), "links": links})

@@ -102,7 +102,9 @@ def _add_link(
         if url.startswith("http://"):
             link.update(title=f"{link['title']} (not encrypted)", linkSecurity="http-only")
         listed.append(link)
-        reason = "kept (plain http, flagged)" if url.startswith("http://") else "kept"
+        kept = "kept (plain http, flagged)" if url.startswith("http://") else "kept"
+        builder.quality.note_link_kept(kept, file, title, url)
+        return
     builder.quality.note("links-accounted", reason, file, title, url or "")
 
 
