@@ -150,6 +150,14 @@ class QualityLog:
         self.note("links-accounted", action, file, title, url)
         self.kept_links[url].append(action)
 
+    def drop_link(self, url: str, reason: str, file: str, before: str = "", after: str = "") -> None:
+        """Count a link that leaves its record as dropped with `reason` (`links-accounted`);
+        one counted as kept when its row was folded is no longer counted as kept."""
+        counted = self.kept_links.get(url)
+        if counted:
+            self.counts["links-accounted"][counted.pop()] -= 1
+        self.note("links-accounted", f"dropped: {reason}", file, before, after)
+
     def extend(self, other: QualityLog) -> None:
         for rule, actions in other.counts.items():
             for action, count in actions.items():
@@ -190,9 +198,6 @@ def leave_out_test_record(log: QualityLog, action: str, file: str, data: dict[st
     listed itself) is only listed."""
     links = [link["url"] for link in data.get("links", [])]
     for url in links:
-        counted = log.kept_links.get(url)
-        if not counted:
-            continue
-        log.counts["links-accounted"][counted.pop()] -= 1
-        log.note("links-accounted", "dropped: its record is a test record, left out", file, data["title"], url)
+        if log.kept_links.get(url):
+            log.drop_link(url, "its record is a test record, left out", file, data["title"], url)
     log.note("test-record-left-out", action, file, data["title"], listed={"url": data.get("url", ""), "links": links})

@@ -67,7 +67,7 @@ def merge_into(target: Record, other: Record, *, reviewed: bool = False, log: Qu
         if len(links) < MAX_LINKS:
             links.append(link)
         elif log is not None:
-            log.note("links-accounted", f"dropped: the record already lists {MAX_LINKS} links", other.file, link["url"])
+            log.drop_link(link["url"], f"the record already lists {MAX_LINKS} links", other.file, link["url"])
     if links:
         data["links"] = links
 
