@@ -15,7 +15,9 @@ from govsearch_build.assets import Assets, hashed_name
 from govsearch_build.config import load_config
 from govsearch_build.records import Record, load_content
 from govsearch_build.related import related_records, series_key
-from govsearch_build.render import CSP, publisher_slugs, render_markdown, render_site
+from govsearch_build.render import CSP, render_site
+from govsearch_build.sanitise import render_markdown
+from govsearch_build.slugs import publisher_slugs
 
 REPO = Path(__file__).resolve().parents[1]
 OGL = "Contains public sector information licensed under the Open Government Licence v3.0."
@@ -33,6 +35,7 @@ class PageAudit(HTMLParser):
         self.handlers: list[str] = []
         self.asset_urls: list[str] = []
         self.h1 = 0
+        self.ids: list[str] = []
         self._in_script = False
 
     def handle_starttag(self, tag, attrs):
@@ -57,6 +60,8 @@ class PageAudit(HTMLParser):
         self.handlers += [name for name in attrs if name.startswith("on")]
         if tag == "h1":
             self.h1 += 1
+        if attrs.get("id"):
+            self.ids.append(attrs["id"])
 
 
 def _records(records_dir: Path | None = None) -> list[Record]:
@@ -123,6 +128,7 @@ def test_every_page_has_the_csp_and_no_inline_code(built):
         assert not audit.style_attributes, (where, audit.style_attributes)
         assert not audit.handlers, (where, audit.handlers)
         assert audit.h1 == 1, where
+        assert len(set(audit.ids)) == len(audit.ids), (where, sorted(i for i in audit.ids if audit.ids.count(i) > 1))
         for url in audit.asset_urls:
             assert url.startswith("/govsearch/static/"), (where, url)
             assert (out / url.removeprefix("/govsearch/")).is_file(), (where, url)
