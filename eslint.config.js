@@ -22,7 +22,7 @@ module.exports = [
     rules: HOUSE,
   },
   {
-    files: ["site/static/js/worker.js"],
+    files: ["site/static/js/worker.js", "site/static/js/worker/**/*.js"],
     languageOptions: { globals: { ...globals.worker } },
   },
   {

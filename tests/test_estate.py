@@ -12,6 +12,8 @@ from govsearch import Catalogue, DirectoryLoader
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.estate import finish_estate
+from govsearch_build.importers.cleaning import MAX_LINKS
+from govsearch_build.importers.merge import merge_into
 from govsearch_build.quality import QualityLog
 from govsearch_build.records import Record
 from sitefixture import SITE_TOML
@@ -362,3 +364,21 @@ def test_a_test_record_spelled_from_a_code_is_left_out_and_listed():
     log = QualityLog()
     assert finish_estate([row], log) == []
     assert log.as_dict()["test-record-left-out"]["listed"][0]["title"] == "Allotment test"
+
+
+def test_a_link_dropped_at_the_schemas_limit_is_counted_dropped_not_kept():
+    full = [{"title": f"Layer {n}", "url": f"https://x.example/layer-{n}", "kind": "service"} for n in range(MAX_LINKS)]
+    target = _imported(id="roads", title="Roads", url="https://x.example/roads", links=full)
+    extra = "https://x.example/roads.csv"
+    other = _imported(
+        id="roads-copy",
+        title="Roads",
+        url="https://x.example/roads",
+        links=[{"title": "CSV", "url": extra, "kind": "download"}],
+    )
+    log = QualityLog()
+    log.note_link_kept("kept", other.file, "CSV", extra)  # as the importer counted it when its row was folded
+    merge_into(target, other, log=log)
+    assert extra not in {link["url"] for link in target.data["links"]}
+    accounted = log.as_dict()["links-accounted"]
+    assert accounted["kept"] == 0 and accounted[f"dropped: the record already lists {MAX_LINKS} links"] == 1

@@ -17,20 +17,16 @@ from markupsafe import escape
 from govsearch import Catalogue, DirectoryLoader, to_json
 from govsearch.attribution import CATALOGUE_ATTRIBUTION, OGL_ATTRIBUTION
 from govsearch_build.assets import Assets
+from govsearch_build.code_titles import is_bare_code
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
-from govsearch_build.quality import (
-    RULES,
-    collapse_repeats,
-    is_bare_code,
-    is_generic_title,
-    is_placeholder,
-    is_test_record,
-    normalised_url,
-    repeats_title,
-)
+from govsearch_build.quality import RULES
 from govsearch_build.render import Renderer
 from govsearch_build.report import build_report
+from govsearch_build.summaries import is_placeholder, repeats_title
+from govsearch_build.text_repair import collapse_repeats
+from govsearch_build.titles import is_generic_title, is_test_record
+from govsearch_build.url_identity import normalised_url
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"

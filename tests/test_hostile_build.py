@@ -581,7 +581,7 @@ def test_out_at_the_repository_or_its_inputs_is_refused_without_deleting(where):
     assert (REPO / "build.py").exists() and (REPO / "site" / "content").is_dir()
 
 
-# Rendering: hostile Markdown bodies (render.py; reported, not fixed here) ----
+# Rendering: hostile Markdown bodies (sanitise.py; reported, not fixed here) ----
 
 
 def test_deeply_nested_list_body_does_not_abort_the_build(tmp_path):
@@ -602,7 +602,7 @@ def test_deeply_nested_list_body_does_not_abort_the_build(tmp_path):
 RENDER_BRACKETS = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
-from govsearch_build.render import render_markdown
+from govsearch_build.sanitise import render_markdown
 render_markdown("[" * 30000)
 """
 

@@ -90,9 +90,10 @@ def test_repeat_visits_have_a_memory_snapshot_of_the_modules_the_worker_imports(
     import gzip
     import hashlib
     import importlib.util
-    import struct
 
     from govsearch_build.runtime import SNAPSHOT_MODULES
+    from govsearch_build.snapshot_layout import SNAPSHOT_LAYOUT
+    from snapshots import read_snapshot
 
     missing = [name for name in SNAPSHOT_MODULES if importlib.util.find_spec(name) is None]
     assert not missing, f"SNAPSHOT_MODULES names modules that do not exist: {missing}"
@@ -100,14 +101,13 @@ def test_repeat_visits_have_a_memory_snapshot_of_the_modules_the_worker_imports(
     assert entry, "pyodide-lock.json lists no memory snapshot"
     data = (site / "pyodide" / entry["file_name"]).read_bytes()
     assert hashlib.sha256(data).hexdigest() == entry["sha256"] and len(data) == entry["size"]
-    # The layout worker.js unpacks: a header naming the stored runs of pages, then their bytes, the rest zero.
+    # The layout the worker unpacks, read where the worker reads it: the lock file's entry.
+    layout = entry["layout"]
+    assert layout == SNAPSHOT_LAYOUT.describe()
     stored = gzip.decompress(data)
-    assert stored[:8] == b"GSNAP1\0\0"
-    size, page, count = struct.unpack_from("<3I", stored, 8)
-    runs = [struct.unpack_from("<2I", stored, 20 + 8 * run) for run in range(count)]
-    assert all(first + pages < later for (first, pages), (later, _) in zip(runs, runs[1:])), "runs in order, apart"
-    kept = sum(min(pages * page, size - first * page) for first, pages in runs)
-    assert len(stored) == 20 + 8 * count + kept and 0 < kept < size
+    header, runs, memory = read_snapshot(stored, layout)
+    assert all(run["first_page"] + run["pages"] < later["first_page"] for run, later in zip(runs, runs[1:])), "apart"
+    assert len(stored) < header["memory_bytes"] == len(memory) and any(memory)  # zero pages left out
 
 
 def test_the_python_the_worker_imports_is_published_as_bytecode(site):

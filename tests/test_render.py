@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -14,7 +15,9 @@ from govsearch_build.assets import Assets, hashed_name
 from govsearch_build.config import load_config
 from govsearch_build.records import Record, load_content
 from govsearch_build.related import related_records, series_key
-from govsearch_build.render import CSP, publisher_slugs, render_markdown, render_site
+from govsearch_build.render import CSP, render_site
+from govsearch_build.sanitise import render_markdown
+from govsearch_build.slugs import publisher_slugs
 
 REPO = Path(__file__).resolve().parents[1]
 OGL = "Contains public sector information licensed under the Open Government Licence v3.0."
@@ -32,6 +35,7 @@ class PageAudit(HTMLParser):
         self.handlers: list[str] = []
         self.asset_urls: list[str] = []
         self.h1 = 0
+        self.ids: list[str] = []
         self._in_script = False
 
     def handle_starttag(self, tag, attrs):
@@ -56,6 +60,8 @@ class PageAudit(HTMLParser):
         self.handlers += [name for name in attrs if name.startswith("on")]
         if tag == "h1":
             self.h1 += 1
+        if attrs.get("id"):
+            self.ids.append(attrs["id"])
 
 
 def _records(records_dir: Path | None = None) -> list[Record]:
@@ -122,6 +128,7 @@ def test_every_page_has_the_csp_and_no_inline_code(built):
         assert not audit.style_attributes, (where, audit.style_attributes)
         assert not audit.handlers, (where, audit.handlers)
         assert audit.h1 == 1, where
+        assert len(set(audit.ids)) == len(audit.ids), (where, sorted(i for i in audit.ids if audit.ids.count(i) > 1))
         for url in audit.asset_urls:
             assert url.startswith("/govsearch/static/"), (where, url)
             assert (out / url.removeprefix("/govsearch/")).is_file(), (where, url)
@@ -220,18 +227,22 @@ def test_the_search_page_preloads_every_module_boot_reaches_and_other_pages_none
     # Followed through the published files' own import specifiers: the page
     # must name the whole graph, or the browser finds it one level at a time.
     out, assets, written = built
-    static = out / "static" / "js"
-    reached, waiting = set(), [Path(assets.names["js/boot.js"]).name]
+    static = out / "static"
+    reached, waiting = set(), [assets.names["js/boot.js"]]
     while waiting:
-        text = (static / waiting.pop()).read_text("utf-8")
-        for name in re.findall(r"[\"']\./([a-z-]+\.[0-9a-f]{8}\.js)[\"']", text):
+        module = waiting.pop()
+        text = (static / module).read_text("utf-8")
+        for spec in re.findall(r"[\"'](\.{1,2}/[a-z/.-]+\.[0-9a-f]{8}\.js)[\"']", text):
+            name = os.path.normpath(os.path.join(os.path.dirname(module), spec))
             if name not in reached:
                 reached.add(name)
                 waiting.append(name)
     home = (out / "index.html").read_text("utf-8")
-    preloaded = re.findall(r'<link rel="modulepreload" href="/govsearch/static/js/([^"]+)">', home)
+    preloaded = re.findall(r'<link rel="modulepreload" href="/govsearch/static/([^"]+)">', home)
     assert len(preloaded) == len(set(preloaded))
-    assert set(preloaded) == reached and Path(assets.names["js/worker.js"]).name in reached
+    assert set(preloaded) == reached and assets.names["js/worker.js"] in reached
+    # The worker's own modules (worker/) are part of the graph, and of the preloads.
+    assert assets.names["js/worker/calls.js"] in reached
     record_page = next(path for path in written if "/records/" in path.as_posix())
     assert "modulepreload" not in record_page.read_text("utf-8")
 

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from govsearch_build.config import ConfigError, load_config
-from govsearch_build.render import Facet, by_letter, govuk_date, provenance_rows, thousands
+from govsearch_build.facets import Facet, by_letter
+from govsearch_build.record_page import provenance_rows
+from govsearch_build.template_filters import govuk_date, thousands
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -2,9 +2,10 @@
 WFS layers apart, and each carries the name of the dataset it serves."""
 
 from govsearch_build.estate import finish_estate
+from govsearch_build.link_facts import service_kind
 from govsearch_build.quality import QualityLog
 from govsearch_build.records import Record
-from govsearch_build.service_titles import names_only_its_server, service_kind
+from govsearch_build.titles import names_only_its_server
 
 DATASET = {
     "id": "dgu-advert-control-areas",
@@ -95,7 +96,7 @@ def test_a_code_title_is_spelled_as_words_and_found_by_any_of_them(tmp_path):
 
 
 def test_only_words_written_as_codes_are_spelled_out():
-    from govsearch_build.quality import spell_out_code
+    from govsearch_build.code_titles import spell_out_code
 
     assert spell_out_code("AM_S_MacclesfieldBoroughCouncilLocalPlanSavedPolicies_POLY_2017 (WMS)") == (
         "AM S Macclesfield Borough Council Local Plan Saved Policies POLY 2017 (WMS)"

@@ -3,7 +3,7 @@
 Importers see one export at a time; the same resource can still arrive from
 several (a curated `deep-evidence` record and the API catalogue's row for the
 same API, an ONS dataset also listed for land and property). Here records
-whose URLs name the same resource (`quality.normalised_url`, which sets
+whose URLs name the same resource (`url_identity.normalised_url`, which sets
 aside an API's trailing version) become one record that belongs to every
 collection they were in, and keeps what the others called it (`keep_names`). One exception: curated
 records our own authors gave titles with no word in common are different
@@ -11,8 +11,8 @@ resources at one address (APIs behind one gateway, such as DWP's 38 at
 api.engineering.dwp.gov.uk), and stay apart.
 
 Records of one resource at two addresses are joined by the same rule, each
-counted on its own: one ArcGIS Hub item (`quality.hub_items`), one OGC
-endpoint (`quality.service_endpoint`), a data.gov.uk dataset published again
+counted on its own: one ArcGIS Hub item (`url_identity.hub_items`), one OGC
+endpoint (`url_identity.service_endpoint`), a data.gov.uk dataset published again
 under a numbered slug with the same title, summary and date, an API and its
 own documentation, and a service and the dataset page that describes it.
 
@@ -30,32 +30,23 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from .code_titles import is_bare_code, qualify_code_title, spell_out_code
 from .config import COLLECTION_IDS
-from .importers.cleaning import MAX_LINKS, keywords
+from .importers.cleaning import MAX_LINKS, keywords, loose_text
 from .importers.merge import keep_names, merge_into
-from .quality import (
-    QualityLog,
-    distinct_links,
-    hub_items,
-    is_bare_code,
-    is_test_record,
-    item_name,
-    leave_out_test_record,
-    normalised_url,
-    qualify_code_title,
-    service_endpoint,
-    service_kind,
-    spell_out_code,
-    stated_terms,
-)
+from .link_facts import distinct_links, service_kind
+from .quality import QualityLog, leave_out_test_record
 from .records import Record
 from .service_titles import service_titles
+from .summaries import stated_terms
+from .titles import is_test_record, item_name
+from .url_identity import hub_items, normalised_url, service_endpoint
 
 OGL = "Open Government Licence v3.0"
 
 
 def _rank(record: Record, position: int) -> tuple[int, int]:
-    return (0 if "evidence" in record.data else 1 if _curated(record) else 2, position)
+    return (0 if "evidence" in record.data else 1 if record.curated else 2, position)
 
 
 # words that say what kind of thing a title names, not which one
@@ -66,21 +57,17 @@ def _title_words(record: Record) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", record.data["title"].lower())) - _KIND_WORDS
 
 
-def _curated(record: Record) -> bool:
-    return record.data.get("source", {}).get("kind", "curated") == "curated"
-
-
 def _resources(members: list[tuple[int, Record]]) -> list[list[tuple[int, Record]]]:
     """The resources among records at one URL: a curated record whose title shares
     no word with an earlier curated one's is a resource of its own; every import
     joins the first resource (an import's title is no evidence either way)."""
     resources: list[list[tuple[int, Record]]] = []
-    for position, record in sorted(members, key=lambda pair: not _curated(pair[1])):
+    for position, record in sorted(members, key=lambda pair: not pair[1].curated):
         home = next(
             (
                 resource
                 for resource in resources
-                if not _curated(record) or any(_title_words(r) & _title_words(record) for _, r in resource)
+                if not record.curated or any(_title_words(r) & _title_words(record) for _, r in resource)
             ),
             None,
         )
@@ -89,10 +76,6 @@ def _resources(members: list[tuple[int, Record]]) -> list[list[tuple[int, Record
         else:
             home.append((position, record))
     return resources
-
-
-def _plain(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 def merge_same_resources(records: list[Record], log: QualityLog, moved: dict[str, str] | None = None) -> list[Record]:
@@ -136,7 +119,7 @@ def _merge_pairs(
     the first by `order(record, position)` is kept."""
     by_title: dict[tuple[str, str], list[int]] = defaultdict(list)
     for position, record in enumerate(records):
-        by_title[(_plain(record.data["title"]), record.data["publisher"])].append(position)
+        by_title[(loose_text(record.data["title"]), record.data["publisher"])].append(position)
     joined = _Union(len(records))
     for positions in (found for found in by_title.values() if len(found) > 1):
         for a in positions:
@@ -240,7 +223,9 @@ def _republished(record: Record) -> set[str]:
     if not match or not data.get("updated"):
         return set()
     return {
-        "\n".join((match.group(1), _plain(data["title"]), data["publisher"], _plain(data["summary"]), data["updated"]))
+        "\n".join(
+            (match.group(1), loose_text(data["title"]), data["publisher"], loose_text(data["summary"]), data["updated"])
+        )
     }
 
 
@@ -319,7 +304,7 @@ def code_titles(records: list[Record], log: QualityLog) -> None:
     """A title still written as a code once services have their dataset's title
     ("OCC_Gritting_Routes") is spelled as words; the code stays a keyword. A title
     that is still only a code ("Q 9", "LWLS20131120") is qualified from the record's
-    own facts (`quality.qualify_code_title`): the layer its address names, the title
+    own facts (`code_titles.qualify_code_title`): the layer its address names, the title
     of the dataset page it documents, its one-sentence summary, else its publisher."""
     titles = {record.data["url"]: record.data["title"] for record in records}
     for record in records:
@@ -363,7 +348,7 @@ def type_rule(records: list[Record], log: QualityLog) -> None:
     for record in records:
         data = record.data
         kind = data["resourceType"]
-        if kind == "api" and _API_DOCS_PAGE.search(data["url"]) and not _curated(record):
+        if kind == "api" and _API_DOCS_PAGE.search(data["url"]) and not record.curated:
             new = "api-documentation"
         elif kind == "catalogue-record" and _DGU_PAGE.match(data["url"]):
             new = "dataset"
@@ -403,7 +388,7 @@ def stated_licences(records: list[Record], log: QualityLog) -> None:
 
 
 def labelled_links(records: list[Record], log: QualityLog) -> None:
-    """A record's links listed once each and told apart (`quality.distinct_links`)."""
+    """A record's links listed once each and told apart (`link_facts.distinct_links`)."""
     for record in records:
         links = record.data.get("links")
         if not links:

@@ -33,7 +33,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .quality import repair_mojibake
+from .text_repair import repair_mojibake
 
 _SLUG_URL = re.compile(r"^https?://(?:www\.)?gov\.uk/(?:government/organisations|api/organisations)/([a-z0-9-]+)/?$")
 

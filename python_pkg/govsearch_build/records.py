@@ -77,6 +77,11 @@ class Record:
     def id(self) -> str:
         return self.data["id"]
 
+    @property
+    def curated(self) -> bool:
+        """Written by our own authors (a record without a `source` is), not imported."""
+        return self.data.get("source", {}).get("kind", "curated") == "curated"
+
 
 @dataclass
 class LoadResult:

@@ -138,7 +138,10 @@ def _neighbours(
     skip: set[str],
     records: Sequence[Mapping[str, Any]],
 ) -> list[str]:
-    useful = sorted((w for w in words if 2 <= len(postings[w]) <= COMMON_WORD_LIMIT), key=lambda w: len(postings[w]))
+    # ties by the word itself: a set's order changes from run to run, and so would the words kept
+    useful = sorted(
+        (w for w in words if 2 <= len(postings[w]) <= COMMON_WORD_LIMIT), key=lambda w: (len(postings[w]), w)
+    )
     scores: dict[int, float] = defaultdict(float)
     for word in useful[:TOPIC_WORDS]:
         weight = 1.0 / len(postings[word])  # a rarer shared word says more

@@ -2,35 +2,37 @@
 
 Every page works without JavaScript. Record fields are untrusted: Jinja's
 autoescaping renders them as text, and the Markdown body is converted and
-then sanitised with nh3 so no raw HTML, script or unsafe URL survives.
+then sanitised (`sanitise.py`) so no raw HTML, script or unsafe URL survives.
+The pages' parts live by concern: `labels`, `facets`, `slugs`, `pagination`,
+`charts`, `record_page` and `template_filters`; this module writes the pages.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import markdown
-import nh3
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from govsearch.attribution import attribution
-from govsearch.tool_schemas import ACCESS_STATUSES as ACCESS_TOKENS
-from govsearch.tool_schemas import RESOURCE_TYPES as TYPE_TOKENS
 
 from .assets import Assets
+from .charts import collection_charts
 from .config import SiteConfig
-from .records import Record, markdown_hazard
+from .facets import Facet, by_letter, facet_groups
+from .labels import ACCESS_DESCRIPTIONS, ACCESS_STATUSES, ACCESS_TAG_COLOURS, RESOURCE_TYPES
+from .pagination import RECORDS_PER_PAGE, page_path, pages_of
+from .record_page import LINK_KINDS, SOURCE_NAMES, licence_statement, provenance_rows
+from .records import Record
 from .related import Related, related_records
 from .runtime import first_visit_bytes
+from .sanitise import render_markdown, safe_href, sanitise_html
+from .slugs import publisher_slugs
+from .template_filters import govuk_date, thousands, unique_examples
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = PROJECT_ROOT / "site" / "templates"
@@ -41,67 +43,6 @@ CSP = (
     "object-src 'none'; base-uri 'none'; form-action 'self'"
 )
 
-# Display words for the schema's tokens (govsearch.tool_schemas), in the
-# schema's order; a token the schema gains without a label here fails the build.
-_TYPE_LABELS = {
-    "govuk-content": "GOV.UK content",
-    "dataset": "Dataset",
-    "api": "API",
-    "api-documentation": "API documentation",
-    "catalogue-record": "Catalogue record",
-    "organisation": "Organisation",
-    "guidance": "Guidance",
-}
-RESOURCE_TYPES = {token: _TYPE_LABELS[token] for token in TYPE_TOKENS}
-_ACCESS_LABELS = {
-    "public": "Public",
-    "restricted": "Restricted",
-    "authentication-required": "Authentication required",
-    "access-not-established": "Access not established",
-    "not-applicable": "Not applicable",
-}
-ACCESS_STATUSES = {token: _ACCESS_LABELS[token] for token in ACCESS_TOKENS}
-ACCESS_DESCRIPTIONS = {
-    "public": "Anyone can use these resources without signing up.",
-    "restricted": "Use is limited to eligible people or organisations.",
-    "authentication-required": "You need an account, key or sign-in to use these resources.",
-    "access-not-established": "We have not yet established how these resources can be accessed.",
-    "not-applicable": "Access conditions do not apply, for example to an organisation's page.",
-}
-ACCESS_TAG_COLOURS = {
-    "public": "govuk-tag--green",
-    "restricted": "govuk-tag--red",
-    "authentication-required": "govuk-tag--yellow",
-    "access-not-established": "govuk-tag--grey",
-    "not-applicable": "govuk-tag--grey",
-}
-LICENCE_STATUSES = {
-    "open": "Open",
-    "open-with-conditions": "Open with conditions",
-    "restricted": "Restricted",
-    "not-stated": "Not stated",
-}
-NOT_STATED = "Not stated by the source"
-LINK_KINDS = {"download": "download", "service": "service", "documentation": "documentation", "api": "API"}
-# Where a record comes from, in plain words (importer kinds are jargon).
-SOURCE_NAMES = {
-    "curated": "the govsearch editors",
-    "api-catalogue": "the UK government API catalogue (Central Digital and Data Office)",
-    "govuk-organisations": "the GOV.UK list of government organisations",
-    "okf-search-shards": "a public catalogue of UK government APIs (okf-uk-government-apis)",
-    "okf-hmlr-csv": "a public catalogue of HM Land Registry data (okf-LandRegistry)",
-    "okf-uk-living": "a public list of official links for everyday life (okf-uk-living)",
-    "okf-markdown": "a public collection of catalogue records (OKF Markdown)",
-}
-# Provenance rows: field, label; dates and hashes are made readable by source_rows.
-SOURCE_FIELDS = (
-    ("observed", "Date of the copy we used"),
-    ("nativeId", "Identifier at the source"),
-    ("url", "Source page"),
-    ("file", "Place in the export"),
-    ("revision", "Export version"),
-)
-TOP_PUBLISHERS = 10
 # The folders the site links into, each with an index page: path, heading, lead.
 SECTIONS = {
     "collections": ("collections/", "Collections", "Every record belongs to one or more of these collections."),
@@ -117,262 +58,6 @@ SECTIONS = {
 # Above this many publishers (the full estate has about 1,500), the browse
 # page lists only letters, and each letter has its own page.
 PUBLISHERS_ON_BROWSE = 150
-# Browse pages list at most this many records each: collections/<id>/,
-# collections/<id>/page-2/, ... so no page lists tens of thousands of records.
-RECORDS_PER_PAGE = 100
-
-# The record body: Markdown, then only these tags and attributes survive.
-BODY_TAGS = {
-    "a",
-    "abbr",
-    "b",
-    "blockquote",
-    "br",
-    "code",
-    "dd",
-    "del",
-    "dl",
-    "dt",
-    "em",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "hr",
-    "i",
-    "li",
-    "ol",
-    "p",
-    "pre",
-    "strong",
-    "sub",
-    "sup",
-    "table",
-    "tbody",
-    "td",
-    "th",
-    "thead",
-    "tr",
-    "ul",
-}
-BODY_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "th": {"scope"}}
-
-
-@dataclass(frozen=True)
-class Facet:
-    """One browsable value: a collection, type, publisher or access status."""
-
-    kind: str  # collections | types | publishers | access
-    token: str  # the machine value in the records
-    slug: str  # the URL segment
-    label: str
-    records: tuple[dict[str, Any], ...]
-
-    @property
-    def path(self) -> str:
-        return f"{self.kind}/{self.slug}/"
-
-
-def sanitise_html(html: str) -> str:
-    return nh3.clean(
-        html,
-        tags=BODY_TAGS,
-        attributes=BODY_ATTRIBUTES,
-        url_schemes={"http", "https", "mailto"},
-        link_rel="noopener noreferrer nofollow",
-        strip_comments=True,
-    )
-
-
-def render_markdown(text: str) -> Markup:
-    """Markdown to safe HTML: raw HTML, scripts and javascript: URLs removed.
-
-    A body Markdown cannot render safely (the build rejects those records;
-    this guards direct callers) is shown as plain escaped paragraphs.
-    """
-    if markdown_hazard(text) is None:
-        try:
-            html = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
-            return Markup(sanitise_html(html))
-        except RecursionError:
-            pass
-    paragraphs = (part.strip() for part in re.split(r"\n\s*\n", text))
-    return Markup("".join(Markup("<p>{}</p>").format(part) for part in paragraphs if part))
-
-
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-
-
-def govuk_date(value: Any) -> str:
-    """A date as GOV.UK writes it ("14 July 2026"); anything not a date is shown as it is."""
-    match = re.fullmatch(r"(\d{4})-(\d{2})(?:-(\d{2}))?(?:[T ].*)?", str(value or "").strip())
-    if not match or not 1 <= int(match.group(2)) <= 12:
-        return str(value)
-    year, month, day = match.group(1), MONTHS[int(match.group(2)) - 1], match.group(3)
-    return f"{int(day)} {month} {year}" if day else f"{month} {year}"
-
-
-def thousands(value: Any) -> str:
-    """A count with thousands separators ("37,816")."""
-    try:
-        return f"{int(value):,}"
-    except (TypeError, ValueError):
-        return str(value)
-
-
-def provenance_rows(source: dict[str, Any]) -> list[tuple[str, str, str | None]]:
-    """(label, text, link) rows for "Where this record comes from": dates as
-    GOV.UK writes them, a revision shortened to the 12 characters people quote."""
-    rows: list[tuple[str, str, str | None]] = []
-    for key, label in SOURCE_FIELDS:
-        value = source.get(key)
-        if value in (None, ""):
-            continue
-        text = str(value)
-        if key == "observed":
-            text = govuk_date(text)
-        elif key == "revision" and re.fullmatch(r"[0-9a-f]{13,64}", text):
-            text = text[:12]
-        rows.append((label, text, safe_href(text) if key == "url" else None))
-    return rows
-
-
-def by_letter(facets: Iterable[Facet]) -> list[tuple[str, str, list[Facet]]]:
-    """Facets grouped A to Z by the first letter of their label: (letter,
-    slug, facets); names starting with anything else come last, under "0-9"."""
-    groups: dict[str, list[Facet]] = {}
-    for facet in facets:
-        first = unicodedata.normalize("NFKD", facet.label.strip()[:1]).encode("ascii", "ignore").decode().upper()
-        groups.setdefault(first if "A" <= first <= "Z" else "0-9", []).append(facet)
-    letters = sorted(groups, key=lambda letter: (letter == "0-9", letter))
-    return [(letter, "other" if letter == "0-9" else letter.lower(), groups[letter]) for letter in letters]
-
-
-def slugify(name: str) -> str:
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    text = text.replace("&", " and ")
-    slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")
-    return slug or "publisher"
-
-
-def publisher_slugs(names: Iterable[str]) -> dict[str, str]:
-    """A unique URL slug for every publisher name (a number added on collision)."""
-    slugs: dict[str, str] = {}
-    used: set[str] = set()
-    for name in sorted(set(names)):
-        base = slugify(name)
-        slug, number = base, 2
-        while slug in used:
-            slug, number = f"{base}-{number}", number + 1
-        used.add(slug)
-        slugs[name] = slug
-    return slugs
-
-
-def safe_href(url: Any) -> str | None:
-    """The URL if it is an absolute http(s) URL, else None (shown as text)."""
-    if not isinstance(url, str):
-        return None
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        return None
-    if parts.scheme in ("http", "https") and parts.netloc and not parts.username and not parts.password:
-        return url.strip()
-    return None
-
-
-def licence_statement(record: dict[str, Any]) -> dict[str, Any]:
-    """The one licence statement of a record page: the record's licence, else the
-    reviewed evidence's, else that the source does not state one."""
-    evidence = record.get("evidence") or {}
-    status = LICENCE_STATUSES.get(evidence.get("licenceStatus", ""), evidence.get("licenceStatus"))
-    if record.get("licence"):
-        shown = status if evidence.get("licenceStatus") != "not-stated" else None
-        return {"text": record["licence"], "stated": True, "status": shown, "reviewed": bool(evidence)}
-    if evidence.get("licenceTitle"):
-        stated = evidence.get("licenceStatus") != "not-stated"
-        return {
-            "text": evidence["licenceTitle"],
-            "stated": stated,
-            "status": status if stated else None,
-            "reviewed": True,
-        }
-    return {"text": NOT_STATED, "stated": False, "status": None, "reviewed": False}
-
-
-def unique_examples(examples: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A rule's examples, each change (before and after) shown once: the first
-    input that made it, with `also` counting the other inputs that made it too."""
-    kept: dict[tuple[str, str], dict[str, Any]] = {}
-    for example in examples:
-        key = (str(example.get("before")), str(example.get("after") or example.get("action")))
-        if key in kept:
-            kept[key]["also"] += 1
-        else:
-            kept[key] = {**example, "also": 0}
-    return list(kept.values())
-
-
-def _by_title(records: Iterable[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
-    return tuple(sorted(records, key=lambda r: (r["title"].casefold(), r["id"])))
-
-
-def page_numbers(current: int, pages: int) -> list[int | None]:
-    """The page links to show: the first, the last and the current page with its
-    neighbours; None marks a gap (shown as an ellipsis)."""
-    wanted = sorted({1, pages, current - 1, current, current + 1} & set(range(1, pages + 1)))
-    shown: list[int | None] = []
-    for number in wanted:
-        if shown and number - shown[-1] == 2:  # a gap of one page: show it rather than an ellipsis
-            shown.append(number - 1)
-        elif shown and number - shown[-1] > 2:
-            shown.append(None)
-        shown.append(number)
-    return shown
-
-
-def page_path(base: str, number: int) -> str:
-    """The path of page `number` of a browse page whose first page is `base`."""
-    return base if number == 1 else f"{base}page-{number}/"
-
-
-def composition(
-    records: Iterable[dict[str, Any]], field: str, labels: dict[str, str] | None = None, top: int | None = None
-) -> list[dict[str, Any]]:
-    """Counts of one field's values as chart rows: label, count, percent."""
-    records = list(records)
-    counts = Counter(record[field] for record in records)
-    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    total = len(records) or 1
-    if top is not None and len(rows) > top:
-        rest = sum(count for _, count in rows[top:])
-        rows = rows[:top] + [("", rest)]
-    biggest = max((count for _, count in rows), default=1) or 1
-    return [
-        {
-            "token": token,
-            "label": (labels or {}).get(token, token) if token else "All other publishers",
-            "count": count,
-            "share": round(100 * count / total),
-            "bar": round(100 * count / biggest, 1),
-        }
-        for token, count in rows
-    ]
 
 
 class Renderer:
@@ -444,30 +129,7 @@ class Renderer:
     # Facets -------------------------------------------------------------
 
     def facets(self) -> dict[str, list[Facet]]:
-        groups: dict[str, list[Facet]] = {}
-        groups["collections"] = [
-            Facet(
-                "collections",
-                c.id,
-                c.id,
-                c.title,
-                _by_title(r for r in self.records if c.id in r.get("collections", [r["collection"]])),
-            )
-            for c in self.config.collections
-        ]
-        groups["types"] = [
-            Facet("types", token, token, label, _by_title(r for r in self.records if r["resourceType"] == token))
-            for token, label in RESOURCE_TYPES.items()
-        ]
-        groups["access"] = [
-            Facet("access", token, token, label, _by_title(r for r in self.records if r["accessStatus"] == token))
-            for token, label in ACCESS_STATUSES.items()
-        ]
-        groups["publishers"] = [
-            Facet("publishers", name, slug, name, _by_title(r for r in self.records if r["publisher"] == name))
-            for name, slug in sorted(self.publisher_slug.items(), key=lambda item: item[0].casefold())
-        ]
-        return groups
+        return facet_groups(self.config, self.records, self.publisher_slug)
 
     # Pages --------------------------------------------------------------
 
@@ -561,7 +223,7 @@ class Renderer:
                 context: dict[str, Any] = {"facet": facet, "kind_heading": headings[kind], "charts": []}
                 if kind == "collections":
                     context["description"] = self.config.collection(facet.token).description
-                    context["charts"] = self.charts(facet.records)
+                    context["charts"] = collection_charts(facet.records, self.publisher_slug)
                 elif kind == "access":
                     context["description"] = ACCESS_DESCRIPTIONS[facet.token]
                 else:
@@ -603,59 +265,14 @@ class Renderer:
 
     def write_facet_pages(self, facet: Facet, context: dict[str, Any]) -> None:
         """One facet's records, RECORDS_PER_PAGE to a page; the charts on the first."""
-        size = self.page_size
-        pages = max(1, -(-len(facet.records) // size))
-        for number in range(1, pages + 1):
-            start = (number - 1) * size
-            page_records = facet.records[start : start + size]
-            pagination = {
-                "number": number,
-                "pages": pages,
-                "first": start + 1,
-                "last": start + len(page_records),
-                "previous": page_path(facet.path, number - 1) if number > 1 else None,
-                "next": page_path(facet.path, number + 1) if number < pages else None,
-                "links": [(n, page_path(facet.path, n) if n else None) for n in page_numbers(number, pages)],
-            }
+        for page_records, pagination in pages_of(facet.records, facet.path, self.page_size):
             self.write(
-                page_path(facet.path, number) + "index.html",
+                page_path(facet.path, pagination["number"]) + "index.html",
                 "facet.html",
-                **{**context, "charts": context["charts"] if number == 1 else []},
+                **{**context, "charts": context["charts"] if pagination["number"] == 1 else []},
                 page_records=page_records,
                 pagination=pagination,
             )
-
-    def charts(self, records: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
-        """A collection's composition; each row links to the page listing that value's records."""
-        charts = [
-            {
-                "id": "types",
-                "caption": "Resource types",
-                "column": "Resource type",
-                "rows": composition(records, "resourceType", RESOURCE_TYPES),
-            },
-            {
-                "id": "access",
-                "caption": "Access statuses",
-                "column": "Access status",
-                "rows": composition(records, "accessStatus", ACCESS_STATUSES),
-            },
-            {
-                "id": "publishers",
-                "caption": "Top publishers",
-                "column": "Publisher",
-                "rows": composition(records, "publisher", top=TOP_PUBLISHERS),
-            },
-        ]
-        paths = {
-            "types": lambda token: f"types/{token}/",
-            "access": lambda token: f"access/{token}/",
-            "publishers": lambda token: f"publishers/{self.publisher_slug[token]}/",
-        }
-        for chart in charts:
-            for row in chart["rows"]:
-                row["href"] = paths[chart["id"]](row["token"]) if row["token"] else None
-        return charts
 
     def render_record(self, record: dict[str, Any], moved_from: str | None = None) -> None:
         source = record.get("source") or {"kind": "curated"}

@@ -68,7 +68,7 @@ def totals(loaded: LoadResult) -> dict[str, Any]:
 
 def links_accounted(loaded: LoadResult) -> dict[str, Any]:
     """The links of folded rows: how many were kept (plain-http ones flagged), and
-    how many dropped, by reason; and duplicates listed once when records merged."""
+    how many dropped, by reason (one address listed once is counted under `links-labelled`)."""
     actions = loaded.quality.counts.get("links-accounted", {})
     kept = {action: count for action, count in actions.items() if action.startswith("kept")}
     dropped = {

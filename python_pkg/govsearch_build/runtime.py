@@ -15,7 +15,6 @@ import hashlib
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -23,6 +22,8 @@ from pathlib import Path
 
 from pyodide_lock import PyodideLockSpec
 from pyodide_lock.utils import add_wheels_to_spec
+
+from .snapshot_layout import SNAPSHOT_LAYOUT
 
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 # Modules imported before the memory snapshot is taken (with those they
@@ -212,7 +213,7 @@ def _publish_snapshot(out_dir: Path, stdlib: Path, wheels: list[Path], cache: Pa
     """Pyodide's memory snapshot with our wheels imported, gzipped and content-named.
 
     Made once per runtime, wheels and module list, then cached. Returns its
-    lock entry ({file_name, sha256, size}), or None when node cannot make it:
+    lock entry ({file_name, sha256, size, layout}), or None when node cannot make it:
     the page then always bootstraps, which is slower but works."""
     inputs = [
         out_dir / "pyodide.asm.wasm",
@@ -221,7 +222,7 @@ def _publish_snapshot(out_dir: Path, stdlib: Path, wheels: list[Path], cache: Pa
         PAGE_IMPORTS,
         *sorted(wheels),
     ]
-    key = _cache_key(inputs, (*SNAPSHOT_MODULES, SNAPSHOT_MAGIC.decode()))
+    key = _cache_key(inputs, (*SNAPSHOT_MODULES, repr(SNAPSHOT_LAYOUT)))
     cached = cache / f"snapshot-{key}.bin.gz"
     if not cached.exists():
         cache.mkdir(parents=True, exist_ok=True)
@@ -232,36 +233,10 @@ def _publish_snapshot(out_dir: Path, stdlib: Path, wheels: list[Path], cache: Pa
         if why or not raw.exists():
             print(f"warning: no memory snapshot, repeat visits will bootstrap Pyodide: {why}", file=sys.stderr)
             return None
-        cached.write_bytes(gzip.compress(without_zero_pages(raw.read_bytes()), compresslevel=9, mtime=0))
+        cached.write_bytes(gzip.compress(SNAPSHOT_LAYOUT.pack(raw.read_bytes()), compresslevel=9, mtime=0))
         raw.unlink()
-    return _publish_named(cached, out_dir, "snapshot.{}.bin.gz")
-
-
-SNAPSHOT_MAGIC = b"GSNAP1\0\0"
-SNAPSHOT_PAGE = 4096
-
-
-def without_zero_pages(memory: bytes) -> bytes:
-    """The snapshot as the page reads it (worker.js `unpackSnapshot`): half of
-    Pyodide's memory is zero pages in a few long runs, and a repeat visit spends
-    its time decompressing, so only the other pages are stored.
-
-    Layout (little-endian u32s): SNAPSHOT_MAGIC, the memory's size, the page
-    size, the number of stored runs, each run's first page and page count, then
-    the runs' bytes in order. What no run covers is zero."""
-    runs: list[tuple[int, int]] = []
-    for page in range(0, -(-len(memory) // SNAPSHOT_PAGE)):
-        chunk = memory[page * SNAPSHOT_PAGE : (page + 1) * SNAPSHOT_PAGE]
-        if chunk.count(0) == len(chunk):
-            continue
-        if runs and runs[-1][0] + runs[-1][1] == page:
-            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
-        else:
-            runs.append((page, 1))
-    header = struct.pack("<3I", len(memory), SNAPSHOT_PAGE, len(runs))
-    header += b"".join(struct.pack("<2I", first, count) for first, count in runs)
-    stored = (memory[first * SNAPSHOT_PAGE : (first + count) * SNAPSHOT_PAGE] for first, count in runs)
-    return SNAPSHOT_MAGIC + header + b"".join(stored)
+    # The worker unpacks it by the layout written beside it (snapshot_layout.py).
+    return {**_publish_named(cached, out_dir, "snapshot.{}.bin.gz"), "layout": SNAPSHOT_LAYOUT.describe()}
 
 
 def _dependency_wheels(cache: Path) -> list[Path]:

@@ -18,8 +18,10 @@ from __future__ import annotations
 import re
 
 from .importers.cleaning import LIMITS, keywords, trim
-from .quality import QualityLog, names_only_its_server, service_kind
+from .link_facts import service_kind
+from .quality import QualityLog
 from .records import Record
+from .titles import names_only_its_server
 
 
 def service_titles(records: list[Record], log: QualityLog) -> None:

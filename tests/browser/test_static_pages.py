@@ -22,7 +22,7 @@ from urllib.request import urlopen
 import pytest
 from browserkit import REPO, build_site, screenshot, serve_site
 
-from govsearch_build.render import RECORDS_PER_PAGE, page_numbers, page_path
+from govsearch_build.pagination import RECORDS_PER_PAGE, page_numbers, page_path
 
 
 class Links(HTMLParser):

@@ -46,6 +46,7 @@ PROBES = """async () => {
         indexedDB: typeof indexedDB,
         caches: typeof caches,
         instanceOf: (function () {}) instanceof Function,
+        sameFetch: self.fetch === self.fetch,
     };
 }"""
 
@@ -105,6 +106,7 @@ def test_the_worker_runs_no_code_from_strings_and_reaches_only_its_own_folders(o
         "undefined"
     }
     assert found["instanceOf"] is True
+    assert found["sameFetch"] is True  # one checked fetch, not a new wrapper at every read
     assert not guard.foreign  # the refused requests never left the worker
     # Search still works after all that, exactly as the CLI answers.
     arguments = {"query": "vat"}

@@ -3,8 +3,10 @@ import json
 import pytest
 
 from govsearch_build.importers import KINDS, run_import
+from govsearch_build.importers.cleaning import LIMITS, MAX_ALIASES, MAX_ID, MAX_KEYWORDS, MAX_LINKS
 from govsearch_build.importers.common import make_id, plain_text, trim
 from govsearch_build.publishers import PublisherAuthority, loose_key
+from govsearch_build.records import record_schema
 
 
 def test_plain_text_escapes_markup_and_spaces():
@@ -24,6 +26,18 @@ def test_make_id_is_slug_and_hash_suffixed_when_long():
     long_id = make_id("okf", "x" * 300)
     assert len(long_id) <= 120 and long_id == make_id("okf", "x" * 300)
     assert long_id != make_id("okf", "x" * 299)
+
+
+def test_the_importers_limits_are_the_record_schemas():
+    # an importer that trims to more than the schema allows makes records the build rejects
+    fields = record_schema()["properties"]
+    assert {name: fields[name]["maxLength"] for name in LIMITS} == LIMITS
+    assert fields["id"]["maxLength"] == MAX_ID
+    assert [fields[name]["maxItems"] for name in ("keywords", "links", "alsoKnownAs")] == [
+        MAX_KEYWORDS,
+        MAX_LINKS,
+        MAX_ALIASES,
+    ]
 
 
 def test_authority_resolves_spellings(authority):

@@ -11,9 +11,11 @@ import json
 
 from helpers import assert_accounted, assert_all_valid, by_id
 
+from govsearch_build.estate import finish_estate
 from govsearch_build.importers import combine_results, run_import
 from govsearch_build.importers.cleaning import UrlCleaner
 from govsearch_build.quality import QualityLog
+from govsearch_build.records import Record
 
 PAGE = "https://www.data.gov.uk/dataset/rights-of-way"
 
@@ -122,6 +124,25 @@ def test_test_rows_are_left_out_and_listed(tmp_path):
     assert listed["title"] == "TPO Test" and listed["links"] == ["https://maps.example.gov.uk/tpo/wms"]
     accounted = result.report["quality"]["links-accounted"]
     assert accounted["dropped: its record is a test record, left out"] == 1 and accounted["kept"] == 0
+
+
+def test_a_test_record_drops_only_the_links_counted_as_kept(tmp_path):
+    result, records = _shards(tmp_path, DATASET, _row("csv", "CSV", "https://files.example.gov.uk/row.csv"))
+    # a test record from another source, with a link of its own that no folded row gave it
+    test = dict(
+        records["rights-of-way"],
+        id="allotments-test",
+        title="Allotments test",
+        url="https://www.data.gov.uk/dataset/allotments-test",
+        links=[{"title": "WMS", "url": "https://maps.example.gov.uk/allotments/wms", "kind": "service"}],
+    )
+    kept = finish_estate([*result.records, Record(data=test, body="", file="other.json#0")], result.quality)
+    assert [record.id for record in kept] == [records["rights-of-way"]["id"]]
+    accounted = result.quality.as_dict()["links-accounted"]
+    # the dataset's CSV is still kept; the test record's own link was never counted, so nothing moves
+    assert accounted["kept"] == 1 and not any(action.startswith("dropped") for action in accounted)
+    (listed,) = result.quality.as_dict()["test-record-left-out"]["listed"]
+    assert listed["links"] == ["https://maps.example.gov.uk/allotments/wms"]
 
 
 def _living(tmp_path, name: str, title: str, summary: str, url: str) -> dict:

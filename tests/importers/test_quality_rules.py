@@ -3,20 +3,13 @@ effect on the records, and its count in the import report."""
 
 from helpers import assert_accounted, assert_all_valid
 
+from govsearch_build.code_titles import spell_code_word
 from govsearch_build.importers import run_import
+from govsearch_build.link_facts import format_name
 from govsearch_build.publishers import PublisherAuthority
-from govsearch_build.quality import (
-    collapse_repeats,
-    format_free_url,
-    format_name,
-    is_generic_title,
-    item_name,
-    names_only_its_publisher,
-    normalised_url,
-    repair_mojibake,
-    spell_code_word,
-    without_format,
-)
+from govsearch_build.text_repair import collapse_repeats, repair_mojibake
+from govsearch_build.titles import is_generic_title, item_name, names_only_its_publisher, without_format
+from govsearch_build.url_identity import format_free_url, normalised_url
 
 PUBLIC_BODY_HOSTS = ("maps.council.example.gov.uk",)
 

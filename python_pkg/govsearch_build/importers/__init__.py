@@ -34,7 +34,7 @@ lists every export in `../shared/data` as `[[sources]]`.
   record's id goes into the kept one's `formerIds` (its page redirects), so
   an id published before still answers `get_resource_record`.
 - **One resource, one record** (`govsearch_build/estate.py`, after every source
-  is read). Records whose URLs name the same resource (`quality.normalised_url`:
+  is read). Records whose URLs name the same resource (`url_identity.normalised_url`:
   scheme, host case, default port, a trailing slash, a trailing API version
   after some path (`api.os.uk/search/places/v1` is `.../places`; a host's bare
   `/v1` is kept, since one gateway host serves many APIs), an empty query
@@ -85,8 +85,10 @@ lists every export in `../shared/data` as `[[sources]]`.
     service titled as the dataset page that describes it (its documentation
     page, or one of the page's links) becomes one of that page's links; a
     curated service record is kept instead, with the page in `alsoKnownAs`.
-- **Quality rules** (`govsearch_build/quality.py`), each counted with examples
-  in `report.quality` and in the site's build report and data-quality page:
+- **Quality rules** (named and counted in `govsearch_build/quality.py`; the
+  rules themselves in `text_repair.py`, `titles.py`, `code_titles.py`,
+  `summaries.py`, `link_facts.py` and `url_identity.py`), each counted with
+  examples in `report.quality` and in the site's build report and data-quality page:
   - `mojibake-repaired`: UTF-8 decoded as Latin-1/cp1252 at the source
     ("Solicitorâ\\x80\\x99s") is decoded once, in titles, summaries, publishers
     and access notes, and in the GOV.UK organisation names the publisher
@@ -120,7 +122,7 @@ lists every export in `../shared/data` as `[[sources]]`.
     row is listed, or a merged record's own summary replaces it;
   - `test-record-left-out`: a row its publisher made to try the catalogue out
     ("TPO Test", "Allotment Plots TEST WMS", "MytesT geo987", "Test CSV";
-    `quality.is_test_title`) is left out (`left_out.test-record`), and listed
+    `titles.is_test_title`) is left out (`left_out.test-record`), and listed
     in full in the report with the links it took with it; also once the estate
     has spelled a code title ("allotmentstest" is "Allotment test");
   - `code-title-qualified` (estate): a title that is only a code ("Q 9",

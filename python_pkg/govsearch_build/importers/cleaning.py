@@ -23,6 +23,7 @@ MAX_ID = 120
 MAX_KEYWORDS = 30
 MAX_KEYWORD = 80
 MAX_LINKS = 40
+MAX_ALIASES = 20  # other names a record keeps (alsoKnownAs); each limit is the record schema's
 
 # Hosts known to serve the same pages over https, so an http:// URL on them is
 # upgraded rather than rejected. Only hosts whose https service is certain.
@@ -81,6 +82,11 @@ def plain_text(value: Any) -> str:
     text = unicodedata.normalize("NFC", text)
     text = " ".join(text.split())
     return re.sub(r" ([.,;:!?])(?=\s|$)", r"\1", text)
+
+
+def loose_text(text: str) -> str:
+    """Text as compared for sameness: in lower case, its white space folded."""
+    return " ".join(text.lower().split())
 
 
 def trim(text: str, limit: int) -> tuple[str, bool]:

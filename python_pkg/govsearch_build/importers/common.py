@@ -19,21 +19,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..link_facts import is_file_download
 from ..publishers import PublisherAuthority
-from ..quality import (
-    QualityLog,
-    collapse_repeats,
-    is_file_download,
-    is_generic_title,
-    is_placeholder,
-    is_test_record,
-    item_name,
-    leave_out_test_record,
-    names_only_its_publisher,
-    repair_mojibake,
-    repeats_title,
-)
+from ..quality import QualityLog, leave_out_test_record
 from ..records import Record, Rejection, normalise, validate_record
+from ..summaries import is_placeholder, repeats_title
+from ..text_repair import collapse_repeats, repair_mojibake
+from ..titles import is_generic_title, is_test_record, item_name, names_only_its_publisher
 from .accounting import ImportAccount, reason_counts
 from .cleaning import (
     LIMITS,

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..quality import QualityLog, is_stand_in_summary
+from ..quality import QualityLog
 from ..records import Record, drop_duplicates
-from .cleaning import MAX_LINKS, keywords
-
-MAX_ALIASES = 20  # the record schema's limit
+from ..summaries import is_stand_in_summary
+from .cleaning import MAX_ALIASES, MAX_LINKS, keywords, loose_text
 
 
 def merge_duplicates(
@@ -68,13 +67,9 @@ def merge_into(target: Record, other: Record, *, reviewed: bool = False, log: Qu
         if len(links) < MAX_LINKS:
             links.append(link)
         elif log is not None:
-            log.note("links-accounted", f"dropped: the record already lists {MAX_LINKS} links", other.file, link["url"])
+            log.drop_link(link["url"], f"the record already lists {MAX_LINKS} links", other.file, link["url"])
     if links:
         data["links"] = links
-
-
-def _curated(record: Record) -> bool:
-    return record.data.get("source", {}).get("kind", "curated") == "curated"
 
 
 def _better_summary(target: Record, other: Record, log: QualityLog | None) -> None:
@@ -82,17 +77,14 @@ def _better_summary(target: Record, other: Record, log: QualityLog | None) -> No
     again, or the importer's own "X from Y, listed in Z.") gives way to the merged
     record's own; the one given way is kept among the other names (`keep_names`)."""
     data, theirs = target.data, other.data
-    if _curated(target) or not is_stand_in_summary(data["summary"], data["title"]):
+    if target.curated or not is_stand_in_summary(data["summary"], data["title"]):
         return
-    if is_stand_in_summary(theirs["summary"], theirs["title"]) or _plain(theirs["summary"]) == _plain(data["title"]):
+    says_only_our_title = loose_text(theirs["summary"]) == loose_text(data["title"])
+    if is_stand_in_summary(theirs["summary"], theirs["title"]) or says_only_our_title:
         return
     if log is not None:
         log.note("summary-from-merged", "changed", target.file, data["summary"], theirs["summary"])
     data["summary"] = theirs["summary"]
-
-
-def _plain(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 def keep_names(winner: Record, other: Record) -> None:
@@ -105,20 +97,20 @@ def keep_names(winner: Record, other: Record) -> None:
     catalogue entry says "address look-up"."""
     data = other.data
     known = winner.data.get("alsoKnownAs", [])
-    titles = {_plain(winner.data["title"]), *(_plain(alias["title"]) for alias in known)}
-    summaries = {_plain(winner.data["summary"]), *(_plain(alias.get("summary", "")) for alias in known)}
+    titles = {loose_text(winner.data["title"]), *(loose_text(alias["title"]) for alias in known)}
+    summaries = {loose_text(winner.data["summary"]), *(loose_text(alias.get("summary", "")) for alias in known)}
     alias = {"title": data["title"]}
-    if _plain(data["summary"]) not in summaries and not is_stand_in_summary(data["summary"], data["title"]):
+    if loose_text(data["summary"]) not in summaries and not is_stand_in_summary(data["summary"], data["title"]):
         alias["summary"] = data["summary"]
     if data["url"] != winner.data["url"] and all(data["url"] != other.get("url") for other in known):
         alias["url"] = data["url"]
-    if (len(alias) > 1 or _plain(data["title"]) not in titles) and len(known) < MAX_ALIASES:
+    if (len(alias) > 1 or loose_text(data["title"]) not in titles) and len(known) < MAX_ALIASES:
         alias["source"] = source_of(other)
         known = [*known, alias]
     # what the merged record was already also known as stays too (A merged into B, B into C)
     for theirs in data.get("alsoKnownAs", []):
-        new_title = _plain(theirs["title"]) not in {_plain(mine["title"]) for mine in known} | {
-            _plain(winner.data["title"])
+        new_title = loose_text(theirs["title"]) not in {loose_text(mine["title"]) for mine in known} | {
+            loose_text(winner.data["title"])
         }
         if new_title and len(known) < MAX_ALIASES:
             known = [*known, dict(theirs)]

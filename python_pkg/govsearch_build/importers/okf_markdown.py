@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..records import parse_record_text
+from .cleaning import MAX_ALIASES
 from .common import ImportBuilder, expand, iso_date, keywords, make_id, page_type, shown
 
 DEFAULT_COLLECTION = "uk-living"
@@ -84,7 +85,7 @@ def _family_names(file: str, name: dict[str, str], members: list[str], builder: 
         return
     for candidate in found:
         aliases = candidate.data.setdefault("alsoKnownAs", [])
-        if len(aliases) < 20:
+        if len(aliases) < MAX_ALIASES:
             aliases.append(dict(name))
     builder.merged_before_build(
         file, found[0].file, "a service family with no address: another name of the services it links"

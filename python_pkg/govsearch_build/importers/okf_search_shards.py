@@ -68,7 +68,7 @@ its reason (an address that cannot be used, the same address as a link
 already listed, the limit of 40 links). A dataset row whose own address
 cannot be used is rejected alone: nothing is folded into it, so its formats
 and services stay records of their own. Rows of one dataset
-page whose URLs differ only by a format (`quality.format_free_url`: a format
+page whose URLs differ only by a format (`url_identity.format_free_url`: a format
 query parameter such as outputFormat=csv|shape-zip or f=json|geojson, or a
 file extension) are the same data in several formats and are folded whatever
 their titles say (Runnymede's "Local Centre Boundaries - Local Plan Policy
@@ -98,27 +98,17 @@ catalogue content, so it and the contract discovered for it are left out.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..quality import (
-    adds_nothing_to,
-    format_free_url,
-    format_name,
-    is_code_word,
-    is_file_download,
-    is_generic_title,
-    service_kind,
-    spell_code_word,
-    title_vocabulary,
-    without_format,
-)
-from .common import MAX_LINKS, ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
+from ..code_titles import is_code_word, spell_code_word, title_vocabulary
+from ..titles import is_generic_title
+from .common import ImportBuilder, expand, iso_date, keywords, make_id, read_json, shown
+from .dataset_formats import fold_formats
 
 DEFAULT_COLLECTION = "government-apis"
-MAX_ALIASES = 20  # the record schema's limit
 OGL = "Open Government Licence v3.0"
 
 RESOURCE_TYPES = {
@@ -210,7 +200,7 @@ def import_paths(paths: list[Path], builder: ImportBuilder) -> None:
     rows.sort(key=lambda pair: pair[1].get("record_type") in STANDARD)
     rows = _without_navigation_topics(rows, builder)
     rows, codes = _spell_code_titles(rows, builder)
-    rows, links, aliases, folded_codes = _fold_formats(rows, builder, codes)
+    rows, links, aliases, folded_codes = fold_formats(rows, builder, codes)
     for file, item in rows:
         url = str(item.get("url") or "")
         _one(file, item, product_urls, docs, builder, links.get(url), aliases.get(url), folded_codes.get(url, ()))
@@ -245,7 +235,7 @@ def _spell_code_titles(
     rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder
 ) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str]]:
     """Rows titled by a one-word code ("aqmz", "councilpropertyregister") retitled
-    from what the row offers (`quality.spell_code_word`): a service's dataset's
+    from what the row offers (`code_titles.spell_code_word`): a service's dataset's
     title, else its summary's words, else the code split by the export's own
     vocabulary. The code stays a keyword; returns the rows and each retitled
     row's code by file."""
@@ -280,146 +270,6 @@ def _dataset_title(
     if item.get("record_type") == "Data Product" or doc not in products or doc == item.get("url"):
         return ""
     return builder.text(rows[products[doc]].get("title"), "title")
-
-
-def _fold_formats(
-    rows: list[tuple[str, dict[str, Any]]], builder: ImportBuilder, codes: dict[str, str]
-) -> tuple[
-    list[tuple[str, dict[str, Any]]],
-    dict[str, list[dict[str, str]]],
-    dict[str, list[dict[str, str]]],
-    dict[str, list[str]],
-]:
-    """One dataset's formats and services become links of its Data Product record.
-
-    data.gov.uk lists each download (CSV, GeoJSON, KML...) and service (an
-    Esri REST or WFS endpoint) of a dataset as a row titled only by its format,
-    whose documentation page is the dataset's own page. Such a row is folded
-    into the Data Product row with that page as its url: its link joins the
-    product's links and the row is reported as merged. Rows of that page at one
-    address but for a format are folded too, whatever their titles say: a layer
-    offered as CSV, SHP and XLS is one thing, not three (`_format_variants`);
-    what such a row calls its layer beyond its dataset's title ("Secondary
-    Gritting Routes" of "Priority gritting routes") stays searchable as an alias,
-    and a folded row's code title (`codes`, by file) as a keyword of the dataset.
-    """
-    # a dataset row whose own address cannot be used is rejected alone: nothing is folded into it
-    products = {
-        str(item.get("url")): (file, item)
-        for file, item in rows
-        if item.get("record_type") == "Data Product" and item.get("url") and builder.urls.usable(item.get("url"))
-    }
-    variants = _format_variants(rows, products)
-    kept: list[tuple[str, dict[str, Any]]] = []
-    links: dict[str, list[dict[str, str]]] = {}
-    aliases: dict[str, list[dict[str, str]]] = defaultdict(list)
-    folded_codes: dict[str, list[str]] = defaultdict(list)
-    for file, item in rows:
-        doc, raw_url, title = (
-            str(item.get("documentation") or ""),
-            str(item.get("url") or ""),
-            builder.text(item.get("title"), "title"),
-        )
-        if file not in variants and (
-            item.get("record_type") == "Data Product"
-            or doc not in products
-            or not raw_url
-            or raw_url == doc
-            or not _names_only_a_format_of(title, products[doc][1])
-        ):
-            kept.append((file, item))
-            continue
-        product = products[doc][0]
-        url, problem = builder.urls.link(raw_url)
-        _add_link(links.setdefault(doc, []), url, problem, title, products[doc][1], file, builder)
-        _keep_layer_name(aliases[doc], title, products[doc][1])
-        if file in codes:
-            folded_codes[doc].append(codes[file])
-        builder.merged_before_build(file, product, "a format or service of the dataset, listed as one of its links")
-        builder.quality.note(
-            "formats-merged",
-            "merged",
-            file,
-            title,
-            f"link of {product}" if url else f"merged; link not kept: {problem}",
-        )
-    return kept, links, {doc: found for doc, found in aliases.items() if found}, folded_codes
-
-
-def _add_link(
-    listed: list[dict[str, str]],
-    url: str | None,
-    problem: str | None,
-    title: str,
-    product: dict[str, Any],
-    file: str,
-    builder: ImportBuilder,
-) -> None:
-    """A folded row's link joins its dataset's links, or is counted as dropped with
-    the reason (`links-accounted`): a URL that cannot be used, the same address as a
-    link already listed, or the schema's limit of links reached."""
-    if url is None:
-        reason = f"dropped: {problem}"
-    elif any(link["url"] == url for link in listed):
-        reason = "dropped: the same address as a link already listed"
-    elif len(listed) >= MAX_LINKS:
-        reason = f"dropped: the record already lists {MAX_LINKS} links"
-    else:
-        link = {"title": _link_title(url, title, product), "url": url, "kind": _kind(url)}
-        if url.startswith("http://"):
-            link.update(title=f"{link['title']} (not encrypted)", linkSecurity="http-only")
-        listed.append(link)
-        reason = "kept (plain http, flagged)" if url.startswith("http://") else "kept"
-    builder.quality.note("links-accounted", reason, file, title, url or "")
-
-
-def _keep_layer_name(aliases: list[dict[str, str]], title: str, product: dict[str, Any]) -> None:
-    """A folded row's name for its layer, without its format, when it names more than its dataset."""
-    name = without_format(title)
-    if not _names_only_a_format_of(title, product) and len(aliases) < MAX_ALIASES:
-        if all(alias["title"].lower() != name.lower() for alias in aliases):
-            aliases.append({"title": name})
-
-
-def _format_variants(
-    rows: list[tuple[str, dict[str, Any]]], products: dict[str, tuple[str, dict[str, Any]]]
-) -> set[str]:
-    """The rows of a dataset's page whose address another of its rows shares but
-    for a format (`quality.format_free_url`: GeoServer's outputFormat=csv and
-    =shape-zip, ArcGIS's f=json and f=geojson): the same data in several formats,
-    however each row's title names it ("Local Centre Boundaries - Local Plan
-    Policy (download as SHP)" under the dataset "Local Centre Boundaries")."""
-    urls: dict[tuple[str, str], set[str]] = defaultdict(set)
-    files: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for file, item in rows:
-        doc, url = str(item.get("documentation") or ""), str(item.get("url") or "")
-        if item.get("record_type") != "Data Product" and doc in products and url and url != doc:
-            key = (doc, format_free_url(url))
-            urls[key].add(url)
-            files[key].append(file)
-    return {file for key, found in urls.items() if len(found) > 1 for file in files[key]}
-
-
-def _link_title(url: str, title: str, product: dict[str, Any]) -> str:
-    """A folded row's link is titled by its format or kind of service, unless its
-    title names more than its dataset's (a layer of it): then by its own title."""
-    if is_generic_title(title):
-        return title
-    if not _names_only_a_format_of(title, product):
-        return title
-    return (format_name(url) if is_file_download(url) else None) or service_kind(url, title) or title
-
-
-def _kind(url: str) -> str:
-    return "download" if is_file_download(url) else "service"
-
-
-def _names_only_a_format_of(title: str, product: dict[str, Any]) -> bool:
-    """A row whose title names only a format or its server, or its dataset again with
-    a format ("Conservation Areas (download as CSV)"), is a way to get that dataset."""
-    return is_generic_title(title) or adds_nothing_to(
-        title, str(product.get("title") or ""), str(product.get("publisher_title") or "")
-    )
 
 
 def _access(item: dict[str, Any], file: str, builder: ImportBuilder) -> tuple[str | None, str, str | None]:

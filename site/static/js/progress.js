@@ -37,14 +37,13 @@ function labelFor(what, loaded, total, started) {
 }
 
 // While search loads, the browse pages (plain pages, no search engine needed) are one click away.
-function browseLink(box) {
-  const meta = document.querySelector('meta[name="govsearch-base"]');
+function browseLink(box, base) {
   const text = document.createElement("p");
   text.className = "govuk-body-s";
   text.id = "loading-browse";
   const link = document.createElement("a");
   link.className = "govuk-link";
-  link.href = (meta && meta.content ? meta.content : "/") + "browse/";
+  link.href = base + "browse/";
   link.textContent = "browse the catalogue";
   text.append("While search gets ready you can ", link, ".");
   box.append(text);
@@ -71,7 +70,7 @@ export function showProgress(bridge, status) {
     label.textContent = labelFor(what, loaded, total, started[detail.phase] || performance.now());
   };
   if (!document.getElementById("loading-browse")) {
-    browseLink(box);
+    browseLink(box, bridge.base);
   }
   box.hidden = false;
   if (bridge.progress) {

@@ -1,7 +1,8 @@
 // The human search page: results as you type, filters with counts, and the
 // query and filters kept in the URL fragment (never sent to the server).
 // This module is the controller; results.js, filters.js and progress.js
-// build what it shows, fragment.js reads and writes the page's state.
+// build what it shows, fragment.js reads and writes the page's state,
+// search-elements.js finds the page's parts and skip-links.js moves focus.
 //
 // One ranking for people and agents: a finished query (Enter, or typing
 // paused) shows exactly what the search_government_knowledge tool answers
@@ -15,6 +16,8 @@ import { blankState, lastWord, MAX_QUERY, parseFragment, toFragment, toolArgumen
 import { errorJson, LANE } from "./messages.js";
 import { showProgress } from "./progress.js";
 import { emptyState, failureText, moreButton, noticeList, resultItem, statusText, suggestionLink } from "./results.js";
+import { labeller, pageElements } from "./search-elements.js";
+import { skipTo } from "./skip-links.js";
 
 export { parseFragment, toFragment };
 
@@ -32,27 +35,6 @@ function parseAnswer(text) {
   } catch (error) {
     return JSON.parse(errorJson("internal_error", "The search engine gave an answer we could not read."));
   }
-}
-
-function pageElements() {
-  const get = (id) => document.getElementById(id);
-  const ui = {
-    form: get("search-form"), input: get("search-input"), area: get("search-area"), status: get("search-status"),
-    notices: get("search-notices"), list: get("search-results"), filters: get("filters"), groups: get("filter-groups"),
-    toggle: get("filters-toggle"), selected: get("search-selected"), suggestion: get("search-suggestion"),
-    more: get("search-more"), empty: get("search-empty-state"), skip: get("skip-to-results"),
-  };
-  return ui.form && ui.input && ui.area && ui.list && ui.filters ? ui : null;
-}
-
-function labeller(filters) {
-  let labels = {};
-  try {
-    labels = JSON.parse(filters.dataset.labels || "{}");
-  } catch (error) {
-    labels = {};
-  }
-  return (dimension, token) => (labels[dimension] && labels[dimension][token]) || token;
 }
 
 // A search arriving in the query string (a header search box or the form
@@ -78,31 +60,6 @@ export function startSearch(bridge, base) {
     bridge.start();
     new SearchPage(bridge, base, ui).start();
   }
-}
-
-// A link's target id; a malformed escape (from a record's own Markdown) names no element.
-function decodedId(text) {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return "";
-  }
-}
-
-// The skip links move focus without touching the fragment, which holds the
-// search ("#main-content" would otherwise replace the words and filters).
-function skipTo(event) {
-  const link = event.target.closest && event.target.closest('a[href^="#"]');
-  const target = link && link.hash.length > 1 ? document.getElementById(decodedId(link.hash.slice(1))) : null;
-  if (!target) {
-    return;
-  }
-  event.preventDefault();
-  if (!target.hasAttribute("tabindex")) {
-    target.setAttribute("tabindex", "-1");
-    target.addEventListener("blur", () => target.removeAttribute("tabindex"), { once: true });
-  }
-  target.focus();
 }
 
 class SearchPage {
