@@ -20,7 +20,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python_pkg"))
 
-from govsearch.ranking.series import series_key  # noqa: E402
+from govsearch.ranking.series import series_of  # noqa: E402
 from govsearch_build.config import SiteConfig, load_config  # noqa: E402
 from govsearch_build.data_writer import write_data  # noqa: E402
 from govsearch_build.records import load_content  # noqa: E402
@@ -106,13 +106,13 @@ def record_urls(records: list[Any]) -> list[str]:
 
 def record_series(records: list[Any]) -> list[list[str]]:
     """The URLs of each series of two records or more (govsearch.ranking.series: one
-    publisher's records under one title, editions apart). An answer shows a
+    publisher's records of one type under one title, editions apart). An answer shows a
     series as one result, so its judged URLs are one ideal result."""
-    members: dict[tuple[str, str], list[Any]] = {}
+    members: dict[tuple[str, str, str], list[Any]] = {}
     for record in records:
-        key = series_key(record.data["title"])
+        key = series_of(record.data)
         if key:
-            members.setdefault((record.data["publisher"], key), []).append(record)
+            members.setdefault(key, []).append(record)
     return sorted(
         sorted(url for record in group for url in _answers_for(record)) for group in members.values() if len(group) > 1
     )

@@ -14,7 +14,7 @@ from govsearch.attribution import CATALOGUE_ATTRIBUTION, needs_attribution
 from govsearch_build.assets import Assets, hashed_name
 from govsearch_build.config import load_config
 from govsearch_build.records import Record, load_content
-from govsearch_build.related import related_records, series_key
+from govsearch_build.related import related_records
 from govsearch_build.render import CSP, render_site
 from govsearch_build.sanitise import render_markdown
 from govsearch_build.slugs import publisher_slugs
@@ -297,13 +297,6 @@ def _record(number: int, **fields) -> dict:
         "resourceType": "dataset",
     }
     return {**base, **fields}
-
-
-def test_series_keys_drop_what_varies_between_editions():
-    assert series_key("UK House Price Index for April 2025") == series_key("UK House Price Index for July 2024")
-    assert series_key("Price Paid Data 2019-20 (v2)") == series_key("Price Paid Data 2021")
-    assert series_key("Price Paid Data") != series_key("Land Registry Data")
-    assert series_key("2024") == ""
 
 
 def test_related_records_by_series_api_and_topic():

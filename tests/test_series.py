@@ -19,7 +19,7 @@ id: {id}
 title: {title}
 summary: {summary}
 url: https://www.gov.uk/government/news/{id}
-resourceType: govuk-content
+resourceType: {kind}
 publisher: {publisher}
 accessStatus: public
 collection: land-registry
@@ -32,22 +32,24 @@ The monthly release of house price figures.
 """
 
 RECORDS = [
-    ("hpi-2026-03", "UK House Price Index for March 2026", "HM Land Registry"),
-    ("hpi-2026-05", "UK House Price Index for May 2026", "HM Land Registry"),
-    ("hpi-2025-12", "UK House Price Index for December 2025", "HM Land Registry"),
-    ("hpi-2026-04", "UK House Price Index for April 2026", "HM Land Registry"),
+    ("hpi-2026-03", "UK House Price Index for March 2026", "HM Land Registry", "govuk-content"),
+    ("hpi-2026-05", "UK House Price Index for May 2026", "HM Land Registry", "govuk-content"),
+    ("hpi-2025-12", "UK House Price Index for December 2025", "HM Land Registry", "govuk-content"),
+    ("hpi-2026-04", "UK House Price Index for April 2026", "HM Land Registry", "govuk-content"),
     # The same title from another publisher is another series.
-    ("hpi-wales-2026-05", "UK House Price Index for May 2026", "Welsh Government"),
-    ("hpi-guide", "About the UK House Price Index", "HM Land Registry"),
+    ("hpi-wales-2026-05", "UK House Price Index for May 2026", "Welsh Government", "govuk-content"),
+    # So is the same title of another resource type.
+    ("hpi-api-2026-05", "UK House Price Index for May 2026", "HM Land Registry", "dataset"),
+    ("hpi-guide", "About the UK House Price Index", "HM Land Registry", "govuk-content"),
 ]
 
 
 @pytest.fixture(scope="module")
 def catalogue(tmp_path_factory) -> Catalogue:
     content = tmp_path_factory.mktemp("series-corpus")
-    for record_id, title, publisher in RECORDS:
+    for record_id, title, publisher, kind in RECORDS:
         summary = f"House price index figures from {publisher}."
-        text = RECORD.format(id=record_id, title=title, summary=summary, publisher=publisher)
+        text = RECORD.format(id=record_id, title=title, summary=summary, publisher=publisher, kind=kind)
         (content / f"{record_id}.md").write_text(text, "utf-8")
     site = build_fixture_site(tmp_path_factory.mktemp("series-site"), content)
     return Catalogue.open(DirectoryLoader(Path(site)))
@@ -63,12 +65,12 @@ def test_a_series_is_one_result_led_by_its_newest_edition(catalogue):
     answer = search(catalogue, "house price index")
     ids = [item["id"] for item in answer["results"]]
     assert answer["total"] == len(RECORDS)  # records, not results
-    assert answer["returned"] == len(ids) == 3
+    assert answer["returned"] == len(ids) == 4
     lead = answer["results"][ids.index("hpi-2026-05")]
     assert lead["more"] == 3
     assert [other["id"] for other in lead["others"]] == ["hpi-2026-04", "hpi-2026-03", "hpi-2025-12"]
     assert {"title", "url", "recordUrl"} <= set(lead["others"][0])
-    assert "hpi-wales-2026-05" in ids and "hpi-guide" in ids
+    assert {"hpi-wales-2026-05", "hpi-api-2026-05", "hpi-guide"} <= set(ids)
     assert "more" not in answer["results"][ids.index("hpi-guide")]
 
 

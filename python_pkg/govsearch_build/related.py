@@ -3,9 +3,9 @@
 A record page answers the visitor's next question with plain links to:
 
 - the same series (govsearch.ranking.series, the rule search answers group by too):
-  records from the same publisher whose titles are the same once years,
-  dates, numbers and versions are removed ("Price Paid Data 2019" and
-  "Price Paid Data 2020"), nearest in title order first;
+  records of the same publisher and resource type whose titles are the same
+  once years, dates, numbers and versions are removed ("Price Paid Data
+  2019" and "Price Paid Data 2020"), nearest in title order first;
 - the API and its documentation: a documentation record's API records (its
   links with a recordId) and back, and an API whose documentationUrl is
   another record's address;
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from govsearch.ranking.series import plain as _plain
-from govsearch.ranking.series import series_key
+from govsearch.ranking.series import series_of
 
 MAX_SERIES = 6
 MAX_API = 6
@@ -72,9 +72,9 @@ def _series(records: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
     """Each record in a series of two or more: its neighbours in title order."""
     groups: dict[tuple[str, str], list[Mapping[str, Any]]] = defaultdict(list)
     for record in records:
-        key = series_key(record["title"])
+        key = series_of(record)
         if key:
-            groups[(record["publisher"], key)].append(record)
+            groups[key].append(record)
     found: dict[str, list[str]] = {}
     half = MAX_SERIES // 2
     for members in groups.values():

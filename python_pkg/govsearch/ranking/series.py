@@ -9,8 +9,10 @@ returns ten editions where one, with the others a click away, would do
 the build's record pages (govsearch_build.related) and for the answer
 (ranking.stages):
 
-- a series is the records of one publisher whose titles are the same once
-  what varies is removed (`series_key`);
+- a series is one publisher's records of one resource type whose titles
+  are the same once what varies is removed (`series_of`, `series_key`): a
+  council's "Tree Preservation Orders" and another council's are different
+  data, and an organisation is no edition of its API;
 - in an answer, the series' best-placed record leads it and keeps its place;
   the others in the same answer stand behind it (`grouped`), so the answer
   shows other records instead;
@@ -45,6 +47,8 @@ _MONTH_NAMES = "|".join([*_MONTHS, *(month[:3] for month in _MONTHS if month != 
 # What varies between the members of a series: years, dates, quarters, months, numbers and versions.
 _VARYING = re.compile(rf"\b(?:v\d+(?:\.\d+)*|version\s*\d+|q[1-4]|{_MONTH_NAMES}|\d+(?:st|nd|rd|th)?)\b")
 _WORD = re.compile(r"[a-z][a-z0-9]+")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+Key = tuple[str, str, str]  # (publisher, resource type, series_key)
 _DATED = re.compile(rf"\b(?:({_MONTH_NAMES})\.?\s+)?((?:19|20)\d\d)\b")
 
 
@@ -70,12 +74,12 @@ def _month(name: str) -> int:
     return next((number for number, month in enumerate(_MONTHS, 1) if name and month.startswith(name[:3])), 0)
 
 
-def grouped(keys: Sequence[tuple[str, str] | None]) -> list[tuple[int, list[int]]]:
+def grouped(keys: Sequence[Key | None]) -> list[tuple[int, list[int]]]:
     """The places of an answer's results once series are grouped: each
     series' first place with the places of the rest of it in the answer,
-    then everything else in order. `keys`: each result's (publisher,
-    series_key), None for a record that belongs to no series."""
-    leads: dict[tuple[str, str], list[int]] = {}
+    then everything else in order. `keys`: each result's series_of, None
+    for a record that belongs to no series."""
+    leads: dict[Key, list[int]] = {}
     kept: list[tuple[int, list[int]]] = []
     for place, key in enumerate(keys):
         if key is not None and key in leads:
@@ -88,14 +92,10 @@ def grouped(keys: Sequence[tuple[str, str] | None]) -> list[tuple[int, list[int]
     return kept
 
 
-Key = tuple[str, str]  # (publisher, series_key)
-_YEAR = re.compile(r"(?:19|20)\d\d")
-
-
-def series_of(row: Mapping[str, Any]) -> Key | None:
-    """A record's series (by its row), None when its title is nothing but what varies."""
-    key = series_key(row.get("title", ""))
-    return (row.get("publisher", ""), key) if key else None
+def series_of(record: Mapping[str, Any]) -> Key | None:
+    """A record's series (from its row or its data), None when its title is nothing but what varies."""
+    key = series_key(record.get("title", ""))
+    return (record.get("publisher", ""), record.get("resourceType", ""), key) if key else None
 
 
 def grouped_answer(terms: Sequence[Term], ranked: list[Ranked], rows: Mapping[int, Mapping[str, Any]]) -> list[Ranked]:

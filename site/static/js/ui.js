@@ -78,6 +78,8 @@ class SearchPage {
     this.focusFrom = -1; // after "show more": focus the first new result
     this.shown = null; // the query, answer and facets last drawn
     this.later = 0; // results shown from pages after the first answer
+    this.seen = new Set(); // records shown: results and the rest of their series behind them
+    this.nextOffset = MAX_LIMIT; // where the next page starts, in steps of the largest limit
     this.focusResults = false; // after "Did you mean": focus the new results' count
   }
 
@@ -157,10 +159,12 @@ class SearchPage {
     ui.status.textContent = "";
     document.title = this.title;
     this.later = 0;
+    this.seen.clear();
+    this.nextOffset = MAX_LIMIT;
   }
 
   announce(query, result, added) {
-    this.ui.status.textContent = statusText(query, { ...result, returned: result.returned + this.later }, added);
+    this.ui.status.textContent = statusText(query, { ...result, returned: this.seen.size }, added); // records shown
     document.title = `${this.ui.status.textContent} – ${this.title}`;
   }
 
@@ -174,12 +178,13 @@ class SearchPage {
       ui.status.textContent = failureText(result);
       return;
     }
+    this.showResults(query, result.results);
     this.announce(query, result, added.length);
     if (typeof result.suggestion === "string" && result.suggestion.trim() && result.suggestion.trim() !== query) {
       ui.suggestion.append(suggestionLink(result.suggestion.trim(), toFragment({ ...current, q: result.suggestion.trim() })));
     }
     ui.notices.append(...noticeList(result, added.length, lastWord(query)));
-    this.showResults(query, [...result.results, ...added]);
+    this.showResults(query, added);
     if (!result.total && !added.length) {
       ui.empty.append(emptyState({ base: this.base, filtered: selectedCount(current) > 0, onClear: () => this.clearFilters() }));
     }
@@ -193,12 +198,16 @@ class SearchPage {
   }
 
   showResults(query, items) {
+    // Pages overlap where a series reached into the next one: a record shown is not shown again.
     const context = { base: this.base, label: this.label, query };
-    this.ui.list.append(...items.map((item) => resultItem(item, context)));
+    const fresh = items.filter((item) => !this.seen.has(item.id));
+    fresh.forEach((item) => [item, ...(item.others || [])].forEach((record) => this.seen.add(record.id)));
+    this.ui.list.append(...fresh.map((item) => resultItem(item, context)));
+    return fresh.length;
   }
 
   // Show more: up to the tool's maximum by asking again, then page by page
-  // from where the shown results end, until every match has been shown.
+  // (steps of MAX_LIMIT), until every match has been shown.
   showMore(result) {
     const { ui } = this;
     if (this.focusFrom >= 0) {
@@ -210,7 +219,7 @@ class SearchPage {
     }
     ui.more.replaceChildren();
     const shown = result.returned + this.later;
-    if (result.total > shown) {
+    if (result.total > this.seen.size) {
       ui.more.append(moreButton(() => this.more(shown)));
     }
   }
@@ -221,14 +230,14 @@ class SearchPage {
       this.limit = MAX_LIMIT;
       this.run();
     } else {
-      this.nextPage(shown);
+      this.nextPage();
     }
   }
 
-  async nextPage(offset) {
+  async nextPage() {
     const mine = this.sequence;
     const { current, result } = this.shown;
-    const page = await this.ask(current, { limit: MAX_LIMIT, offset });
+    const page = await this.ask(current, { limit: MAX_LIMIT, offset: this.nextOffset });
     if (mine !== this.sequence) {
       return; // a newer search has started
     }
@@ -238,8 +247,12 @@ class SearchPage {
       this.showMore(result);
       return;
     }
-    this.showResults(current.q.trim(), page.results);
-    this.later += page.results.length;
+    this.nextOffset += MAX_LIMIT;
+    const added = this.showResults(current.q.trim(), page.results);
+    if (!added && page.results.length) {
+      return this.nextPage(); // every record of this page was shown with an earlier one
+    }
+    this.later += added;
     this.announce(current.q.trim(), result, 0);
     this.showMore(page.results.length ? result : { ...result, total: 0 });
   }
