@@ -117,11 +117,10 @@ export function resultItem(item, { base, label, query }) {
 }
 
 // The rest of a result's series in this answer (editions of one title),
-// behind one native disclosure: "Show 12 more in this series".
+// behind one native disclosure: "12 more in this series".
 function seriesOthers(others, base) {
   const details = element("details", "app-series");
-  const count = `${thousands(others.length)} more in this series`;
-  details.append(element("summary", "app-series__summary", `Show ${count}`));
+  details.append(element("summary", "app-series__summary", `${thousands(others.length)} more in this series`));
   const list = element("ul", "app-series__list");
   for (const other of others) {
     const entry = element("li");
