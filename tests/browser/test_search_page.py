@@ -523,3 +523,22 @@ def test_the_header_search_box_keeps_the_words_in_the_fragment(open_page, served
     assert page.locator("#header-search-input").count() == 0, "the search page has one search box"
     sent = [unquote_plus(url).lower() for url in guard.requests]
     assert not [url for url in sent if "bathing" in url]
+
+
+def test_a_series_shows_as_one_result_with_the_rest_behind_a_disclosure(open_page, site_dir):
+    """Monthly editions of one title are one result: "N more in this series"
+    opens a list of the others, each a link to its record page, in the tool's order."""
+    query = "uk house price index"
+    tool = _tool(site_dir, {"query": query, "limit": 8})
+    lead = next(item for item in tool["results"] if item.get("more"))
+    page, guard = open_page("#q=" + query.replace(" ", "+"), wait_ready=True)
+    _status(page, f"‘{query}’")
+    item = page.locator(f"#search-results > li[data-record-id='{lead['id']}']")
+    disclosure = item.locator("details.app-series")
+    assert disclosure.locator("summary").text_content() == f"{lead['more']} more in this series"
+    assert not disclosure.locator("ul").is_visible()
+    disclosure.locator("summary").click()
+    links = disclosure.locator("li a")
+    assert links.evaluate_all("(all) => all.map((a) => a.textContent)") == [other["title"] for other in lead["others"]]
+    assert links.first.get_attribute("href").endswith(f"records/{lead['others'][0]['id']}/")
+    assert page.locator("details.app-series").count() == sum(1 for item in tool["results"] if item.get("more"))
