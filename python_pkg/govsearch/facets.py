@@ -2,7 +2,7 @@
 
 A *profile* is one distinct combination of the four filter values and the
 record's ranking flags (a few thousand at most, however many records). The
-facets file (data_format: facets) lists every profile and how many records
+facets file (govsearch.format: facets) lists every profile and how many records
 have it; each record's profile code comes inline (single layout) or in chunks
 by record number (sharded layout), each chunk read the first time a query
 matches one of its records. So opening a site reads what grows with the
@@ -17,8 +17,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import partial
 from typing import Any
 
-from .data_format import decode_codes, decode_profile_codes, listed_shard_path
 from .data_reader import SiteUnavailable, read_verified
+from .format import decode_codes, decode_profile_codes, listed_shard_path
 from .loaders import LaterRead, Loader, gather
 
 # Tool filter property -> record field it filters on.
