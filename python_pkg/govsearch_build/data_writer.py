@@ -26,16 +26,19 @@ from lunr import lunr
 from lunr.index import Index
 
 from govsearch.engine import DIMENSIONS
-from govsearch.facets import CHUNKS as FACET_CHUNKS
 from govsearch.format import (
     CODES,
     FORMAT,
     MANIFEST,
+    POSTINGS,
+    PROFILE_CHUNKS,
     RECORDS,
+    ROWS,
     SHA256,
     SHARDED,
     SHORTEST_DIGEST,
     SINGLE,
+    SIZE,
     decode_codes,
     page_folder,
     profile_table,
@@ -227,8 +230,8 @@ def facet_table(
         columns[field] = (shown, [code[value] for value in of_record])
     table, chunks, profile_of = profile_table(columns, decode_codes(flags, 1), per_chunk)
     if per_chunk is not None:
-        table["records"]["sha256"] = [
-            writer.write(shard_stem(FACET_CHUNKS, number), {CODES: codes})[SHA256][:SHORTEST_DIGEST]
+        table[RECORDS][SHA256] = [
+            writer.write(shard_stem(PROFILE_CHUNKS, number), {CODES: codes})[SHA256][:SHORTEST_DIGEST]
             for number, codes in enumerate(chunks)
         ]
     return table, profile_of
@@ -295,6 +298,6 @@ def small_indexes(written: list[tuple[str, dict[str, Any]]]) -> list[dict[str, A
     """The profile chunks and the pages naming the postings and rows shards,
     if together no more than UP_FRONT_BYTES (else none): what the worker
     downloads with the catalogue, as a search's first rounds need them."""
-    wanted = (f"{FACET_CHUNKS}/", f"{page_folder('postings')}/", f"{page_folder('rows')}/")
+    wanted = (f"{PROFILE_CHUNKS}/", f"{page_folder(POSTINGS)}/", f"{page_folder(ROWS)}/")
     chosen = [entry for stem, entry in written if stem.startswith(wanted)]
-    return chosen if sum(entry["size"] for entry in chosen) <= UP_FRONT_BYTES else []
+    return chosen if sum(entry[SIZE] for entry in chosen) <= UP_FRONT_BYTES else []

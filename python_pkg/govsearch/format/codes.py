@@ -8,6 +8,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress
 from typing import Any
 
+from . import keys
+
 CODE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 _CODE_BYTES = bytes.maketrans(CODE_ALPHABET.encode(), bytes(range(64)))
 _DIGIT_CHARS = bytes.maketrans(bytes(range(64)), CODE_ALPHABET.encode())
@@ -87,30 +89,30 @@ def profile_table(
     as separate files, whose hashes the caller adds as records.sha256); and
     each record's profile."""
     fields = list(columns)
-    keys = list(zip(*(columns[field][1] for field in fields), flags))
-    counts = Counter(keys)
+    profile_keys = list(zip(*(columns[field][1] for field in fields), flags))
+    counts = Counter(profile_keys)
     order = sorted(counts, key=lambda key: (-counts[key], key))
     profile = {key: number for number, key in enumerate(order)}
     widths = {field: code_width(len(columns[field][0])) for field in fields}
     table = {
-        "columns": {field: {"values": columns[field][0]} for field in fields},
-        "profiles": {
-            "widths": widths,
-            "codes": {
+        keys.COLUMNS: {field: {keys.VALUES: columns[field][0]} for field in fields},
+        keys.PROFILES: {
+            keys.WIDTHS: widths,
+            keys.CODES: {
                 field: encode_codes((key[at] for key in order), widths[field]) for at, field in enumerate(fields)
             },
-            "flags": encode_codes((key[-1] for key in order), 1),
-            "records": [counts[key] for key in order],
+            keys.FLAGS: encode_codes((key[-1] for key in order), 1),
+            keys.RECORDS: [counts[key] for key in order],
         },
     }
     one, width = profile_code_shape(len(order))
-    codes = [profile[key] for key in keys]
-    records: dict[str, Any] = {"count": len(codes), "one": one, "width": width}
-    table["records"] = records
+    codes = [profile[key] for key in profile_keys]
+    records: dict[str, Any] = {keys.COUNT: len(codes), keys.ONE: one, keys.WIDTH: width}
+    table[keys.RECORDS] = records
     if per_chunk is None:
-        records["codes"] = encode_profile_codes(codes, one, width)
+        records[keys.CODES] = encode_profile_codes(codes, one, width)
         return table, [], codes
-    records["perChunk"] = per_chunk
+    records[keys.PER_CHUNK] = per_chunk
     chunks = [
         encode_profile_codes(codes[start : start + per_chunk], one, width) for start in range(0, len(codes), per_chunk)
     ]

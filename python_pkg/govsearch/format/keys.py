@@ -49,6 +49,15 @@ __all__ = [
     "SHARD_COUNT",
     "PER_SHARD",
     "WORK",
+    "COLUMNS",
+    "VALUES",
+    "PROFILES",
+    "WIDTHS",
+    "FLAGS",
+    "ONE",
+    "WIDTH",
+    "PER_CHUNK",
+    "PROFILE_CHUNKS",
     "content_name",
     "listed_shard_path",
     "page_folder",
@@ -114,6 +123,19 @@ SHARD_COUNT = "shards"
 PER_SHARD = "perShard"  # records (rows) per shard of records (rows)
 # A page of a shard list: FIRST (key pages), SHA256, SIZE and, for postings, WORK.
 WORK = "work"  # a postings shard's size as the work budget counts it
+
+# The facets file (codes.profile_table; read by govsearch.facets). RECORDS
+# is both the per-profile record counts (in PROFILES) and the records' codes
+# (at the top, with COUNT, ONE, WIDTH and either CODES or PER_CHUNK and SHA256).
+COLUMNS = "columns"
+VALUES = "values"
+PROFILES = "profiles"
+WIDTHS = "widths"
+FLAGS = "flags"
+ONE = "one"  # profiles below this take one base-64 digit (codes.profile_code_shape)
+WIDTH = "width"  # the digits of every other profile's code
+PER_CHUNK = "perChunk"
+PROFILE_CHUNKS = "profiles"  # the folder of the sharded layout's profile chunks
 
 
 def content_name(stem: str, sha256: str) -> str:
