@@ -1,4 +1,4 @@
-"""The data layout's codecs and path scheme (govsearch/data_format.py), and a
+"""The data layout's codecs and path scheme (govsearch/format/), and a
 built sharded site that keeps to them: the build writes with the same
 definitions the runtime reads with."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from govsearch.data_format import (
+from govsearch.format import (
     MANIFEST,
     POSTING_FIELDS,
     POSTING_TERM_INDEX,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from govsearch import sharded, terms
-from govsearch_build import data_writer
+from govsearch_build import data_writer, postings_writer, shard_writer
 from govsearch_build.importers import cleaning
 
 REPO = Path(__file__).resolve().parents[1]
@@ -26,12 +26,12 @@ MB = 1024 * 1024
 STATED = [
     ("docs/architecture.md", r"no more than (\d+) KB together", data_writer.UP_FRONT_BYTES // KB),
     ("docs/architecture.md", r"chunks of ([\d,]+) records", data_writer.PROFILES_PER_CHUNK),
-    ("docs/architecture.md", r"shards below in pages of (\d+)", data_writer.PAGE),
-    ("docs/architecture.md", r"shards of about (\d+) KB by term range", data_writer.POSTINGS_SHARD_BYTES // KB),
-    ("docs/architecture.md", r"a term in at\s+least (\d+) records", data_writer.TOP_ROWS_FROM),
-    ("docs/architecture.md", r"Rows are carried from (\d+) records", data_writer.TOP_ROWS_FROM),
-    ("docs/architecture.md", r"of its (\d+) best records", data_writer.TOP_ROWS),
-    ("docs/architecture.md", r"([\d,]+) records or more \(`SUMMARY_FROM`", data_writer.SUMMARY_FROM),
+    ("docs/architecture.md", r"shards below in pages of (\d+)", shard_writer.PAGE),
+    ("docs/architecture.md", r"shards of about (\d+) KB by term range", postings_writer.POSTINGS_SHARD_BYTES // KB),
+    ("docs/architecture.md", r"a term in at\s+least (\d+) records", postings_writer.TOP_ROWS_FROM),
+    ("docs/architecture.md", r"Rows are carried from (\d+) records", postings_writer.TOP_ROWS_FROM),
+    ("docs/architecture.md", r"of its (\d+) best records", postings_writer.TOP_ROWS),
+    ("docs/architecture.md", r"([\d,]+) records or more \(`SUMMARY_FROM`", postings_writer.SUMMARY_FROM),
     ("docs/architecture.md", r"kept up to (\d+) MB of JSON", sharded.CACHE_BYTES // MB),
     ("docs/architecture.md", r"rows from postings up to ([\d,]+)", sharded.KNOWN_ROWS),
     ("docs/record-format.md", r"up to (\d+) short terms", cleaning.MAX_KEYWORDS),

@@ -16,11 +16,11 @@ import pytest
 
 from govsearch import Catalogue, DirectoryLoader, FetchingLoader, to_json
 from govsearch import sharded as sharded_module
-from govsearch.data_format import decode_column
+from govsearch.format import decode_column
 from govsearch.loaders import MissingFiles
 from govsearch.ranking.query import MATCH_MODES, Term, clauses_for, query_terms
 from govsearch.session import Session
-from govsearch_build import data_writer
+from govsearch_build import data_writer, postings_writer, shard_writer
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.records import load_content
@@ -44,10 +44,10 @@ def layouts(tmp_path_factory):
     # and words in 20 records summarised (their best 25, and 20 a value), so every test
     # comparing the layouts checks the summaries too.
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(data_writer, "PAGE", 4)
+        patch.setattr(shard_writer, "PAGE", 4)
         patch.setattr(data_writer, "PROFILES_PER_CHUNK", 37)
-        patch.setattr(data_writer, "SUMMARY_FROM", 20)
-        patch.setattr(data_writer, "SUMMARY_BEST", 25)  # fewer than most summarised words' records
+        patch.setattr(postings_writer, "SUMMARY_FROM", 20)
+        patch.setattr(postings_writer, "SUMMARY_BEST", 25)  # fewer than most summarised words' records
         for layout in ("single", "sharded"):
             site = tmp_path_factory.mktemp(layout)
             manifest = write_data(config, loaded.records, site / "data", layout=layout)
@@ -192,7 +192,7 @@ def test_sharded_scores_equal_lunr_to_the_last_bit(layouts, monkeypatch):
     expected = raw_scores(Catalogue.open(DirectoryLoader(sites["single"])), records, three)
     assert raw_scores(Catalogue.open(DirectoryLoader(sites["sharded"])), records, three) == expected
     # Summing in plain field order instead differs for some record: the test can see the order.
-    monkeypatch.setattr(sharded_module, "_resum_out_of_order", lambda *args: None)
+    monkeypatch.setattr(sharded_module.matcher, "_resum_out_of_order", lambda *args: None)
     assert raw_scores(Catalogue.open(DirectoryLoader(sites["sharded"])), records, three) != expected
 
 
@@ -559,9 +559,9 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
     for term, posting in postings.items():
         # every word in TOP_ROWS_FROM records or more carries its best rows; a rarer one carries none
         holders = {n for column in posting["f"].values() for n in decode_column(column)[0]}
-        expected = min(len(holders), data_writer.TOP_ROWS) if len(holders) >= data_writer.TOP_ROWS_FROM else 0
+        expected = min(len(holders), postings_writer.TOP_ROWS) if len(holders) >= postings_writer.TOP_ROWS_FROM else 0
         assert len(posting.get("r", ())) == expected, term
-    carrying = [term for term, posting in postings.items() if len(posting.get("r", ())) == data_writer.TOP_ROWS]
+    carrying = [term for term, posting in postings.items() if len(posting.get("r", ())) == postings_writer.TOP_ROWS]
     words = [term for term in carrying if [t.indexed for t in query_terms(term)] == [term]]
     assert len(words) >= 3
     for word in words[:5]:
@@ -623,7 +623,7 @@ def test_a_summarised_words_filtered_or_later_results_take_their_rows_from_one_f
     single = Session(DirectoryLoader(sites["single"]))
     words = summarised_words(catalogue)
     # a summary of more records than the postings carry rows for offers the rest in a file
-    assert all(("r" in summary) == (len(summary["n"]) > data_writer.TOP_ROWS) for summary in words.values())
+    assert all(("r" in summary) == (len(summary["n"]) > postings_writer.TOP_ROWS) for summary in words.values())
     # the commonest words: a filter reaches furthest beyond their best 20
     pooled = sorted((word for word, summary in words.items() if "r" in summary), key=lambda w: -len(words[w]["n"]))
     assert len(pooled) >= 6

@@ -12,10 +12,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Protocol
 
-from .data_format import FORMAT, MANIFEST, SHARDED
 from .data_reader import SiteUnavailable, parse, read_bytes, read_verified
 from .engine import SearchEngine
 from .facets import FacetTable
+from .format import FORMAT, MANIFEST, SHARDED
 from .loaders import LaterRead, Loader
 from .ranking import RankingData
 from .sharded import ShardDirectory, ShardedMatcher, ShardedStore

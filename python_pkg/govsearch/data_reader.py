@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .data_format import SHORTEST_DIGEST
+from .format import SHORTEST_DIGEST
 from .loaders import Loader
 
 

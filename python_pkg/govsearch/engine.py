@@ -63,7 +63,7 @@ class Matcher(Protocol):
 @dataclass(frozen=True)
 class Summary:
     """What a one-word search for a common word shows, worked out by the build
-    (data_format: POSTING_SUMMARY), so it need not score every record."""
+    (govsearch.format: POSTING_SUMMARY), so it need not score every record."""
 
     tally: Counter[int]  # the word's records per profile
     best: list[tuple[int, float, int]]  # (number, score before row evidence, mask of `fields` holding it), best first

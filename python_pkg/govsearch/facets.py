@@ -2,7 +2,7 @@
 
 A *profile* is one distinct combination of the four filter values and the
 record's ranking flags (a few thousand at most, however many records). The
-facets file (data_format: facets) lists every profile and how many records
+facets file (govsearch.format: facets) lists every profile and how many records
 have it; each record's profile code comes inline (single layout) or in chunks
 by record number (sharded layout), each chunk read the first time a query
 matches one of its records. So opening a site reads what grows with the
@@ -17,8 +17,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import partial
 from typing import Any
 
-from .data_format import decode_codes, decode_profile_codes, listed_shard_path
 from .data_reader import SiteUnavailable, read_verified
+from .format import decode_codes, decode_profile_codes, keys, listed_shard_path
 from .loaders import LaterRead, Loader, gather
 
 # Tool filter property -> record field it filters on.
@@ -28,7 +28,6 @@ DIMENSIONS = {
     "collections": "collection",
     "publishers": "publisher",
 }
-CHUNKS = "profiles"  # the folder of the sharded layout's profile chunks
 
 
 class FacetTable:
@@ -44,28 +43,28 @@ class FacetTable:
     """
 
     def __init__(self, data: Mapping[str, Any], loader: Loader | None = None):
-        columns, profiles, records = data["columns"], data["profiles"], data["records"]
+        columns, profiles, records = data[keys.COLUMNS], data[keys.PROFILES], data[keys.RECORDS]
         fields = list(DIMENSIONS.values())
         # every value as a tuple of the values it stands for (one, or a record's several)
         self.names = {
-            field: [tuple(value) if isinstance(value, list) else (value,) for value in columns[field]["values"]]
+            field: [tuple(value) if isinstance(value, list) else (value,) for value in columns[field][keys.VALUES]]
             for field in fields
         }
         # Each profile's values in DIMENSIONS order; zip and map over whole
         # columns, not a generator per profile (this runs at every start).
         columns_of_values = [
-            map(self.names[field].__getitem__, decode_codes(profiles["codes"][field], profiles["widths"][field]))
+            map(self.names[field].__getitem__, decode_codes(profiles[keys.CODES][field], profiles[keys.WIDTHS][field]))
             for field in fields
         ]
         self.profile_values = list(zip(*columns_of_values))
-        self.profile_flags = decode_codes(profiles["flags"], 1)
-        self.profile_records = [int(count) for count in profiles["records"]]
-        self.count = int(records["count"])
-        self.code_shape = int(records["one"]), int(records["width"])
-        self.inline = records.get("codes")
-        self.per_chunk = max(1, int(records.get("perChunk", self.count)))
+        self.profile_flags = decode_codes(profiles[keys.FLAGS], 1)
+        self.profile_records = [int(count) for count in profiles[keys.RECORDS]]
+        self.count = int(records[keys.COUNT])
+        self.code_shape = int(records[keys.ONE]), int(records[keys.WIDTH])
+        self.inline = records.get(keys.CODES)
+        self.per_chunk = max(1, int(records.get(keys.PER_CHUNK, self.count)))
         # Chunks come through the loader, each vouched for by its sha256 here.
-        self.chunk_hashes: list[str] | None = records.get("sha256") if loader is not None else None
+        self.chunk_hashes: list[str] | None = records.get(keys.SHA256) if loader is not None else None
         self.loader = loader
         # Unread records have no profile (None): using one before `require` fails loudly.
         self.of_record: list[Any] = [None] * self.count
@@ -75,7 +74,7 @@ class FacetTable:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], loader: Loader | None = None) -> FacetTable:
-        missing = set(DIMENSIONS.values()) - set(data.get("columns", {}))
+        missing = set(DIMENSIONS.values()) - set(data.get(keys.COLUMNS, {}))
         if missing:
             raise ValueError(f"the facet table lacks {', '.join(sorted(missing))}")
         return cls(data, loader)
@@ -99,7 +98,7 @@ class FacetTable:
             return []
         per_chunk = self.per_chunk
         return [
-            (self._chunk_entry(index)["path"], partial(self.require, [index * per_chunk]))
+            (self._chunk_entry(index)[keys.PATH], partial(self.require, [index * per_chunk]))
             for index in sorted(self._unread)
         ]
 
@@ -107,14 +106,14 @@ class FacetTable:
         hashes = self.chunk_hashes or []
         if not 0 <= index < len(hashes):
             raise SiteUnavailable(f"facet chunk {index} is not listed")
-        return {"path": listed_shard_path(CHUNKS, index, hashes[index]), "sha256": hashes[index]}
+        return {keys.PATH: listed_shard_path(keys.PROFILE_CHUNKS, index, hashes[index]), keys.SHA256: hashes[index]}
 
     def _read(self, index: int) -> None:
         start = index * self.per_chunk
         if self.inline is not None:
             text, start, self._unread = self.inline, 0, set()
         else:
-            text = read_verified(self.loader, self._chunk_entry(index), "facets")["codes"]
+            text = read_verified(self.loader, self._chunk_entry(index), "facets")[keys.CODES]
         try:
             codes = decode_profile_codes(text, min(self.per_chunk, self.count - start), *self.code_shape)
         except ValueError as error:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from .data_format import DATA_FOLDER
+from .format import DATA_FOLDER
 
 # A data file later searches need, not read yet, and what reads it (checks and
 # decodes it into the catalogue): the worker fetches the file while nobody

@@ -2,11 +2,11 @@
 
 The index is built by lunr.py. Small sites ship it whole, as a standard lunr
 2.3.9 serialisation (lunr.js can load the same file); large sites ship it
-split into shards (see govsearch/sharded.py) so a query fetches only what it
+split into shards (see govsearch/sharded/) so a query fetches only what it
 needs. Every data file gets a content-hashed name; the manifest, fetched
 fresh, vouches for the top-level files with sha256 and size, and the shard
 directory vouches for the shards. The layout's names, keys and codecs are
-defined once, with the runtime that reads them, in govsearch/data_format.py.
+defined once, with the runtime that reads them, in govsearch/format/.
 
 Records are numbered in (title, id) order, which makes that the tie-break of
 equal scores in every layout.
@@ -14,11 +14,8 @@ equal scores in every layout.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
-from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,111 +25,41 @@ from urllib.parse import urlsplit
 from lunr import lunr
 from lunr.index import Index
 
-from govsearch.data_format import (
+from govsearch.engine import DIMENSIONS
+from govsearch.format import (
+    CODES,
     FORMAT,
     MANIFEST,
-    POSTING_COUNT,
-    POSTING_FIELDS,
-    POSTING_ROWS,
-    POSTING_SUMMARY,
-    POSTING_SUMMARY_FILES,
-    POSTING_TERM_INDEX,
+    POSTINGS,
+    PROFILE_CHUNKS,
+    RECORDS,
+    ROWS,
+    SHA256,
     SHARDED,
     SHORTEST_DIGEST,
     SINGLE,
-    SUMMARY_BY_VALUE,
-    SUMMARY_FIELDS,
-    SUMMARY_GENERAL,
-    SUMMARY_NUMBERS,
-    SUMMARY_ROWS,
-    SUMMARY_SCORES,
-    SUMMARY_TALLY,
-    content_name,
+    SIZE,
     decode_codes,
-    encode_column,
-    encode_vocabulary,
-    listed_shard_path,
     page_folder,
     profile_table,
     shard_stem,
 )
-from govsearch.engine import DIMENSIONS
-from govsearch.facets import CHUNKS as FACET_CHUNKS
-from govsearch.ranking import RankingData, flag_code, identifier_keys, rules
+from govsearch.ranking import RankingData, flag_code, rules
 from govsearch.ranking.query import NO_SEARCH_TERMS, SearchTerms
-from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL, tool_definitions
+from govsearch.tools import tool_definitions
 
 from .compounds import find_compounds, other_spellings
 from .config import SiteConfig
+from .data_files import DataWriter, dump, facet_value, stored_record
 from .places import place_names
 from .postings import Postings
 from .records import Record
 from .related_terms import related_terms
+from .shard_writer import write_shards
 
 # lunr's BM25 over the boosted fields of govsearch.ranking.rules.FIELD_BOOSTS.
 FIELDS = tuple({"field_name": name, "boost": boost} for name, boost in rules.FIELD_BOOSTS.items())
-STORED_FIELDS = (
-    "id",
-    "title",
-    "summary",
-    "url",
-    "resourceType",
-    "publisher",
-    "accessStatus",
-    "collection",
-    "accessNote",
-    "licence",
-    "observed",
-    "updated",
-    "keywords",
-    "documentationUrl",
-    "source",
-    "evidence",
-    "collections",
-    "linkSecurity",
-    "links",
-    "formerIds",
-    "alsoKnownAs",
-)
 SHARDED_FROM = 5_000  # records; below this one file of each kind is smaller and faster
-POSTINGS_SHARD_BYTES = 32 * 1024
-RECORDS_PER_SHARD = 32
-# A query's results are scattered over the record numbers (a dozen or more
-# shards for 20 results), so the rows a result shows live apart from full
-# records, in shards a quarter of the bytes.
-ROWS_PER_SHARD = 16
-ROW_FIELDS = (*RESULT_FIELDS, *RESULT_OPTIONAL)
-# A word in TOP_ROWS_FROM records or more also carries the rows of its best
-# TOP_ROWS records (the tool's largest limit) in its postings: a one-word
-# search, or a typo corrected to such words, then needs no second round of
-# downloads. A browser fetches many small files slowly (a dozen row shards
-# cost more than the rows' bytes), so words from 8 records carry them; a
-# rarer word's results are a handful (docs/architecture.md has the figures).
-TOP_ROWS_FROM = 8  # records holding the term
-TOP_ROWS = 20
-# The work budget (terms.MAX_SHARD_BYTES) decides from each postings shard's
-# `work`: its bytes with the rows of words in fewer than BUDGETED_ROWS_FROM
-# records left out, and shards are cut by that measure. The budget was set
-# when only those words carried rows, so carrying rows for rarer words (a
-# download saved, no work added to speak of) leaves every call's decision,
-# and so every answer, as it was.
-BUDGETED_ROWS_FROM = 50
-# A word in SUMMARY_FROM records or more also carries its summary (data_format:
-# POSTING_SUMMARY): a one-word search then answers, totals and facet counts
-# exact, without scoring every record, which at 300,000 records took 100 to
-# 150 ms in Chromium for a word in 100,000 of them (under 1,000 records it is
-# a few ms either way, so rarer words do without and stay smaller).
-SUMMARY_FROM = 1000
-# Its best SUMMARY_BEST records (rows for the first TOP_ROWS; the others' rows,
-# and the by-value bests' below, in one pools file): enough for a filter or two
-# and a few pages of "show more" before its records are scored.
-SUMMARY_BEST = 200
-# ... and the best SUMMARY_VALUE_BEST of each resource type, collection and
-# access status, so a search filtered on one of them is answered too (at
-# 300,000 records "planning" filtered to datasets had 6 among its best 200).
-SUMMARY_VALUE_FIELDS = ("resourceType", "collection", "accessStatus")
-SUMMARY_VALUE_BEST = 20
-IDS_PER_SHARD = 500
 # The first answer must not read what grows with the estate: each record's
 # profile comes in chunks by record number (a query reads those its matches
 # fall in), and the directory lists shards in pages of PAGE entries.
@@ -148,7 +75,6 @@ PROFILES_PER_CHUNK = 8192
 # and a rows page, and three rounds of requests cost a visitor more than
 # these few kilobytes. A large estate's are far bigger and stay on demand.
 UP_FRONT_BYTES = 128 * 1024
-PAGE = 256
 EMPTY: Mapping[str, str] = {}
 
 
@@ -266,13 +192,6 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
     }
 
 
-def stored_record(record: Record) -> dict[str, Any]:
-    stored = {name: record.data[name] for name in STORED_FIELDS if name in record.data}
-    if record.body:
-        stored["body"] = record.body
-    return stored
-
-
 def in_number_order(records: Iterable[Record]) -> list[Record]:
     return sorted(records, key=lambda record: (record.data["title"], record.id))
 
@@ -297,13 +216,13 @@ def compounds_of(records: Iterable[Record]) -> dict[str, str]:
 def facet_table(
     writer: DataWriter, records: list[Record], flags: str, per_chunk: int | None = None
 ) -> tuple[dict[str, Any], list[int]]:
-    """The facets file (data_format.profile_table): per dimension its distinct
+    """The facets file (govsearch.format.profile_table): per dimension its distinct
     values, every profile, and each record's profile code; inline, or (with
     `per_chunk`) in chunk files by record number that the file vouches for.
     And each record's profile."""
     columns = {}
     for field in DIMENSIONS.values():
-        of_record = [_facet_value(record, field) for record in records]
+        of_record = [facet_value(record, field) for record in records]
         # single values first, then the lists of a record's several collections
         values = sorted(set(of_record), key=lambda value: (isinstance(value, tuple), value))
         code = {value: number for number, value in enumerate(values)}
@@ -311,49 +230,11 @@ def facet_table(
         columns[field] = (shown, [code[value] for value in of_record])
     table, chunks, profile_of = profile_table(columns, decode_codes(flags, 1), per_chunk)
     if per_chunk is not None:
-        table["records"]["sha256"] = [
-            writer.write(shard_stem(FACET_CHUNKS, number), {"codes": codes})["sha256"][:SHORTEST_DIGEST]
+        table[RECORDS][SHA256] = [
+            writer.write(shard_stem(PROFILE_CHUNKS, number), {CODES: codes})[SHA256][:SHORTEST_DIGEST]
             for number, codes in enumerate(chunks)
         ]
     return table, profile_of
-
-
-def _members(record: Record, field: str) -> tuple[str, ...]:
-    """The record's values of a filter field, each one a filter naming it passes."""
-    value = _facet_value(record, field)
-    return value if isinstance(value, tuple) else (value,)
-
-
-def _facet_value(record: Record, field: str) -> str | tuple[str, ...]:
-    """The record's value; for a resource in several collections, the tuple of them."""
-    if field == "collection" and len(record.data.get("collections", ())) > 1:
-        return tuple(record.data["collections"])
-    return record.data[field]
-
-
-def dump(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-class DataWriter:
-    """Writes content-hashed files and returns the entries that vouch for them."""
-
-    def __init__(self, data_dir: Path):
-        self.data_dir = data_dir
-        self.written: list[tuple[str, dict[str, Any]]] = []  # (stem, entry) of every file, in order
-
-    def write(self, stem: str, value: Any, count: int | None = None) -> dict[str, Any]:
-        payload = dump(value)
-        digest = hashlib.sha256(payload).hexdigest()
-        name = content_name(stem, digest)
-        path = self.data_dir / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(payload)
-        entry: dict[str, Any] = {"path": name, "sha256": digest, "size": len(payload)}
-        self.written.append((stem, entry))
-        if count is not None:
-            entry["count"] = count
-        return entry
 
 
 def choose_layout(config: SiteConfig, count: int) -> str:
@@ -388,7 +269,7 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     else:
         index = build_index(ordered, search_terms, compounds, related)
         files["index"] = writer.write("index", index.serialize(), len(ordered))
-        files["records"] = writer.write("records", {"records": [stored_record(r) for r in ordered]}, len(ordered))
+        files[RECORDS] = writer.write(RECORDS, {RECORDS: [stored_record(r) for r in ordered]}, len(ordered))
     manifest = {
         "format": FORMAT,
         "layout": layout,
@@ -417,270 +298,6 @@ def small_indexes(written: list[tuple[str, dict[str, Any]]]) -> list[dict[str, A
     """The profile chunks and the pages naming the postings and rows shards,
     if together no more than UP_FRONT_BYTES (else none): what the worker
     downloads with the catalogue, as a search's first rounds need them."""
-    wanted = (f"{FACET_CHUNKS}/", f"{page_folder('postings')}/", f"{page_folder('rows')}/")
+    wanted = (f"{PROFILE_CHUNKS}/", f"{page_folder(POSTINGS)}/", f"{page_folder(ROWS)}/")
     chosen = [entry for stem, entry in written if stem.startswith(wanted)]
-    return chosen if sum(entry["size"] for entry in chosen) <= UP_FRONT_BYTES else []
-
-
-def write_shards(
-    writer: DataWriter,
-    postings: Postings,
-    records: list[Record],
-    ranking: RankingData | None = None,
-    profile_of: list[int] | None = None,
-) -> dict[str, Any]:
-    """Split what lunr's scoring reads into shards; return the directory.
-    `profile_of` (each record's profile): common words get summaries."""
-    number_of = {record.id: number for number, record in enumerate(records)}
-    terms = postings.terms()
-    rows = [_row(record) for record in records]
-    return {
-        "fields": list(postings.fields),
-        "vocabulary": writer.write("vocabulary", {"terms": encode_vocabulary(terms)}, len(terms)),
-        "postings": _key_pages(
-            writer,
-            "postings",
-            _postings_shards(
-                writer,
-                postings,
-                terms,
-                rows,
-                ranking or RankingData({}),
-                profile_of,
-                [tuple(_members(record, field) for field in SUMMARY_VALUE_FIELDS) for record in records],
-            ),
-        ),
-        "records": {
-            "perShard": RECORDS_PER_SHARD,
-            **_hash_pages(
-                writer,
-                "records",
-                [
-                    writer.write(
-                        shard_stem("records", start // RECORDS_PER_SHARD),
-                        {"records": [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]},
-                    )["sha256"][:SHORTEST_DIGEST]
-                    for start in range(0, len(records), RECORDS_PER_SHARD)
-                ],
-            ),
-        },
-        "rows": _row_shards(writer, records),
-        "ids": _key_pages(writer, "ids", _id_shards(writer, number_of)),
-        "identifiers": _key_pages(writer, "identifiers", _identifier_shards(writer, records)),
-    }
-
-
-def _hash_pages(writer: DataWriter, kind: str, hashes: list[str]) -> dict[str, Any]:
-    """Record or row shards' hashes in pages of PAGE (data_format: hash pages): the directory lists the pages."""
-    pages = [
-        writer.write(shard_stem(page_folder(kind), start // PAGE), {"sha256": hashes[start : start + PAGE]})
-        for start in range(0, len(hashes), PAGE)
-    ]
-    return {"perPage": PAGE, "shards": len(hashes), "pages": [page["sha256"][:SHORTEST_DIGEST] for page in pages]}
-
-
-def _key_pages(writer: DataWriter, kind: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """Key-range shards' entries in pages of PAGE (data_format: key pages): the directory lists each page's first key."""
-    firsts, hashes = [], []
-    for start in range(0, len(entries), PAGE):
-        chunk = entries[start : start + PAGE]
-        for number, entry in enumerate(chunk, start):
-            assert entry["path"] == listed_shard_path(kind, number, entry["sha256"]), entry["path"]
-        page = writer.write(
-            shard_stem(page_folder(kind), start // PAGE),
-            {
-                "first": [entry["first"] for entry in chunk],
-                "sha256": [entry["sha256"][:SHORTEST_DIGEST] for entry in chunk],
-                "size": [entry["size"] for entry in chunk],
-                **({"work": [entry["work"] for entry in chunk]} if "work" in chunk[0] else {}),
-                **(
-                    {POSTING_SUMMARY_FILES: [entry[POSTING_SUMMARY_FILES] for entry in chunk]}
-                    if any(entry.get(POSTING_SUMMARY_FILES) for entry in chunk)
-                    else {}
-                ),
-            },
-        )
-        firsts.append(chunk[0]["first"])
-        hashes.append(page["sha256"][:SHORTEST_DIGEST])
-    return {"perPage": PAGE, "first": firsts, "pages": hashes}
-
-
-def _row(record: Record) -> list[Any]:
-    """What a search result shows of a record, in ROW_FIELDS order (absent optional fields as null)."""
-    return [record.data.get(field) for field in ROW_FIELDS]
-
-
-def _row_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:
-    hashes = []
-    for start in range(0, len(records), ROWS_PER_SHARD):
-        rows = [_row(record) for record in records[start : start + ROWS_PER_SHARD]]
-        hashes.append(
-            writer.write(shard_stem("rows", start // ROWS_PER_SHARD), {"rows": rows})["sha256"][:SHORTEST_DIGEST]
-        )
-    return {"perShard": ROWS_PER_SHARD, "fields": list(ROW_FIELDS), **_hash_pages(writer, "rows", hashes)}
-
-
-def _best(
-    term: str,
-    pairs_by_field: dict[str, list[tuple[int, float]]],
-    fields: list[str],
-    rows: list[list[Any]],
-    ranking: RankingData,
-    count: int | None = TOP_ROWS,
-) -> list[tuple[int, float]]:
-    """(number, score) of the term's best `count` records (None: all), as a one-word
-    search ranks them before row evidence: lunr's score, the record prior,
-    then the runtime's own rules.evidence_score (the word in the title, an
-    intent word's resource types; a lone word names no place beside a topic)."""
-    scores: dict[int, float] = {}
-    for field in fields:  # lunr adds a one-word query's field scores in field order
-        for number, weight in pairs_by_field.get(field, ()):
-            scores[number] = scores.get(number, 0) + weight
-    in_title = {number for number, _ in pairs_by_field.get("title", ())}
-    wanted = ranking.search_terms.intents.get(term, ())
-    type_at = ROW_FIELDS.index("resourceType")
-    for number in scores:
-        base = scores[number] * ranking.prior(number)  # as ranking.scoring's base, so the floats agree
-        scores[number] = rules.evidence_score(base, number in in_title, rows[number][type_at] in wanted)
-    best = sorted(scores, key=lambda number: rules.rank_key(scores[number], number))[:count]
-    return [(number, scores[number]) for number in best]
-
-
-def _summary(
-    pairs_by_field: dict[str, list[tuple[int, float]]],
-    fields: list[str],
-    ranked: list[tuple[int, float]],
-    profile_of: list[int],
-    members: list[tuple[tuple[str, ...], ...]],
-) -> dict[str, Any]:
-    """What a one-word search shows of a common word without scoring its records
-    (data_format: POSTING_SUMMARY): its records per profile; its best records
-    (`ranked`: all of them, best first), that is the best SUMMARY_BEST and the
-    best SUMMARY_VALUE_BEST of each value of the SUMMARY_VALUE_FIELDS
-    (`members`: each record's values of those fields), in rank order, with
-    their scores and the fields holding the word in each."""
-    tally = Counter(profile_of[number] for number, _ in ranked)
-    chosen = {number for number, _ in ranked[:SUMMARY_BEST]}
-    for at in range(len(SUMMARY_VALUE_FIELDS)):
-        taken: Counter[str] = Counter()
-        for number, _ in ranked:
-            for value in members[number][at]:
-                if taken[value] < SUMMARY_VALUE_BEST:
-                    taken[value] += 1
-                    chosen.add(number)
-    pool = [(number, score) for number, score in ranked if number in chosen]
-    holding = {field: {number for number, _ in pairs_by_field.get(field, ())} for field in fields}
-    return {
-        SUMMARY_TALLY: [value for profile in sorted(tally) for value in (profile, tally[profile])],
-        SUMMARY_NUMBERS: [number for number, _ in pool],
-        SUMMARY_SCORES: [score for _, score in pool],
-        SUMMARY_FIELDS: [
-            sum(1 << at for at, field in enumerate(fields) if number in holding[field]) for number, _ in pool
-        ],
-        SUMMARY_GENERAL: min(SUMMARY_BEST, len(ranked)),
-        SUMMARY_BY_VALUE: {"fields": list(SUMMARY_VALUE_FIELDS), "best": SUMMARY_VALUE_BEST},
-    }
-
-
-def _postings_shards(
-    writer: DataWriter,
-    postings: Postings,
-    terms: list[str],
-    rows: list[list[Any]],
-    ranking: RankingData,
-    profile_of: list[int] | None = None,
-    members: list[tuple[tuple[str, ...], ...]] | None = None,
-) -> list[dict[str, Any]]:
-    """Per term: its lunr term index and, per field, (record gaps, weights);
-    for a word in at least TOP_ROWS_FROM records, also its best rows; for one
-    in SUMMARY_FROM records or more (not an intent word), its summary, the
-    rest of whose records' rows go to a pools file of their own, and a
-    summary file: its posting without the columns, all a one-word search reads.
-
-    Weights are lunr's (govsearch_build/postings.py): the term's boosted BM25
-    score in that record's field, which is all lunr's similarity needs.
-    """
-    shards, current, counted, size, pools, summarised_count = [], {}, {}, 0, 0, 0
-    summary_files: dict[str, dict[str, Any]] = {}  # the current shard's summarised words' summary files
-    for term in terms:
-        pairs_by_field = postings.of(term)
-        fields = {
-            field: encode_column([number for number, _ in pairs], [weight for _, weight in pairs])
-            for field, pairs in pairs_by_field.items()
-        }
-        current[term] = counted[term] = {POSTING_TERM_INDEX: postings.term_index(term), POSTING_FIELDS: fields}
-        holders = len({number for pairs in pairs_by_field.values() for number, _ in pairs})
-        if holders >= TOP_ROWS_FROM:
-            summarised = (
-                holders >= SUMMARY_FROM
-                and profile_of is not None
-                and members is not None
-                and term not in ranking.search_terms.intents
-            )
-            best = _best(term, pairs_by_field, postings.fields, rows, ranking, None if summarised else TOP_ROWS)
-            current[term] = {**current[term], POSTING_ROWS: [[number, *rows[number]] for number, _ in best[:TOP_ROWS]]}
-            if holders >= BUDGETED_ROWS_FROM:
-                counted[term] = current[term]
-            if summarised and profile_of is not None and members is not None:
-                # A new dict, not counted as work: the budget's decisions stay as they were.
-                summary = _summary(pairs_by_field, postings.fields, best, profile_of, members)
-                carried = {number for number, _ in best[:TOP_ROWS]}
-                pooled = [number for number in summary[SUMMARY_NUMBERS] if number not in carried]
-                if pooled:
-                    rows_file = {"rows": [[number, *rows[number]] for number in pooled]}
-                    summary[SUMMARY_ROWS] = writer.write(shard_stem("pools", pools), rows_file)
-                    pools += 1
-                current[term] = {**current[term], POSTING_SUMMARY: summary}
-                # The posting without its columns: what a one-word search reads.
-                without_columns = {key: value for key, value in current[term].items() if key != POSTING_FIELDS}
-                without_columns[POSTING_COUNT] = sum(map(len, pairs_by_field.values()))
-                summary_files[term] = writer.write(shard_stem("summaries", summarised_count), without_columns)
-                summarised_count += 1
-        size += len(dump(counted[term])) + len(term) + 4
-        if size >= POSTINGS_SHARD_BYTES:
-            shards.append(_close_shard(writer, len(shards), current, counted, summary_files))
-            current, counted, size, summary_files = {}, {}, 0, {}
-    if current:
-        shards.append(_close_shard(writer, len(shards), current, counted, summary_files))
-    return shards
-
-
-def _close_shard(
-    writer: DataWriter,
-    number: int,
-    terms: dict[str, Any],
-    counted: dict[str, Any],
-    summary_files: dict[str, dict[str, Any]],
-) -> dict[str, Any]:
-    """The shard's entry, with its `work` (its size as the work budget
-    counts it: TOP_ROWS_FROM) and its summarised words' summary files."""
-    entry = writer.write(shard_stem("postings", number), {"terms": terms}, len(terms))
-    return {
-        "first": next(iter(terms)),
-        **entry,
-        "work": len(dump({"terms": counted})),
-        POSTING_SUMMARY_FILES: summary_files,
-    }
-
-
-def _id_shards(writer: DataWriter, number_of: dict[str, Any], folder: str = "ids") -> list[dict[str, Any]]:
-    ids = sorted(number_of)
-    shards = []
-    for start in range(0, len(ids), IDS_PER_SHARD):
-        chunk = ids[start : start + IDS_PER_SHARD]
-        entry = writer.write(
-            shard_stem(folder, start // IDS_PER_SHARD),
-            {"ids": {record_id: number_of[record_id] for record_id in chunk}},
-            len(chunk),
-        )
-        shards.append({"first": chunk[0], **entry})
-    return shards
-
-
-def _identifier_shards(writer: DataWriter, records: list[Record]) -> list[dict[str, Any]]:
-    """Identifier key -> record numbers (govsearch.ranking.identifier_keys), in key-range shards."""
-    numbers: dict[str, list[int]] = defaultdict(list)
-    for number, record in enumerate(records):
-        for key in sorted(identifier_keys(record.data)):
-            numbers[key].append(number)
-    return _id_shards(writer, numbers, "identifiers")
+    return chosen if sum(entry[SIZE] for entry in chosen) <= UP_FRONT_BYTES else []

@@ -12,7 +12,7 @@ import shutil
 import time
 from pathlib import Path
 
-from govsearch.data_format import DATA_FOLDER, MANIFEST
+from govsearch.format import DATA_FOLDER, MANIFEST
 
 from .config import SiteConfig
 from .console import console, step

@@ -11,8 +11,8 @@ from collections import Counter
 
 import pytest
 
-from govsearch.data_format import profile_table
 from govsearch.engine import DIMENSIONS, SCORE_PLACES, FacetTable, Matches, SearchEngine
+from govsearch.format import profile_table
 
 VALUES = {
     "resourceType": ["dataset", "api", "guidance"],

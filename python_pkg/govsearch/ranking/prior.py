@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..data_format import CODE_ALPHABET
+from ..format import CODE_ALPHABET
 from . import rules
 from .query import SearchTerms
 

@@ -238,7 +238,7 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
         if term.prefix:
             clauses.append(Clause(term.indexed, presence, wildcard=True))
             continue
-        fuzzy = mode == "fuzzy" and typo_tolerant(term) and (misspelt is None or term.indexed in misspelt)
+        fuzzy = mode == "fuzzy" and term.fuzzable and (misspelt is None or term.indexed in misspelt)
         clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0))
     return clauses
 
@@ -253,8 +253,3 @@ def preference(term: Term, topic: bool) -> bool:
     """Whether a word ranks records without finding them: an intent word, or a place beside a
     topic (`topic`: has_topic of the query)."""
     return bool(term.intent) or (term.place and topic)
-
-
-def typo_tolerant(term: Term) -> bool:
-    """Whether the fuzzy mode matches this term with one typo."""
-    return term.fuzzable

@@ -1,0 +1,55 @@
+"""Rows and records of a sharded site, read from their shards (or from
+the rows postings and pools files carry)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..format import keys
+from ..loaders import LaterRead
+from .directory import ShardDirectory
+
+
+class ShardedStore:
+    """Rows (what a result shows) for search results; full records for lookups by id."""
+
+    def __init__(self, shards: ShardDirectory):
+        self.shards = shards
+        self.row_fields = list(shards.directory[keys.ROWS][keys.DIRECTORY_FIELDS])
+        self.per_row_shard = shards.directory[keys.ROWS][keys.PER_SHARD]
+        self.per_record_shard = shards.directory[keys.RECORDS][keys.PER_SHARD]
+
+    def later_reads(self) -> list[LaterRead]:
+        """Data files most later searches need, not read yet: the pages locating postings and row shards."""
+        return self.shards.later_reads()
+
+    def require(self, numbers: list[int]) -> None:
+        """Download the rows these results show, in one round: a pools file for
+        those a summary's file holds (when that saves enough row shards), a
+        row shard for each of the others."""
+        unknown = [number for number in numbers if self.shards.known_row(number) is None]
+        files, held = self.shards.row_files(unknown)
+        indexes = sorted({number // self.per_row_shard for number in unknown if number not in held})
+        self.shards.require([*files, *self.shards.listed[keys.ROWS].entries(indexes)], keys.ROWS)
+        for entry in files:
+            self.shards.remember_rows(self.shards.read(entry, keys.ROWS)[keys.ROWS])
+
+    def row(self, number: int) -> dict[str, Any]:
+        values = self.shards.known_row(number)
+        if values is None:
+            index, offset = divmod(number, self.per_row_shard)
+            values = self.shards.read(self.shards.listed_entry(keys.ROWS, index), keys.ROWS)[keys.ROWS][offset]
+        return {field: value for field, value in zip(self.row_fields, values) if value is not None}
+
+    def identified(self, key: str) -> list[int]:
+        """The records an identifier key names (ranking.identifier_keys)."""
+        shard = self.shards.identifiers.shard(key, keys.IDENTIFIERS)
+        return [] if shard is None else list(shard[keys.IDS].get(key, []))
+
+    def find(self, record_id: str) -> dict[str, Any] | None:
+        shard = self.shards.ids.shard(record_id, keys.IDS)
+        number = None if shard is None else shard[keys.IDS].get(record_id)
+        if number is None:
+            return None
+        index, offset = divmod(number, self.per_record_shard)
+        return self.shards.read(self.shards.listed_entry(keys.RECORDS, index), keys.RECORDS)[keys.RECORDS][offset]
