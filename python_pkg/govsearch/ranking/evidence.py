@@ -6,7 +6,7 @@ first stage, to the rows the answer shows anyway."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import rules
@@ -39,39 +39,50 @@ def row_evidence(
             if item.mode == "fuzzy"
             else [(term.typed, term.indexed) for term in terms]
         )
+        typed_as_intended = not has_intent or "type_matches_intent" in item.reasons
+        if typed_as_intended:
+            _exact_title(item, row, exact_words(terms, search_terms, words), search_terms)
         plain = [
             indexed
             for (_, indexed), term in zip(words, terms)
             if not term.intent and not term.prefix and not term.synonym
         ]
-        pairs = set(zip(plain, plain[1:]))
-        query = exact_words(terms, search_terms, words)
-        typed_as_intended = not has_intent or "type_matches_intent" in item.reasons
-        if query and item.mode != "any_term" and typed_as_intended and _is_query(texts[0], query, search_terms):
-            item.score *= rules.EXACT_TITLE_BOOST
-            item.reasons.append("title_is_query")
-        elif (
-            query
-            and typed_as_intended
-            and "all_words_in_title" not in item.reasons
-            and _is_query(_slug_text(row.get("url", "")), query, search_terms)
-        ):
-            # The page's short name stands in for a title that does not name it ("Routes a user to ..." at /register-a-death).
-            item.score *= rules.EXACT_TITLE_BOOST
-            item.reasons.append("url_is_query")
-        if pairs:
-            found: set[tuple[str, str]] = set()
-            for text in texts:
-                if found == pairs:
-                    break  # the title has them all: no need to analyse the summary
-                if not _may_hold(text, pairs - found):
-                    continue
-                indexed = index_terms_near(text, plain)
-                found.update(pair for pair in zip(indexed, indexed[1:]) if pair in pairs)
-            if found == pairs:
-                item.score *= rules.PHRASE_BOOST
-                item.reasons.append("words_adjacent")
+        _adjacent_words(item, texts, plain)
     ranked.sort(key=lambda item: (rules.TIER_ORDER[item.mode], *rules.rank_key(item.score, item.number)))
+
+
+def _exact_title(item: Ranked, row: Mapping[str, Any], query: frozenset[str], search_terms: SearchTerms) -> None:
+    """Boost a record whose title is the query (not in any_term: a record
+    lacking words cannot be it), or else whose page's short name is, when
+    its title does not hold every word."""
+    if not query:
+        return
+    if item.mode != "any_term" and _is_query(row.get("title", ""), query, search_terms):
+        item.score *= rules.EXACT_TITLE_BOOST
+        item.reasons.append("title_is_query")
+    elif "all_words_in_title" not in item.reasons and _is_query(_slug_text(row.get("url", "")), query, search_terms):
+        # The page's short name stands in for a title that does not name it ("Routes a user to ..." at /register-a-death).
+        item.score *= rules.EXACT_TITLE_BOOST
+        item.reasons.append("url_is_query")
+
+
+def _adjacent_words(item: Ranked, texts: Sequence[str], plain: list[str]) -> None:
+    """Boost a record whose title or summary has every adjacent pair of the
+    query's plain words (index terms) adjacent, the title read first."""
+    pairs = set(zip(plain, plain[1:]))
+    if not pairs:
+        return
+    found: set[tuple[str, str]] = set()
+    for text in texts:
+        if found == pairs:
+            break  # the title has them all: no need to analyse the summary
+        if not _may_hold(text, pairs - found):
+            continue
+        indexed = index_terms_near(text, plain)
+        found.update(pair for pair in zip(indexed, indexed[1:]) if pair in pairs)
+    if found == pairs:
+        item.score *= rules.PHRASE_BOOST
+        item.reasons.append("words_adjacent")
 
 
 def _is_query(text: str, query: frozenset[str], search_terms: SearchTerms) -> bool:
