@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from govsearch import sharded, terms
+from govsearch.ranking import query
 from govsearch_build import data_writer, postings_writer, shard_writer
 from govsearch_build.importers import cleaning
 
@@ -39,6 +40,11 @@ STATED = [
     ("README.md", r"(\d+) expansions per\s+prefix or typo", terms.MAX_EXPANSIONS),
     ("README.md", r"([\d,]+) postings scored", terms.MAX_POSTINGS),
     ("README.md", r"(\d+) KB of shards read", terms.MAX_SHARD_BYTES // 1000),
+    ("docs/architecture.md", r"`MAX_QUERY_TERMS` = (\d+)", terms.MAX_QUERY_TERMS),
+    ("docs/architecture.md", r"`MAX_EXPANSIONS` = (\d+)", terms.MAX_EXPANSIONS),
+    ("docs/architecture.md", r"`FUZZY_MAX_LENGTH` = (\d+)", query.FUZZY_MAX_LENGTH),
+    ("docs/architecture.md", r"`MAX_POSTINGS` = ([\d,]+)", terms.MAX_POSTINGS),
+    ("docs/architecture.md", r"`MAX_SHARD_BYTES` = ([\d,]+)", terms.MAX_SHARD_BYTES),
 ]
 
 
