@@ -52,6 +52,15 @@ def test_filler_words_are_left_out_beside_other_words():
     assert [term.typed for term in read("near")] == ["near"]
 
 
+def test_a_stop_words_contraction_is_left_out_beside_other_words():
+    # "isn't" is "is not", both stop words, but the pipeline keeps it whole: a record would have to hold it.
+    assert [term.typed for term in read("register land that isn't registered")] == ["register", "land"]
+    assert [term.typed for term in read("can’t pay council tax")] == ["pay", "council", "tax"]
+    # A possessive is a word of its own ("children's" is not a stop word), and a contraction alone stays.
+    assert [term.typed for term in read("children's services")] == ["children's", "services"]
+    assert [term.typed for term in read("don't")] == ["don't"]
+
+
 def test_a_word_being_typed_is_never_taken_for_a_filler():
     terms = query_terms("library near", prefix_last=True, search_terms=VOCABULARY)
     assert [(term.typed, term.prefix) for term in terms] == [("library", False), ("near", True)]

@@ -10,7 +10,8 @@ prefix-while-typing (`prefix_last`), which the page decides.
 
 Query understanding lives here too: a phrase of a synonym group becomes the
 group's token, intent words ask for resource types, a place beside a topic
-is preferred rather than required, and filler words ("near") are left out.
+is preferred rather than required, and filler words ("near", and a stop
+word's contraction: "isn't", "don't") are left out.
 Typo matching applies to words of FUZZY_MIN_LENGTH to FUZZY_MAX_LENGTH
 characters (the work budget, govsearch.terms).
 """
@@ -18,9 +19,11 @@ characters (the work budget, govsearch.terms).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
+from lunr.stop_word_filter import stop_word_filter
 from lunr.token import Token
 from lunr.tokenizer import Tokenizer
 
@@ -161,7 +164,7 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     Filler words ("near", "nearest") are left out when other words remain.
     """
     terms = _plain_terms(text, prefix_last)
-    asked = [term for term in terms if term.prefix or term.typed not in search_terms.fillers]
+    asked = [term for term in terms if term.prefix or not _filler(term.typed, search_terms)]
     terms = asked if any(not term.prefix for term in asked) else terms
     finished = [term for term in terms if not term.prefix]
     pairs = [(term.typed, term.indexed) for term in finished]
@@ -188,6 +191,20 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
             seen.add((term.indexed, term.prefix))
             unique.append(term)
     return unique
+
+
+# A word with an English contraction ("isn't", "don't", "it's", "i'm"): the pipeline keeps it whole.
+_CONTRACTION = re.compile(r"([a-z]+)['’](?:t|s|m|re|ve|ll|d)")
+
+
+def _filler(typed: str, search_terms: SearchTerms) -> bool:
+    """Whether a word says how someone asks, not what: a filler of the site's
+    list, or a stop word's contraction ("isn't" is "is not": both stop words,
+    yet the pipeline keeps "isn't" and a record must then hold it)."""
+    if typed in search_terms.fillers:
+        return True
+    found = _CONTRACTION.fullmatch(typed)
+    return bool(found) and any(stop_word_filter(Token(base)) is None for base in {found[1], found[1].removesuffix("n")})
 
 
 def _plain_terms(text: str, prefix_last: bool) -> list[Term]:
