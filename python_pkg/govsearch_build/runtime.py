@@ -19,6 +19,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 from pyodide_lock import PyodideLockSpec
@@ -71,17 +72,20 @@ def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path, manife
     spec.to_json(out_dir / LOCK_NAME)
     # Pyodide reads only `info` and `packages`; the worker reads these entries.
     lock = json.loads((out_dir / LOCK_NAME).read_text("utf-8"))
+    # The standard library Python starts with (expanded), and its lock entry (as published).
+    stdlib_file, stdlib_entry = out_dir / "python_stdlib.zip", lock_entry(out_dir / "python_stdlib.zip")
     if stdlib:
-        lock["govsearch_stdlib"] = _publish_named(stdlib, out_dir, "python_stdlib.{}.zip")
+        stdlib_file, stdlib_entry = _publish_stdlib(stdlib, out_dir, wheel_cache)
+        lock["govsearch_stdlib"] = stdlib_entry
         # The cut library's fallback (precompile.mjs): the npm archive, whole.
         lock["govsearch_stdlib_rest"] = lock_entry(out_dir / "python_stdlib.zip")
-    stdlib_file = out_dir / lock["govsearch_stdlib"]["file_name"] if stdlib else out_dir / "python_stdlib.zip"
     lock["govsearch_runtime"] = _runtime_entries(out_dir, wheel_cache)
     snapshot = _publish_snapshot(out_dir, stdlib_file, published, wheel_cache)
     if snapshot:
         # The files the snapshot's memory was made from: a page uses it only
         # while the lock names the same ones (the wheels' code is inside it).
-        snapshot["made_with"] = {path.name: _sha256(path.read_bytes()) for path in [stdlib_file, *published]}
+        made = [stdlib_entry, *map(lock_entry, published)]
+        snapshot["made_with"] = {entry["file_name"]: entry["sha256"] for entry in made}
         lock["govsearch_snapshot"] = snapshot
     lock_bytes = json.dumps(lock, indent=2).encode("utf-8")
     (out_dir / LOCK_NAME).write_bytes(lock_bytes)
@@ -212,6 +216,31 @@ def _publish_named(source: Path, out_dir: Path, pattern: str) -> dict:
     entry["file_name"] = pattern.format(entry["sha256"][:12])
     shutil.copy2(source, out_dir / entry["file_name"])
     return entry
+
+
+def _publish_stdlib(compiled: Path, out_dir: Path, cache: Path) -> tuple[Path, dict]:
+    """The precompiled standard library as published: its entries stored, not
+    deflated, and the whole archive one gzip stream (`python_stdlib.HASH.zip.gz`).
+
+    A zip deflates each module alone and so misses all they share; one stream
+    over the stored archive is about a seventh smaller, and zipimport then
+    reads each module without inflating it. The host sends a `.gz` as it is;
+    the worker expands it as it arrives (runtime-files.js `expandedResponse`),
+    after fetch integrity checked the packed bytes against the lock's sha256.
+    Returns (the expanded archive, which the snapshot is made from, the lock entry)."""
+    stored = compiled.with_name("python_stdlib.stored.zip")
+    if not stored.is_file():
+        partial = stored.with_suffix(f".{os.getpid()}.part")
+        with zipfile.ZipFile(compiled) as source, zipfile.ZipFile(partial, "w", zipfile.ZIP_STORED) as out:
+            for info in source.infolist():
+                copy = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+                copy.external_attr = info.external_attr
+                out.writestr(copy, source.read(info))
+        partial.replace(stored)
+    packed = packed_gzip(stored.read_bytes(), cache)
+    name = f"python_stdlib.{_sha256(packed)[:12]}.zip.gz"
+    (out_dir / name).write_bytes(packed)
+    return stored, lock_entry(out_dir / name)
 
 
 def _cache_key(paths: list[Path], words: tuple[str, ...]) -> str:

@@ -60,6 +60,17 @@ async function expanded(body) {
   return gzip ? whole.pipeThrough(new DecompressionStream("gzip")) : whole;
 }
 
+// The response with its body expanded when it is gzip: the standard library
+// is published as one gzip stream over a stored zip (runtime.py
+// `_publish_stdlib`), checked as it came (fetch integrity) and handed to
+// Pyodide expanded. Any other body passes through as it is.
+export async function expandedResponse(response) {
+  if (!response.ok || !response.body) {
+    return response;
+  }
+  return new Response(await expanded(response.body), { status: response.status, statusText: response.statusText });
+}
+
 // pyodide.asm.wasm from its gzipped copy: expanded as it downloads and streamed
 // into compilation at once, so compiling keeps pace with a slow link; Pyodide
 // gets the module only once the expanded bytes match the lock file. Its own

@@ -22,7 +22,7 @@
 
 import { download, IntegrityError, manifestOf, sha256Hex } from "./download.js";
 import { errorJson, LANE, MESSAGE, pageOffset } from "./messages.js";
-import { checkScripts, provideWasm, savingData, snapshotMatches, trustedLock } from "./runtime-files.js";
+import { checkScripts, expandedResponse, provideWasm, savingData, snapshotMatches, trustedLock } from "./runtime-files.js";
 
 const PYTHON = `
 from govsearch import FetchingLoader
@@ -341,7 +341,13 @@ function prefetchRuntimeFiles(indexURL, lock) {
     const href = requestUrl(input);
     const waiting = early.get(href);
     // Pyodide asks for the wheels with their integrity and for the standard library without.
-    if (waiting && (href === stdlib || (init && init.integrity === waiting.integrity))) {
+    // Issue 34: the standard library comes gzipped (runtime.py `_publish_stdlib`); Pyodide gets it
+    // expanded, the worker's own downloads (download.js, with an AbortSignal) the file as it is.
+    if (waiting && href === stdlib && !(init && init.signal)) {
+      early.delete(href);
+      return waiting.response.then(expandedResponse);
+    }
+    if (waiting && href !== stdlib && init && init.integrity === waiting.integrity) {
       early.delete(href);
       return waiting.response;
     }
