@@ -110,22 +110,6 @@ def test_repeat_visits_have_a_memory_snapshot_of_the_modules_the_worker_imports(
     assert len(stored) == 20 + 8 * count + kept and 0 < kept < size
 
 
-def test_the_search_page_asks_for_the_runtime_files_python_needs_first(site):
-    """The search page's <head> starts the downloads every search waits for
-    (docs/startup.md): exactly the files the worker fetches before Python can
-    start, as the lock file names them, largest first, and nothing else."""
-    lock = json.loads((site / "pyodide" / "pyodide-lock.json").read_text("utf-8"))
-    files = [entry["file_name"] for entry in lock["govsearch_runtime"].values()]
-    files.append(lock["govsearch_stdlib"]["file_name"])
-    head = (site / "index.html").read_text("utf-8").split("</head>")[0]
-    preloaded = re.findall(r'<link rel="preload" href="/pyodide/([^"]+)" as="fetch" crossorigin>', head)
-    assert sorted(preloaded) == sorted(files) and "pyodide.asm.wasm.gz" in preloaded
-    sizes = [(site / "pyodide" / name).stat().st_size for name in preloaded]
-    assert sizes == sorted(sizes, reverse=True)
-    other_page = (site / "about" / "index.html").read_text("utf-8")
-    assert 'rel="preload"' not in other_page, "only the search page starts the engine's downloads"
-
-
 def test_the_python_the_worker_imports_is_published_as_bytecode(site):
     """Compiling the modules it imports from source was most of the page's start-up
     (docs/startup.md); a build without node still works, so only this check notices

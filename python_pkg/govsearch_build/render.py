@@ -30,7 +30,7 @@ from .assets import Assets
 from .config import SiteConfig
 from .records import Record, markdown_hazard
 from .related import Related, related_records
-from .runtime import first_visit_bytes, first_visit_preloads
+from .runtime import first_visit_bytes
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = PROJECT_ROOT / "site" / "templates"
@@ -502,9 +502,6 @@ class Renderer:
             collections=groups["collections"],
             total=len(self.records),
             runtime_bytes=first_visit_bytes(self.out / "pyodide"),
-            runtime_preloads=[
-                self.config.url_for(f"pyodide/{name}") for name in first_visit_preloads(self.out / "pyodide")
-            ],
             labels_json=json.dumps(labels, ensure_ascii=False, separators=(",", ":")),
         )
 
