@@ -177,37 +177,17 @@ def first_visit_bytes(folder: Path) -> int:
     ready, as the worker counts it (bodies as received: the lock file,
     Pyodide's scripts, the gzipped WebAssembly, the standard library and the
     wheels), so the start-up bar can say how much is left; 0 without a lock file."""
-    lock = _published_lock(folder)
-    if lock is None:
+    lock_file = folder / LOCK_NAME
+    if not lock_file.is_file():
         return 0
-    total = (folder / LOCK_NAME).stat().st_size + sum(size for _, size in _before_python(folder, lock))
+    lock = json.loads(lock_file.read_text("utf-8"))
+    total = lock_file.stat().st_size
+    total += sum(entry.get("packed_size", entry["size"]) for entry in lock.get("govsearch_runtime", {}).values())
+    stdlib = lock.get("govsearch_stdlib")
+    total += stdlib["size"] if stdlib else (folder / "python_stdlib.zip").stat().st_size
     packages = lock.get("packages", {})
     names = ["govsearch", *packages.get("govsearch", {}).get("depends", [])]
     return total + sum((folder / packages[name]["file_name"]).stat().st_size for name in names if name in packages)
-
-
-def first_visit_preloads(folder: Path) -> list[str]:
-    """The runtime files every visit fetches before Python can start (Pyodide's
-    scripts, the gzipped WebAssembly, the standard library), largest first: the
-    search page asks for them in its <head>, so the big downloads start while
-    the page's own scripts load and start the worker (docs/startup.md)."""
-    lock = _published_lock(folder)
-    found = _before_python(folder, lock) if lock else []
-    return [name for name, _ in sorted(found, key=lambda item: -item[1])]
-
-
-def _published_lock(folder: Path) -> dict | None:
-    lock_file = folder / LOCK_NAME
-    return json.loads(lock_file.read_text("utf-8")) if lock_file.is_file() else None
-
-
-def _before_python(folder: Path, lock: dict) -> list[tuple[str, int]]:
-    """(file name, bytes on the wire) of the runtime files Python's start needs."""
-    found = [(e["file_name"], e.get("packed_size", e["size"])) for e in lock.get("govsearch_runtime", {}).values()]
-    stdlib = lock.get("govsearch_stdlib")
-    if stdlib:
-        return [*found, (stdlib["file_name"], stdlib["size"])]
-    return [*found, ("python_stdlib.zip", (folder / "python_stdlib.zip").stat().st_size)]
 
 
 def _publish_named(source: Path, out_dir: Path, pattern: str) -> dict:
