@@ -2,6 +2,8 @@
 """The first search on a phone network: a built site under DevTools network emulation.
 
     .venv/bin/python bench/phone.py --site _site-full [--runs 3] [--name NAME] [--quick]
+    .venv/bin/python bench/phone.py --site OLD --label before --site _site-full --label after
+
 
 For each profile (10 Mbit/s down with 40 ms latency, and 1.6 Mbit/s with
 150 ms), each run opens a shared link (`/#q=land registry`) in a fresh,
@@ -18,8 +20,11 @@ to the first WebMCP answer (`agent_first_result`), both in ms since
 navigation; the bytes of the responses to requests made before each (the
 server's log: body bytes as sent, gzip where the server compressed); and
 the bytes fetched after the first answer until the page is quiet (the
-snapshot kept for the next visit, files read ahead). `--quick`: one run of
-the 10 Mbit/s profile. Writes bench/results/NAME.json and NAME.md.
+snapshot kept for the next visit, files read ahead). With several sites
+(`--site`, each with a `--label`), each run visits them in turn, profile by
+profile, so they share the machine's load (compare them that way, never
+across runs). `--quick`: one run of the 10 Mbit/s profile. Writes
+bench/results/NAME.json and NAME.md.
 """
 
 from __future__ import annotations
@@ -160,28 +165,36 @@ LABELS_JS = r"""
 """
 
 
-def run(site: Path, profiles: dict, runs: int) -> dict:
+def run(sites: dict[str, Path], profiles: dict, runs: int) -> dict:
+    """Each run: for each profile, a cold and a repeat visit to each site in turn (interleaved)."""
     from playwright.sync_api import sync_playwright
 
-    server = BenchServer(site, cache_max_age=PAGES_MAX_AGE).start()
-    server.precompress("index.html", "data", "pyodide", "static")
-    url = server.url + "#q=" + quote(QUERY)
-    found: dict = {name: {"cold": [], "repeat": []} for name in profiles}
+    servers = {label: BenchServer(site, cache_max_age=PAGES_MAX_AGE).start() for label, site in sites.items()}
+    for server in servers.values():
+        server.precompress("index.html", "data", "pyodide", "static")
+    found = {label: {name: {"cold": [], "repeat": []} for name in profiles} for label in sites}
     load = [os.getloadavg()[0]]
     try:
         with sync_playwright() as playwright:
             for _ in range(runs):
                 for name, profile in profiles.items():
-                    with visitor_profile(playwright) as context:
-                        context.add_init_script(INIT_JS)
-                        context.add_init_script(LABELS_JS)
-                        found[name]["cold"].append(visit(context, server, url, profile, stay=True))
-                        found[name]["repeat"].append(visit(context, server, url, profile, stay=False))
-                    load.append(os.getloadavg()[0])
-                    print(f"[phone] {name}: {summary_line(found[name])} (load {load[-1]:.1f})", flush=True)
+                    for label, server in servers.items():
+                        url = server.url + "#q=" + quote(QUERY)
+                        with visitor_profile(playwright) as context:
+                            context.add_init_script(INIT_JS)
+                            context.add_init_script(LABELS_JS)
+                            found[label][name]["cold"].append(visit(context, server, url, profile, stay=True))
+                            found[label][name]["repeat"].append(visit(context, server, url, profile, stay=False))
+                        load.append(os.getloadavg()[0])
+                        line = summary_line(found[label][name])
+                        print(f"[phone] {label}, {name}: {line} (load {load[-1]:.1f})", flush=True)
     finally:
-        server.stop()
-    return {"load_average": {"min": min(load), "max": max(load), "samples": load}, "profiles": summarise(found)}
+        for server in servers.values():
+            server.stop()
+    return {
+        "load_average": {"min": min(load), "max": max(load), "samples": load},
+        "sites": {label: {"site": str(sites[label]), "profiles": summarise(found[label])} for label in sites},
+    }
 
 
 FIGURES = (
@@ -212,42 +225,65 @@ def summary_line(kinds: dict) -> str:
     )
 
 
+# Start-up steps shown beside the figures (ms since navigation, medians): where a visit's time went.
+STEPS = ("worker_started", "runtime_ready", "wheels_loaded", "catalogue_open", "first_result")
+
+
 def markdown(result: dict) -> str:
     lines = [
-        "| profile | visit | first result on screen | first WebMCP answer | MB before first result |"
+        "| site | profile | visit | first result on screen | first WebMCP answer | MB before first result |"
         " MB before first answer | MB after it |",
-        "|---|---|--:|--:|--:|--:|--:|",
+        "|---|---|---|--:|--:|--:|--:|--:|",
     ]
-    for name, kinds in result["profiles"].items():
-        for kind, data in kinds.items():
-            m = data["median"]
-            lines.append(
-                f"| {name} | {kind} | {m['first_result_ms'] / 1000:.2f} s | {m['agent_first_result_ms'] / 1000:.2f} s"
-                f" | {m['bytes_before_first_result'] / 1e6:.2f} | {m['bytes_before_first_answer'] / 1e6:.2f}"
-                f" | {m['bytes_after_first_answer'] / 1e6:.2f} |"
-            )
-    return "\n".join(lines) + "\n"
+    steps = ["| site | profile | visit | " + " | ".join(STEPS) + " |", "|---|---|---|" + "--:|" * len(STEPS)]
+    for label, data in result["sites"].items():
+        for name, kinds in data["profiles"].items():
+            for kind, found in kinds.items():
+                m = found["median"]
+                lines.append(
+                    f"| {label} | {name} | {kind} | {m['first_result_ms'] / 1000:.2f} s"
+                    f" | {m['agent_first_result_ms'] / 1000:.2f} s"
+                    f" | {m['bytes_before_first_result'] / 1e6:.2f} | {m['bytes_before_first_answer'] / 1e6:.2f}"
+                    f" | {m['bytes_after_first_answer'] / 1e6:.2f} |"
+                )
+                steps.append(
+                    f"| {label} | {name} | {kind} | " + " | ".join(step_median(found, s) for s in STEPS) + " |"
+                )
+    return "\n".join(lines) + "\n\nStart-up steps (ms since navigation, medians):\n\n" + "\n".join(steps) + "\n"
+
+
+def step_median(found: dict, step: str) -> str:
+    times = [visit["marks"][step] for visit in found["visits"] if step in visit["marks"]]
+    return f"{statistics.median(times):,.0f}" if times else "–"
 
 
 def page(name: str, report: dict) -> str:
     result, machine = report["result"], report["machine"]
     load = result["load_average"]
-    first = next(iter(result["profiles"].values()))["cold"]["visits"][0]
-    files = "\n".join(f"- `{path}`: {sent / 1e6:.2f} MB" for path, sent in first["files_before_first_answer"])
+    files = ""
+    for label, data in result["sites"].items():
+        first = next(iter(data["profiles"].values()))["cold"]["visits"][0]
+        listed = "\n".join(f"- `{path}`: {sent / 1e6:.2f} MB" for path, sent in first["files_before_first_answer"])
+        files += (
+            f"\nLargest files before the first answer, {label} (first cold visit of the first profile):\n\n{listed}\n"
+        )
+    sites = ", ".join(f"{label} `{data['site']}`" for label, data in result["sites"].items())
     return (
         f"# The first search on a phone network ({name})\n\n"
-        f"`{report['command']}`: {report['runs']} run(s) per profile, medians; site `{report['site']}`; "
+        f"`{report['command']}`: {report['runs']} run(s) per profile, medians; sites {sites}, interleaved; "
         f"query `{QUERY}` from the link's fragment; viewport {VIEWPORT['width']}x{VIEWPORT['height']}; "
         "DevTools network emulation; server compressing text only, as GitHub Pages' CDN (bench/README.md). "
         f"Machine: {machine['nproc']} CPUs, {machine['platform']}; 1-minute load average "
-        f"{load['min']:.1f} to {load['max']:.1f}.\n\n" + markdown(result) + "\nLargest files before the first answer "
-        f"(first cold visit of the first profile):\n\n{files}\n"
+        f"{load['min']:.1f} to {load['max']:.1f}.\n\n" + markdown(result) + files
     )
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--site", required=True, help="a built site folder (make build-full: _site-full)")
+    parser.add_argument(
+        "--site", action="append", required=True, help="a built site folder (make build-full: _site-full); repeatable"
+    )
+    parser.add_argument("--label", action="append", default=[], help="a name for each --site, in order")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="one run of the 10 Mbit/s profile")
     parser.add_argument("--name", default=f"{time.strftime('%Y-%m-%d')}-phone")
@@ -255,9 +291,12 @@ def main(argv=None) -> int:
     options = parser.parse_args(argv)
     profiles = dict(list(PROFILES.items())[:1]) if options.quick else PROFILES
     runs = 1 if options.quick else options.runs
-    result = run(Path(options.site), profiles, runs)
+    labels = options.label + [Path(site).name for site in options.site[len(options.label) :]]
+    if len(set(labels)) != len(options.site):
+        parser.error("give each --site its own --label")
+    result = run(dict(zip(labels, map(Path, options.site))), profiles, runs)
     machine = {"nproc": os.cpu_count(), "platform": platform.platform(), "chromium": "/usr/bin/chromium"}
-    report = {"command": " ".join(sys.argv), "site": options.site, "runs": runs, "machine": machine, "result": result}
+    report = {"command": " ".join(sys.argv), "runs": runs, "machine": machine, "result": result}
     out = Path(options.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{options.name}.json").write_text(json.dumps(report, indent=1) + "\n", "utf-8")

@@ -89,6 +89,31 @@ def test_runtime_lock_lists_our_wheels_with_their_hashes(fixture_build):
         assert (runtime / name).stat().st_size > 0
 
 
+def test_runtime_files_are_packed_as_plain_gzip_and_the_manifest_vouches_for_the_lock(tmp_path):
+    """What the browser expands with DecompressionStream("gzip") is the file
+    itself, whichever packer the build had (zopfli or gzip -9); the lock's entry in the
+    manifest is written as the data writer writes the manifest."""
+    import gzip
+
+    from govsearch_build.data_writer import dump
+    from govsearch_build.runtime import packed_gzip, vouch_for_lock
+
+    data = (REPO / "python_pkg" / "govsearch" / "sharded.py").read_bytes() * 3
+    packed = packed_gzip(data, tmp_path / "cache")
+    assert gzip.decompress(packed) == data and packed[:2] == b"\x1f\x8b"
+    assert packed_gzip(data, tmp_path / "cache") == packed == packed_gzip(data)
+    manifest = tmp_path / "manifest.json"
+    manifest.write_bytes(dump({"format": 1, "files": {"index": {"path": "index.x.json", "title": "Prix – é"}}}))
+    vouch_for_lock(manifest, b'{"packages": {}}')
+    written = json.loads(manifest.read_bytes())
+    assert written["runtime"] == {
+        "path": "pyodide-lock.json",
+        "sha256": hashlib.sha256(b'{"packages": {}}').hexdigest(),
+        "size": 16,
+    }
+    assert manifest.read_bytes() == dump(written)
+
+
 def bad_corpus(tmp_path):
     content = tmp_path / "content"
     shutil.copytree(REPO / "tests" / "fixtures" / "corpus", content)

@@ -9,7 +9,11 @@ try {
   let stdLibURL;
   if (new URL(self.location.href).searchParams.has("precompiled")) {
     const lock = await (await fetch(indexURL + "pyodide-lock.json")).json();
-    stdLibURL = lock.govsearch_stdlib ? indexURL + lock.govsearch_stdlib.file_name : undefined;
+    if (lock.govsearch_stdlib) {
+      // Published as one gzip stream (runtime.py `_publish_stdlib`): expanded here, as the site's worker does.
+      const packed = await fetch(indexURL + lock.govsearch_stdlib.file_name);
+      stdLibURL = URL.createObjectURL(await new Response(packed.body.pipeThrough(new DecompressionStream("gzip"))).blob());
+    }
   }
   await loadPyodide({ indexURL, stdLibURL, stdout: () => {}, stderr: () => {} });
   self.postMessage({ type: "timing", mark: "runtime_ready", at: performance.timeOrigin + performance.now() });

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 from pyodide_lock import PyodideLockSpec
@@ -65,32 +66,30 @@ def publish_runtime(out_dir: Path, project_root: Path, wheel_cache: Path, manife
         target = out_dir / wheel.name
         shutil.copy2(wheel, target)
         published.append(target)
-    spec = add_wheels_to_spec(PyodideLockSpec.from_json(source / "pyodide-lock.json"), published, base_path=out_dir)
+    spec = add_wheels_to_spec(PyodideLockSpec.from_json(source / LOCK_NAME), published, base_path=out_dir)
     spec.packages = {
         name: package for name, package in spec.packages.items() if package.file_name in {w.name for w in published}
     }
-    spec.to_json(out_dir / "pyodide-lock.json")
+    spec.to_json(out_dir / LOCK_NAME)
     # Pyodide reads only `info` and `packages`; the worker reads these entries.
-    lock = json.loads((out_dir / "pyodide-lock.json").read_text("utf-8"))
+    lock = json.loads((out_dir / LOCK_NAME).read_text("utf-8"))
+    # The standard library Python starts with (expanded), and its lock entry (as published).
+    stdlib_file, stdlib_entry = out_dir / "python_stdlib.zip", lock_entry(out_dir / "python_stdlib.zip")
     if stdlib:
-        lock["govsearch_stdlib"] = _publish_named(stdlib, out_dir, "python_stdlib.{}.zip")
+        stdlib_file, stdlib_entry = _publish_stdlib(stdlib, out_dir, wheel_cache)
+        lock["govsearch_stdlib"] = stdlib_entry
         # The cut library's fallback (precompile.mjs): the npm archive, whole.
-        whole = out_dir / "python_stdlib.zip"
-        lock["govsearch_stdlib_rest"] = {
-            "file_name": whole.name,
-            "sha256": _sha256(whole),
-            "size": whole.stat().st_size,
-        }
-    stdlib_file = out_dir / lock["govsearch_stdlib"]["file_name"] if stdlib else out_dir / "python_stdlib.zip"
-    lock["govsearch_runtime"] = _runtime_entries(out_dir)
+        lock["govsearch_stdlib_rest"] = lock_entry(out_dir / "python_stdlib.zip")
+    lock["govsearch_runtime"] = _runtime_entries(out_dir, wheel_cache)
     snapshot = _publish_snapshot(out_dir, stdlib_file, published, wheel_cache)
     if snapshot:
         # The files the snapshot's memory was made from: a page uses it only
         # while the lock names the same ones (the wheels' code is inside it).
-        snapshot["made_with"] = {path.name: _sha256(path) for path in [stdlib_file, *published]}
+        made = [stdlib_entry, *map(lock_entry, published)]
+        snapshot["made_with"] = {entry["file_name"]: entry["sha256"] for entry in made}
         lock["govsearch_snapshot"] = snapshot
     lock_bytes = json.dumps(lock, indent=2).encode("utf-8")
-    (out_dir / "pyodide-lock.json").write_bytes(lock_bytes)
+    (out_dir / LOCK_NAME).write_bytes(lock_bytes)
     if manifest is not None and manifest.is_file():
         vouch_for_lock(manifest, lock_bytes)
     return published
@@ -104,38 +103,71 @@ def vouch_for_lock(manifest: Path, lock_bytes: bytes) -> None:
 
     The manifest is fetched fresh by the worker and vouches for every data
     file; with the lock in it, it also vouches (through the lock's sha256s)
-    for every runtime file the worker uses (docs/startup.md, "Integrity")."""
+    for every runtime file the worker uses (docs/startup.md, "Integrity").
+    Written as the data writer writes it (`data_writer.dump`)."""
+    from .data_writer import dump
+
     data = json.loads(manifest.read_text("utf-8"))
-    data["runtime"] = {"path": LOCK_NAME, "sha256": hashlib.sha256(lock_bytes).hexdigest(), "size": len(lock_bytes)}
-    manifest.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), "utf-8")
+    data["runtime"] = {"path": LOCK_NAME, "sha256": _sha256(lock_bytes), "size": len(lock_bytes)}
+    manifest.write_bytes(dump(data))
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
-def _runtime_entries(out_dir: Path) -> dict:
+def lock_entry(path: Path, name: str | None = None) -> dict:
+    """A runtime file's entry in the lock file: {file_name, sha256, size} of its bytes."""
+    data = path.read_bytes()
+    return {"file_name": name or path.name, "sha256": _sha256(data), "size": len(data)}
+
+
+def _runtime_entries(out_dir: Path, cache: Path) -> dict:
     """The runtime's own files with their sha256, for the worker to check before use.
 
     GitHub Pages' CDN does not compress WebAssembly (bench/README.md, "The
-    host"), so `pyodide.asm.wasm` is also published gzipped; the worker expands
-    it while it streams into compilation and checks the expanded bytes
-    (`sha256`, `size`) before instantiating. The raw file stays published for
-    Pyodide's defaults and the bench's bare-runtime page."""
-    wasm = (out_dir / "pyodide.asm.wasm").read_bytes()
-    packed = gzip.compress(wasm, compresslevel=9, mtime=0)
+    host"), so `pyodide.asm.wasm` is also published gzipped (`packed_gzip`);
+    the worker expands it while it streams into compilation and checks the
+    expanded bytes (`sha256`, `size`) before instantiating. The raw file stays
+    published for Pyodide's defaults and the bench's bare-runtime page."""
+    wasm = out_dir / "pyodide.asm.wasm"
+    packed = packed_gzip(wasm.read_bytes(), cache)
     (out_dir / WASM_GZ).write_bytes(packed)
-    entries = {
-        name: {"file_name": name, "sha256": _sha256(out_dir / name), "size": (out_dir / name).stat().st_size}
-        for name in ("pyodide.mjs", "pyodide.asm.mjs")
-    }
-    entries["pyodide.asm.wasm"] = {
-        "file_name": WASM_GZ,
-        "sha256": hashlib.sha256(wasm).hexdigest(),
-        "size": len(wasm),
-        "packed_size": len(packed),
-    }
+    entries = {name: lock_entry(out_dir / name) for name in ("pyodide.mjs", "pyodide.asm.mjs")}
+    entries["pyodide.asm.wasm"] = {**lock_entry(wasm, WASM_GZ), "packed_size": len(packed)}
     return entries
+
+
+def packed_gzip(data: bytes, cache: Path | None = None) -> bytes:
+    """data as a gzip stream as small as the build can make it (cached by content in `cache`, when given).
+
+    Zopfli (the `zopfli` package, in the build extra) writes ordinary gzip
+    that any gunzip, and the browser's `DecompressionStream`, expands at the
+    usual speed, a few per cent smaller than `gzip -9`, at the cost of a
+    slow compression (tens of seconds for the WebAssembly: hence the cache).
+    Without it the build falls back to `gzip -9` and says so."""
+    packer = _zopfli()
+    if packer is None:
+        return gzip.compress(data, compresslevel=9, mtime=0)
+    if cache is None:
+        return packer.compress(data)
+    cached = cache / f"zopfli-{_sha256(data)[:24]}.gz"
+    if not cached.is_file():
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.part")
+        partial.write_bytes(packer.compress(data))
+        partial.replace(cached)
+    return cached.read_bytes()
+
+
+def _zopfli():
+    """zopfli's gzip module, or None (with a warning) when the build extra lacks it."""
+    try:
+        import zopfli.gzip
+    except ImportError:
+        print("warning: zopfli is not installed (the build extra): runtime files are gzip -9", file=sys.stderr)
+        return None
+    return zopfli.gzip
 
 
 WASM_GZ = "pyodide.asm.wasm.gz"
@@ -161,11 +193,35 @@ def first_visit_bytes(folder: Path) -> int:
 
 def _publish_named(source: Path, out_dir: Path, pattern: str) -> dict:
     """Copy source into out_dir named by its content hash; its lock entry {file_name, sha256, size}."""
-    data = source.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()
-    name = pattern.format(digest[:12])
-    shutil.copy2(source, out_dir / name)
-    return {"file_name": name, "sha256": digest, "size": len(data)}
+    entry = lock_entry(source)
+    entry["file_name"] = pattern.format(entry["sha256"][:12])
+    shutil.copy2(source, out_dir / entry["file_name"])
+    return entry
+
+
+def _publish_stdlib(compiled: Path, out_dir: Path, cache: Path) -> tuple[Path, dict]:
+    """The precompiled standard library as published: its entries stored, not
+    deflated, and the whole archive one gzip stream (`python_stdlib.HASH.zip.gz`).
+
+    A zip deflates each module alone and so misses all they share; one stream
+    over the stored archive is about a seventh smaller, and zipimport then
+    reads each module without inflating it. The host sends a `.gz` as it is;
+    the worker expands it as it arrives (runtime-files.js `expandedResponse`),
+    after fetch integrity checked the packed bytes against the lock's sha256.
+    Returns (the expanded archive, which the snapshot is made from, the lock entry)."""
+    stored = compiled.with_name("python_stdlib.stored.zip")
+    if not stored.is_file():
+        partial = stored.with_suffix(f".{os.getpid()}.part")
+        with zipfile.ZipFile(compiled) as source, zipfile.ZipFile(partial, "w", zipfile.ZIP_STORED) as out:
+            for info in source.infolist():
+                copy = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+                copy.external_attr = info.external_attr
+                out.writestr(copy, source.read(info))
+        partial.replace(stored)
+    packed = packed_gzip(stored.read_bytes(), cache)
+    name = f"python_stdlib.{_sha256(packed)[:12]}.zip.gz"
+    (out_dir / name).write_bytes(packed)
+    return stored, lock_entry(out_dir / name)
 
 
 def _cache_key(paths: list[Path], words: tuple[str, ...]) -> str:
@@ -222,7 +278,8 @@ def _publish_snapshot(out_dir: Path, stdlib: Path, wheels: list[Path], cache: Pa
         PAGE_IMPORTS,
         *sorted(wheels),
     ]
-    key = _cache_key(inputs, (*SNAPSHOT_MODULES, repr(SNAPSHOT_LAYOUT)))
+    packer = "zopfli" if _zopfli() else "gzip-9"
+    key = _cache_key(inputs, (*SNAPSHOT_MODULES, repr(SNAPSHOT_LAYOUT), packer))
     cached = cache / f"snapshot-{key}.bin.gz"
     if not cached.exists():
         cache.mkdir(parents=True, exist_ok=True)
@@ -233,7 +290,7 @@ def _publish_snapshot(out_dir: Path, stdlib: Path, wheels: list[Path], cache: Pa
         if why or not raw.exists():
             print(f"warning: no memory snapshot, repeat visits will bootstrap Pyodide: {why}", file=sys.stderr)
             return None
-        cached.write_bytes(gzip.compress(SNAPSHOT_LAYOUT.pack(raw.read_bytes()), compresslevel=9, mtime=0))
+        cached.write_bytes(packed_gzip(SNAPSHOT_LAYOUT.pack(raw.read_bytes())))
         raw.unlink()
     # The worker unpacks it by the layout written beside it (snapshot_layout.py).
     return {**_publish_named(cached, out_dir, "snapshot.{}.bin.gz"), "layout": SNAPSHOT_LAYOUT.describe()}

@@ -115,7 +115,7 @@ def test_a_tampered_data_file_fails_closed(open_page, pattern, change):
 
 
 def test_a_tampered_precompiled_standard_library_fails_closed(open_page, site_dir: Path):
-    # The build's python_stdlib.<hash>.zip holds bytecode Python runs without
+    # The build's python_stdlib.<hash>.zip.gz holds bytecode Python runs without
     # a source to compare: it is used only if its sha256 matches the lock file.
     lock = json.loads((site_dir / "pyodide" / "pyodide-lock.json").read_text("utf-8"))
     assert lock["govsearch_stdlib"]["file_name"].startswith("python_stdlib.")

@@ -62,13 +62,20 @@ export async function sha256Hex(bytes) {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// The bytes, once their size and sha256 (or its first digits) match `entry`.
-export async function verify(bytes, entry) {
-  const expected = entry && typeof entry.sha256 === "string" ? entry.sha256 : "";
-  if (expected.length < 32 || (Number.isInteger(entry.size) && entry.size !== bytes.length) || (await sha256Hex(bytes)).slice(0, expected.length) !== expected) {
-    throw new IntegrityError(`${entry && entry.path} failed its integrity check (size or sha256 differs from the manifest)`);
+// The bytes, once their size (when given) and sha256 (or its first digits)
+// match `entry`; else an IntegrityError naming the file (`name`, the entry's
+// path) and what vouches for it (`voucher`). Bytes: an ArrayBuffer or a view.
+export async function verify(bytes, entry, name = entry && entry.path, voucher = "the manifest") {
+  const expected = entry && typeof entry.sha256 === "string" ? entry.sha256.toLowerCase() : "";
+  if (expected.length < 32 || (Number.isInteger(entry.size) && entry.size !== bytes.byteLength) || (await sha256Hex(bytes)).slice(0, expected.length) !== expected) {
+    throw new IntegrityError(`${name} failed its integrity check (its size or sha256 differs from ${voucher}), so it was not used`);
   }
   return bytes;
+}
+
+// The URL a fetch() was called with (a string, URL or Request).
+export function requestUrl(input) {
+  return String(input && typeof input === "object" && "url" in input ? input.url : input);
 }
 
 // The data folder's manifest, always asked of the server (it names every

@@ -4,21 +4,12 @@
 // file for Pyodide's two scripts, its WebAssembly, the standard library, the
 // wheels and the memory snapshot. A file that differs fails the start, closed,
 // with an IntegrityError naming it.
-import { IntegrityError, download, sha256Hex, verify } from "./download.js";
+import { IntegrityError, download, requestUrl, verify } from "./download.js";
 
 export const LOCK = "pyodide-lock.json";
 const WASM = "pyodide.asm.wasm";
 const WASM_GZ = "pyodide.asm.wasm.gz"; // runtime.py publishes it: the host sends WebAssembly uncompressed
 const SCRIPTS = ["pyodide.mjs", "pyodide.asm.mjs"];
-
-function refused(name) {
-  return new IntegrityError(`${name} failed its integrity check (its sha256 differs from ${LOCK}), so it was not used`);
-}
-
-// The URL a fetch() was called with (a string, URL or Request).
-function requestUrl(input) {
-  return String(input && typeof input === "object" && "url" in input ? input.url : input);
-}
 
 // The lock file's contents, once the manifest's entry for it matches its bytes.
 export async function trustedLock(indexURL, manifest, options) {
@@ -39,10 +30,7 @@ export async function checkScripts(indexURL, lock, options) {
   files.forEach((file) => file.catch(() => {})); // reported below, in order
   const contents = await lock;
   for (const [index, name] of SCRIPTS.entries()) {
-    const entry = contents.govsearch_runtime && contents.govsearch_runtime[name];
-    if (!entry || (await sha256Hex(await files[index])) !== entry.sha256) {
-      throw refused(name);
-    }
+    await verify(await files[index], contents.govsearch_runtime && contents.govsearch_runtime[name], name, LOCK);
   }
 }
 
@@ -72,6 +60,17 @@ async function expanded(body) {
   return gzip ? whole.pipeThrough(new DecompressionStream("gzip")) : whole;
 }
 
+// The response with its body expanded when it is gzip: the standard library
+// is published as one gzip stream over a stored zip (runtime.py
+// `_publish_stdlib`), checked as it came (fetch integrity) and handed to
+// Pyodide expanded. Any other body passes through as it is.
+export async function expandedResponse(response) {
+  if (!response.ok || !response.body) {
+    return response;
+  }
+  return new Response(await expanded(response.body), { status: response.status, statusText: response.statusText });
+}
+
 // pyodide.asm.wasm from its gzipped copy: expanded as it downloads and streamed
 // into compilation at once, so compiling keeps pace with a slow link; Pyodide
 // gets the module only once the expanded bytes match the lock file. Its own
@@ -91,11 +90,9 @@ export function provideWasm(indexURL, lock) {
   const compiled = streams.then(([bytes]) => WebAssembly.compileStreaming(new Response(bytes, { headers: { "Content-Type": "application/wasm" } })));
   compiled.catch(() => {}); // the check below speaks first
   const read = streams.then(([, bytes]) => new Response(bytes).arrayBuffer());
-  const checked = Promise.all([lock, read]).then(async ([contents, bytes]) => {
+  const checked = Promise.all([lock, read]).then(([contents, bytes]) => {
     const entry = contents.govsearch_runtime && contents.govsearch_runtime[WASM];
-    if (!entry || entry.file_name !== WASM_GZ || entry.size !== bytes.byteLength || (await sha256Hex(bytes)) !== entry.sha256) {
-      throw refused(WASM_GZ);
-    }
+    return verify(bytes, entry && entry.file_name === WASM_GZ ? entry : null, WASM_GZ, LOCK);
   });
   const module = checked.then(() => compiled);
   module.catch(() => {}); // Pyodide meets (and reports) the failure when it instantiates

@@ -1,15 +1,11 @@
 // The runtime's own requests while it starts: its bytes counted for the
 // progress bar, the wheels and standard library fetched early with their
 // sha256 as fetch integrity, and the integrity check named when a load fails.
-import { download, sha256Hex } from "../download.js";
+import { download, requestUrl, sha256Hex } from "../download.js";
+import { expandedResponse } from "../runtime-files.js";
 import { STALL_MS } from "./data-files.js";
 import { wrapFetch } from "./lockdown.js";
 import { progress } from "./report.js";
-
-// The URL a fetch() was called with (a string, URL or Request).
-function requestUrl(input) {
-  return String(input && typeof input === "object" && "url" in input ? input.url : input);
-}
 
 // The lock file's entries for govsearch's wheel and those it depends on.
 function wheels(lock) {
@@ -83,7 +79,13 @@ export function prefetchRuntimeFiles(indexURL, lock) {
     const href = requestUrl(input);
     const waiting = early.get(href);
     // Pyodide asks for the wheels with their integrity and for the standard library without.
-    if (waiting && (href === stdlib || (init && init.integrity === waiting.integrity))) {
+    // The standard library comes gzipped (runtime.py `_publish_stdlib`): Pyodide gets it
+    // expanded, the worker's own downloads (download.js, with an AbortSignal) the file as it is.
+    if (waiting && href === stdlib && !(init && init.signal)) {
+      early.delete(href);
+      return waiting.response.then(expandedResponse);
+    }
+    if (waiting && href !== stdlib && init && init.integrity === waiting.integrity) {
       early.delete(href);
       return waiting.response;
     }
