@@ -98,7 +98,7 @@ def test_runtime_files_are_packed_as_plain_gzip_and_the_manifest_vouches_for_the
     from govsearch_build.data_writer import dump
     from govsearch_build.runtime import packed_gzip, vouch_for_lock
 
-    data = (REPO / "python_pkg" / "govsearch" / "sharded.py").read_bytes() * 3
+    data = (REPO / "python_pkg" / "govsearch" / "tools.py").read_bytes() * 3
     packed = packed_gzip(data, tmp_path / "cache")
     assert gzip.decompress(packed) == data and packed[:2] == b"\x1f\x8b"
     assert packed_gzip(data, tmp_path / "cache") == packed == packed_gzip(data)
