@@ -18,9 +18,9 @@ from ..terms import MAX_POSTINGS, MAX_SHARD_BYTES
 TIER_TARGET = 20  # looser modes are added until the answer holds this many (the largest limit)
 POOL = 20  # records whose rows are read for phrase evidence (the same for every limit)
 # Series (ranking.series) stand behind their best-placed record; while they leave an answer
-# fewer than WINDOW_TARGET results (a page of answers; the default limit is 8), it reads the
-# next window of POOL, up to WINDOWS in all.
-WINDOW_TARGET = 10
+# fewer than WINDOW_TARGET results (the tool's default limit), it reads the next window of
+# POOL, up to WINDOWS in all.
+WINDOW_TARGET = 8
 WINDOWS = 2
 RARE = 3  # a word in fewer records than this (in its commonest field) may be a typo
 # A misspelt word of this many letters (its stem) may differ by two edits when no

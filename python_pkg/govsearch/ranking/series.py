@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from .query import Term
@@ -57,11 +58,13 @@ def plain(text: str) -> str:
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
 
 
+@lru_cache(maxsize=1 << 14)  # answers read the same titles query after query
 def series_key(title: str) -> str:
     """The title without what varies between the members of a series ("" when nothing is left)."""
     return " ".join(_WORD.findall(_VARYING.sub(" ", plain(title))))
 
 
+@lru_cache(maxsize=1 << 14)
 def edition(title: str) -> tuple[int, int]:
     """The newest (year, month) a title names ((0, 0) when none; month 0 when it names no month)."""
     return max(

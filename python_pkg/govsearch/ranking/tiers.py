@@ -141,7 +141,10 @@ def _two_edits_away(engine: SearchEngine, term: Term) -> bool:
 def _respelt(engine: SearchEngine, term: Term, frequency: int) -> str | None:
     """The index term of the word, one typed edit from a rare word, that the person meant (respelling)."""
     held = respelling.candidate_stems(
-        term.typed, term.indexed, lambda stem: bool(engine.matcher.expand(Clause(stem, "required")))
+        term.typed,
+        term.indexed,
+        lambda stem: bool(engine.matcher.expand(Clause(stem, "required"))),
+        lambda prefix: bool(engine.matcher.expand(Clause(prefix, "required", wildcard=True))),
     )
     return respelling.meant(frequency, [(stem, engine.matcher.frequency(stem)) for stem in held])
 
