@@ -16,6 +16,10 @@ def test_candidates_are_the_held_stems_of_words_one_edit_away():
     assert candidate_stems("census", "census", held.__contains__) == []  # its own stem is no correction
 
 
+def test_a_string_with_no_vowel_is_no_misspelt_word():
+    assert candidate_stems("qvzngthkc", "qvzngthkc", lambda stem: True) == []
+
+
 def test_the_commonest_candidate_is_meant():
     assert meant(0, [("divers", 3), ("divorc", 40)]) == "divorc"
     assert meant(0, []) is None

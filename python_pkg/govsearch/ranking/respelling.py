@@ -16,6 +16,7 @@ tier, which is reached only when the words as typed found too little.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from string import ascii_lowercase
 
@@ -23,6 +24,8 @@ from lunr.stemmer import stemmer
 from lunr.token import Token
 
 from . import rules
+
+_VOWEL = re.compile("[aeiouy]")
 
 
 def one_edit(word: str) -> set[str]:
@@ -43,6 +46,8 @@ def candidate_stems(
     three letters (it rewrites endings), so a word is stemmed only if some
     index term `begins` with them: most of the ~500 strings are not, and
     stemming them all cost what the rest of a search costs."""
+    if not _VOWEL.search(typed):
+        return []  # no misspelt English word: a code or an acronym ("qvzngthkc"), where the checks cost most
     edits = one_edit(typed)
     held = {prefix for prefix in {word[:3] for word in edits} if begins(prefix)}
     words = [word for word in edits if word[:3] in held]
