@@ -359,11 +359,11 @@ def _result(
         result["reasons"] = item.reasons
     if item.others:
         result["more"] = len(item.others)
-        result["others"] = [_edition(catalogue, number) for number in item.others]
+        result["others"] = [_series_member(catalogue, number) for number in item.others]
     return result, corrected
 
 
-def _edition(catalogue: Catalogue, number: int) -> dict[str, Any]:
+def _series_member(catalogue: Catalogue, number: int) -> dict[str, Any]:
     """Another record of a result's series in the answer (ranking.series), named enough to be followed."""
     record = catalogue.store.row(number)
     found = {field: record[field] for field in ("id", "title", "url")}

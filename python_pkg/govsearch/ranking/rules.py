@@ -100,8 +100,6 @@ def settings() -> tuple[float, ...]:
         COMMONER,
         TIER_TARGET,
         POOL,
-        WINDOW_TARGET,
-        WINDOWS,
         COVERAGE,
         PLACE_BOOST,
     )

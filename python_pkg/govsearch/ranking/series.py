@@ -105,10 +105,10 @@ def grouped_answer(terms: Sequence[Term], ranked: list[Ranked], rows: Mapping[in
     """The answer's records with each series behind its best-placed record
     (in its `others`), the series' dated editions newest first when the query
     names no year."""
-    keys = [series_of(rows[item.number]) for item in ranked]
+    series = {item.number: series_of(rows[item.number]) for item in ranked}
     if not any(_YEAR.fullmatch(term.typed) for term in terms):
-        newest_first(ranked, keys, rows)
-        keys = [series_of(rows[item.number]) for item in ranked]
+        newest_first(ranked, [series[item.number] for item in ranked], rows)
+    keys = [series[item.number] for item in ranked]
     kept = []
     for place, others in grouped(keys):
         lead = ranked[place]
