@@ -77,7 +77,9 @@ export async function expandedResponse(response) {
 // request for pyodide.asm.wasm is answered with a marker, and its
 // instantiateStreaming of that marker with an instance of the checked module
 // (a new one each time, so a start that falls back to bootstrapping reuses it).
-export function provideWasm(indexURL, lock) {
+// `wrap(make)` installs the answering fetch, `make(next)`: the worker's
+// lockdown puts it beneath its one check (wrapFetch).
+export function provideWasm(indexURL, lock, wrap = assignFetch) {
   const streams = self
     .fetch(new URL(WASM_GZ, indexURL).href, { credentials: "same-origin" })
     .then((response) => {
@@ -98,8 +100,7 @@ export function provideWasm(indexURL, lock) {
   module.catch(() => {}); // Pyodide meets (and reports) the failure when it instantiates
   const url = new URL(WASM, indexURL).href;
   const marker = Promise.resolve(new Response(null));
-  const before = self.fetch;
-  self.fetch = (input, init) => (requestUrl(input) === url ? marker : before(input, init));
+  wrap((next) => (input, init) => (requestUrl(input) === url ? marker : next(input, init)));
   const { instantiateStreaming } = WebAssembly;
   WebAssembly.instantiateStreaming = async (source, imports) => {
     if (source !== marker) {
@@ -108,6 +109,11 @@ export function provideWasm(indexURL, lock) {
     const checkedModule = await module;
     return { module: checkedModule, instance: await WebAssembly.instantiate(checkedModule, imports) };
   };
+}
+
+// Wrapping by assignment, where no lockdown offers a way beneath its check.
+function assignFetch(make) {
+  self.fetch = make(self.fetch);
 }
 
 // The memory snapshot holds the code of the wheels and standard library it was

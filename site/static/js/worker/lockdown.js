@@ -11,7 +11,6 @@
 // running here cannot undo it; see SECURITY.md.
 
 let wrapInner = null; // set by lockDown: puts a start-up wrapper beneath the check
-let beneath = null; // while assignBeneath runs: the global fetch's stand-in
 
 export function lockDown(base) {
   const inside = folderCheck(base);
@@ -38,23 +37,6 @@ export function lockDown(base) {
 // wrap this way (the global's setter is for code that assigns self.fetch).
 export function wrapFetch(make) {
   wrapInner(make);
-}
-
-// The same for code that wraps by assigning self.fetch (runtime-files.js's
-// provideWasm): while `install` runs, and only then, self.fetch stands for the
-// fetch beneath the check, so the wrapper it assigns goes beneath the check
-// too. Only `install`'s own synchronous code runs meanwhile.
-export function assignBeneath(install) {
-  wrapInner((next) => {
-    let wrapper = next;
-    beneath = { get: () => wrapper, set: (assigned) => (wrapper = assigned) };
-    try {
-      install();
-    } finally {
-      beneath = null;
-    }
-    return wrapper;
-  });
 }
 
 // A property no later code can change or delete.
@@ -130,16 +112,12 @@ function guardFetch(inside, refuse) {
   Object.defineProperty(self, "fetch", {
     configurable: false,
     enumerable: true,
-    get: () => (beneath ? beneath.get() : current),
+    get: () => current,
     set: (wrapper) => {
       if (typeof wrapper !== "function") {
         return;
       }
-      if (beneath) {
-        beneath.set(wrapper);
-      } else {
-        wrap(wrapper);
-      }
+      wrap(wrapper);
     },
   });
   if (owner && owner !== self) {

@@ -3,7 +3,7 @@
 import { IntegrityError } from "../download.js";
 import { checkScripts, provideWasm, snapshotMatches, trustedLock } from "../runtime-files.js";
 import { STALL_MS } from "./data-files.js";
-import { assignBeneath } from "./lockdown.js";
+import { wrapFetch } from "./lockdown.js";
 import { packageIntegrity, prefetchRuntimeFiles, stdlibUrl } from "./pyodide-files.js";
 import { mark } from "./report.js";
 import { cachedSnapshot } from "./snapshot.js";
@@ -37,7 +37,7 @@ function failOnWasmWarning(loading) {
 // gzipped and compiled while it streams in), the standard library and the
 // wheels against the lock file, and a cached snapshot against both.
 async function bootRuntime(indexURL, lock, problems) {
-  assignBeneath(() => provideWasm(indexURL, lock)); // its fetch wrapper, beneath the lockdown's one check
+  provideWasm(indexURL, lock, wrapFetch); // its fetch wrapper, beneath the lockdown's one check
   await checkScripts(indexURL, lock, { stallMs: STALL_MS });
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   const contents = await lock;
