@@ -41,7 +41,7 @@ def path_exists(token: str) -> bool:
 
 def dotted_target(token: str) -> tuple[str, list[str]] | None:
     """(module, attributes) for `govsearch.x.y` or a module-relative `x.y` of our packages; None otherwise."""
-    if token.endswith((*SOURCE_SUFFIXES, ".json", ".html")):
+    if token.endswith((*SOURCE_SUFFIXES, ".json", ".html", ".tsv")):
         return None  # a file name, not a module path
     parts = token.split(".")
     if parts[0] in PACKAGES:

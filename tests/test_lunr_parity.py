@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader
 from govsearch.engine import SCORE_PLACES
+from govsearch.ranking import rules
 from govsearch.ranking.query import MATCH_MODES, clauses_for, query_terms
 from govsearch.terms import Clause, to_lunr_query
 from govsearch_build.records import load_content
@@ -147,10 +149,15 @@ def _cases() -> list[tuple[str, str, bool, list[Clause]]]:
             terms = query_terms(text, prefix_last=prefix_last)
             for mode in MATCH_MODES:
                 clauses = clauses_for(terms, mode)
-                key = tuple(clauses)
-                if clauses and key not in seen:
-                    seen.add(key)
-                    cases.append((text, mode, prefix_last, clauses))
+                # any_term also searches related words at a lower clause boost (ranking.related).
+                boosted = (
+                    [replace(clauses[-1], boost=rules.ALTERNATIVE_BOOST)] if mode == "any_term" and clauses else []
+                )
+                for variant in (clauses, clauses[:-1] + boosted):
+                    key = tuple(variant)
+                    if variant and key not in seen:
+                        seen.add(key)
+                        cases.append((text, mode, prefix_last, variant))
     return cases
 
 

@@ -59,6 +59,9 @@ class Matcher(Protocol):
     def known_fields(self, clause: Clause, number: int) -> list[str] | None:
         """The fields holding the clause's word in the record, if known without decoding postings."""
 
+    def related(self, term: str) -> tuple[str, ...]:
+        """Index terms that mean nearly what the term does (the build's related words), nearest first."""
+
 
 @dataclass(frozen=True)
 class Summary:

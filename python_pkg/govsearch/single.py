@@ -13,6 +13,7 @@ from lunr.pipeline import Pipeline
 from lunr.token_set import TokenSet
 from lunr.vector import Vector
 
+from .format import INDEX_RELATED
 from .loaders import LaterRead
 from .ranking.identifiers import identifier_keys
 from .terms import Clause, budgeted, expand, intersection, to_lunr_query, typo_expansion, vocabulary_token_set
@@ -36,6 +37,7 @@ def _loaded(serialized: dict[str, Any]) -> Index:
 class LunrMatcher:
     def __init__(self, serialized: dict[str, Any], numbers: dict[str, int]):
         self.index = _loaded(serialized)
+        self._related: dict[str, list[str]] = serialized.get(INDEX_RELATED, {})
         self.numbers = numbers  # ref -> record number
         self._sorted_terms: list[str] | None = None
         self.limited: tuple[str, ...] = ()  # clause terms whose expansions the last match cut to the budget
@@ -50,6 +52,10 @@ class LunrMatcher:
 
     def known_fields(self, clause: Clause, number: int) -> None:
         return None  # the index is in memory: members() answers at once
+
+    def related(self, term: str) -> tuple[str, ...]:
+        """The term's related index terms (the build's related words)."""
+        return tuple(self._related.get(term, ()))
 
     def frequency(self, term: str) -> int:
         """How many records hold the term in its commonest field (0: not in the index)."""

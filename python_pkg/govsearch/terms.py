@@ -47,11 +47,19 @@ class Clause:
     presence: str  # "required" | "optional"
     edit_distance: int = 0
     wildcard: bool = False
+    boost: float = 1.0  # lunr's clause boost: what its terms count for in the query vector
+    # Index terms a record may hold in the term's place (ranking.related, for
+    # coverage): our extension, which lunr's query cannot say, so no as_dict.
+    alternatives: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         # lunr.js turns on fuzzy matching (which reads "*" literally) whenever
         # the key editDistance is present, even at 0: leave it out then.
+        if self.alternatives:
+            raise ValueError("lunr has no clause with alternatives")
         clause: dict[str, object] = {"term": self.term, "presence": self.presence, "wildcard": self.wildcard}
+        if self.boost != 1:
+            clause["boost"] = self.boost
         if self.edit_distance:
             clause["editDistance"] = self.edit_distance
         return clause
@@ -76,6 +84,7 @@ def to_lunr_query(query: Query, clauses: list[Clause]) -> Query:
             presence=QueryPresence.REQUIRED if clause.presence == "required" else QueryPresence.OPTIONAL,
             edit_distance=clause.edit_distance,
             wildcard=Query.WILDCARD_TRAILING if clause.wildcard else Query.WILDCARD_NONE,
+            boost=clause.boost,
         )
     return query
 
@@ -114,7 +123,8 @@ def expand(
     automaton), asking for the vocabulary only when the clause needs it."""
     term = clause.term + "*" if clause.wildcard and not clause.term.endswith("*") else clause.term
     if not clause.edit_distance and "*" not in term:
-        return [term] if holds(term) else []  # an exact term reaches itself, if the index holds it
+        # An exact term reaches itself, if the index holds it, and its alternatives.
+        return [word for word in (term, *clause.alternatives) if holds(word)]
     if not clause.edit_distance and term.index("*") == len(term) - 1:
         return prefixed(sorted_terms(), term[:-1])  # what the search box sends while typing: no automaton needed
     if clause.edit_distance and "*" not in term:

@@ -51,7 +51,6 @@ class SiteConfig:
     synonyms: tuple[tuple[str, ...], ...] = ()
     intents: tuple[tuple[str, tuple[str, ...]], ...] = ()
     fillers: tuple[str, ...] = ()  # words that say how someone asks, not what about ("near", "postcode")
-    related_terms: int = 0  # words of meaning added to each record's body (related_terms.py); 0: off
     contact_url: str = ""  # where people report problems (the accessibility statement links to it)
 
     def collection(self, collection_id: str) -> Collection:
@@ -136,14 +135,10 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
         isinstance(w, str) and w.strip() and " " not in w.strip() for w in fillers
     ):
         raise ConfigError(f"{path}: search.fillers must be a list of single words")
-    related = table.get("related_terms", 0)
-    if not isinstance(related, int) or isinstance(related, bool) or not 0 <= related <= 50:
-        raise ConfigError(f"{path}: search.related_terms must be a whole number from 0 (off) to 50")
     return {
         "synonyms": tuple(tuple(word.strip() for word in group) for group in groups),
         "intents": tuple((word, tuple(types)) for word, types in intents.items()),
         "fillers": tuple(word.strip().lower() for word in fillers),
-        "related_terms": related,
     }
 
 

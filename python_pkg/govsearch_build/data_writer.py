@@ -29,6 +29,7 @@ from govsearch.engine import DIMENSIONS
 from govsearch.format import (
     CODES,
     FORMAT,
+    INDEX_RELATED,
     MANIFEST,
     POSTINGS,
     PROFILE_CHUNKS,
@@ -54,7 +55,7 @@ from .data_files import DataWriter, dump, facet_value, stored_record
 from .places import place_names
 from .postings import Postings
 from .records import Record
-from .related_terms import related_terms
+from .related_words import related_for
 from .shard_writer import write_shards
 
 # lunr's BM25 over the boosted fields of govsearch.ranking.rules.FIELD_BOOSTS.
@@ -82,15 +83,11 @@ def index_document(
     record: Record,
     search_terms: SearchTerms = NO_SEARCH_TERMS,
     compounds: Mapping[str, str] = EMPTY,
-    related: Mapping[str, str] = EMPTY,
 ) -> dict[str, str]:
     """The text lunr indexes. A field holding a phrase of a synonym group also
     gets the group's token (terms.GROUP_MARK), so a query holding any phrase
     of the group finds it, in that field; a field holding a compound of
-    `compounds` in one spelling ("well-being") also gets the other ("wellbeing").
-    `related` (record id -> words, related_terms.py; empty unless the
-    configuration turns it on) adds words of the same meaning to the body,
-    the field of least weight."""
+    `compounds` in one spelling ("well-being") also gets the other ("wellbeing")."""
     data = record.data
     document = {
         "id": data["id"],
@@ -111,8 +108,6 @@ def index_document(
             added = search_terms.group_tokens(document[name])
             if added:
                 document[name] += " " + " ".join(added)
-    if record.id in related:
-        document["body"] += " " + related[record.id]
     return document
 
 
@@ -200,10 +195,9 @@ def build_index(
     records: list[Record],
     search_terms: SearchTerms = NO_SEARCH_TERMS,
     compounds: Mapping[str, str] = EMPTY,
-    related: Mapping[str, str] = EMPTY,
 ) -> Index:
     """lunr.py index over records already in number order (posting order follows it)."""
-    documents = [index_document(r, search_terms, compounds, related) for r in records]
+    documents = [index_document(r, search_terms, compounds) for r in records]
     return lunr(ref="id", fields=list(FIELDS), documents=documents)
 
 
@@ -251,7 +245,6 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     writer = DataWriter(data_dir)
     search_terms = search_terms_of(config)
     compounds = compounds_of(ordered)
-    related = related_terms(ordered, config.related_terms) if config.related_terms else EMPTY
     ranking = ranking_data(config, ordered)
     chunked = PROFILES_PER_CHUNK if layout == SHARDED else None
     up_front: list[dict[str, Any]] = []
@@ -261,14 +254,16 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
         "ranking": writer.write("ranking", {"search": ranking["search"]}),
     }
     if layout == SHARDED:
-        postings = Postings.build((index_document(r, search_terms, compounds, related) for r in ordered), list(FIELDS))
+        postings = Postings.build((index_document(r, search_terms, compounds) for r in ordered), list(FIELDS))
+        words = related_for(postings.terms())
         files["directory"] = writer.write(
-            "directory", write_shards(writer, postings, ordered, RankingData(ranking), profile_of), len(ordered)
+            "directory", write_shards(writer, postings, ordered, RankingData(ranking), profile_of, words), len(ordered)
         )
         up_front = small_indexes(writer.written)
     else:
-        index = build_index(ordered, search_terms, compounds, related)
-        files["index"] = writer.write("index", index.serialize(), len(ordered))
+        index = build_index(ordered, search_terms, compounds)
+        words = related_for(index.inverted_index)
+        files["index"] = writer.write("index", {**index.serialize(), INDEX_RELATED: words}, len(ordered))
         files[RECORDS] = writer.write(RECORDS, {RECORDS: [stored_record(r) for r in ordered]}, len(ordered))
     manifest = {
         "format": FORMAT,

@@ -5,6 +5,7 @@ records, and a very common word's summary, ranked by the runtime's own rules."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from govsearch.format import encode_column, keys, shard_stem
@@ -119,9 +120,10 @@ def postings_shards(
     ranking: RankingData,
     profile_of: list[int] | None = None,
     members: list[tuple[tuple[str, ...], ...]] | None = None,
+    related: Mapping[str, list[str]] | None = None,
 ) -> list[dict[str, Any]]:
     """Per term: its lunr term index and, per field, (record gaps, weights);
-    for a word in at least TOP_ROWS_FROM records, also its best rows; for one
+    its `related` terms, if any; for a word in at least TOP_ROWS_FROM records, also its best rows; for one
     in SUMMARY_FROM records or more (not an intent word), its summary, the
     rest of whose records' rows go to a pools file of their own, and a
     summary file: its posting without the columns, all a one-word search reads.
@@ -140,6 +142,7 @@ def postings_shards(
         current[term] = counted[term] = {
             keys.POSTING_TERM_INDEX: postings.term_index(term),
             keys.POSTING_FIELDS: fields,
+            **({keys.POSTING_RELATED: related[term]} if related and term in related else {}),
         }
         holders = len({number for pairs in pairs_by_field.values() for number, _ in pairs})
         if holders >= TOP_ROWS_FROM:

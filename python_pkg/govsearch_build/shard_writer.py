@@ -5,6 +5,7 @@ pages that list them."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
 from govsearch.format import encode_vocabulary, keys, listed_shard_path, page_folder, shard_stem
@@ -30,9 +31,11 @@ def write_shards(
     records: list[Record],
     ranking: RankingData | None = None,
     profile_of: list[int] | None = None,
+    related: Mapping[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """Split what lunr's scoring reads into shards; return the directory.
-    `profile_of` (each record's profile): common words get summaries."""
+    `profile_of` (each record's profile): common words get summaries;
+    `related`: each term's related terms, kept in its posting."""
     number_of = {record.id: number for number, record in enumerate(records)}
     terms = postings.terms()
     rows = [result_row(record) for record in records]
@@ -43,7 +46,7 @@ def write_shards(
         keys.POSTINGS: _key_pages(
             writer,
             keys.POSTINGS,
-            postings_shards(writer, postings, terms, rows, ranking or RankingData({}), profile_of, members),
+            postings_shards(writer, postings, terms, rows, ranking or RankingData({}), profile_of, members, related),
         ),
         keys.RECORDS: _record_shards(writer, records),
         keys.ROWS: _row_shards(writer, records),

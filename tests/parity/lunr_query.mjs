@@ -1,7 +1,7 @@
 // Run clause lists through lunr.js 2.3.9, the reference lunr.py must match.
 //
 // stdin:  {"indexPath": "<serialized lunr index>", "queries": [[clause, ...], ...]}
-//         clause = {"term", "presence": "required"|"optional", "editDistance", "wildcard"}
+//         clause = {"term", "presence": "required"|"optional", "editDistance", "wildcard", "boost"}
 // stdout: {"lunr": "<version>", "results": [[{"ref", "score"}, ...], ...]}, one list per query,
 //         in lunr.js's own order.
 //
@@ -35,6 +35,7 @@ const results = input.queries.map((clauses) =>
         // finds nothing. lunr.py tests the value (if clause.edit_distance).
         // lunr.js's own query parser sets the key only for "~N", so do the same.
         if (c.editDistance) options.editDistance = c.editDistance;
+        if (c.boost !== undefined) options.boost = c.boost;
         q.term(c.term, options);
       }
     })

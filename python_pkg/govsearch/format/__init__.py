@@ -54,7 +54,9 @@ ranking: `{"search": {"synonyms": [[...]], "intents": {word: [types]}}}`
   (the records' flags are in their profiles).
 
 single layout: `index` is lunr 2.3.9's own serialisation (lunr.js can load
-  it); `records` is `{"records": [stored record, ...]}`.
+  it, and ignores the one key added: INDEX_RELATED, `{term: [related
+  terms]}`, what POSTING_RELATED holds in the sharded layout); `records` is
+  `{"records": [stored record, ...]}`.
 
 sharded layout: `directory` is
   `{"fields": [lunr fields], "vocabulary": entry, "postings": key pages,
@@ -85,7 +87,9 @@ sharded layout: `directory` is
   - postings: `{"terms": {term: posting}}`. A posting maps POSTING_TERM_INDEX
     to lunr's term index, POSTING_FIELDS to `{field: [record gaps, weights]}`
     (encode_column: two comma-separated strings, decoded only when a query
-    reads the column) and, for common words only, POSTING_ROWS to `[[number, *row], ...]`: the
+    reads the column), POSTING_RELATED to the term's related index terms
+    when it has any (govsearch_build.related_words: other words for the
+    same thing, read by ranking.related), and, for common words only, POSTING_ROWS to `[[number, *row], ...]`: the
     rows of the word's best records, so a one-word search needs no row
     shards. A word in very many records (and no intent word) also has
     POSTING_SUMMARY: SUMMARY_TALLY `[profile, records, ...]` (how many of

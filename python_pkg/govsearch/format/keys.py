@@ -19,6 +19,8 @@ __all__ = [
     "POSTING_SUMMARY",
     "POSTING_COUNT",
     "POSTING_SUMMARY_FILES",
+    "POSTING_RELATED",
+    "INDEX_RELATED",
     "SUMMARY_TALLY",
     "SUMMARY_NUMBERS",
     "SUMMARY_GENERAL",
@@ -64,7 +66,7 @@ __all__ = [
     "shard_stem",
 ]
 
-FORMAT = "govsearch-site/4"
+FORMAT = "govsearch-site/5"
 DATA_FOLDER = "data"
 MANIFEST = "manifest.json"
 
@@ -83,6 +85,8 @@ POSTING_ROWS = "r"
 POSTING_SUMMARY = "s"
 POSTING_COUNT = "p"
 POSTING_SUMMARY_FILES = "summaries"
+POSTING_RELATED = "w"  # a term's related index terms (govsearch_build.related_words)
+INDEX_RELATED = "related"  # single layout: {term: [related terms]} beside lunr's own keys
 SUMMARY_TALLY = "t"
 SUMMARY_NUMBERS = "n"
 SUMMARY_GENERAL = "g"

@@ -58,6 +58,9 @@ PLACE_BOOST = 2.0  # the record holds the place the query names beside its topic
 # any_term: each word of the query a record lacks divides its share by this (coordination):
 # a record holding more of the words comes first, its words' idf orders records holding as many.
 COVERAGE = 2.0
+# any_term: a related word of a query word (ranking.related) counts for lunr's score this
+# much of what the word itself would (lunr's clause boost).
+ALTERNATIVE_BOOST = 0.5
 TIER_ORDER = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
 
 
@@ -101,6 +104,7 @@ def settings() -> tuple[float, ...]:
         TIER_TARGET,
         POOL,
         COVERAGE,
+        ALTERNATIVE_BOOST,
         PLACE_BOOST,
     )
 

@@ -9,6 +9,7 @@ from .coverage import Coverage
 from .index_evidence import in_title, intent_profiles, placed
 from .prior import RankingData
 from .query import has_topic, preference
+from .related import with_alternatives
 from .state import QueryState, Ranked, Tier
 
 
@@ -26,9 +27,13 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
     base = [scores[number] * priors[number] for number in numbers] if priors else [scores[number] for number in numbers]
     # A place beside the topic is a preference (index_evidence.placed), not information a record must hold.
     topic = has_topic(tier.terms)
-    words = [clause for term, clause in zip(tier.terms, tier.clauses) if not preference(term, topic)]
-    # any_term: a record scores the share of the query's information it holds (coverage).
-    coverage = Coverage(engine, words) if tier.mode == "any_term" and len(words) > 1 else None
+    words = [(term, clause) for term, clause in zip(tier.terms, tier.clauses) if not preference(term, topic)]
+    coverage = None
+    if tier.mode == "any_term" and len(words) > 1:
+        # A record scores the share of the query's information it holds, each word as typed
+        # or as one of the related words the tier searched (its clauses after the terms').
+        related = {clause.term for clause in tier.clauses[len(tier.terms) :]}
+        coverage = Coverage(engine, with_alternatives(engine, words, related))
     titled = in_title(engine, tier.terms, tier.clauses)
     wanted = intent_profiles(engine, tier.terms)
     located = placed(engine, tier.terms, tier.clauses, topic)

@@ -11,6 +11,7 @@ from ..terms import Clause
 from . import respelling, rules
 from .budget import fit
 from .query import Term, clauses_for
+from .related import alternative_clauses
 from .scoring import reasons
 from .state import QueryState, Ranked, Tier
 
@@ -37,6 +38,9 @@ def tiers(state: QueryState, budget: Budget) -> list[Tier]:
             continue
         tried.add(tuple(clauses))
         tier_terms, clauses = fit(engine, budget, tier_terms, clauses)
+        if mode == "any_term":
+            # Beyond the tier's terms: scoring reads terms and clauses in pairs, so these count for lunr's score only.
+            clauses = clauses + alternative_clauses(engine, budget, tier_terms, clauses)
         summary = None if seen or mode != "all_terms" else summarised(state, tier_terms, clauses)
         if summary:
             return [summary]

@@ -124,6 +124,11 @@ class ShardedMatcher:
         file = self.shards.summary_file(term)
         return self.shards.read(file, keys.POSTINGS) if file is not None else self.shards.posting(term)
 
+    def related(self, term: str) -> tuple[str, ...]:
+        """The term's related index terms, from its posting (read already by a stricter tier)."""
+        posting = self.shards.posting(term) if self._known(term) else None
+        return tuple(posting.get(keys.POSTING_RELATED, ())) if posting else ()
+
     def warm(self) -> None:
         """Build the vocabulary's TokenSet now (~150 ms in Pyodide at full
         estate), before a typo needs it."""
@@ -249,7 +254,7 @@ class ShardedMatcher:
                     self.shards.remember_rows(posting[keys.POSTING_ROWS])
                 for field in self.fields:
                     vector = gathered.query[field]
-                    vector[term_index] = vector.get(term_index, 0) + 1
+                    vector[term_index] = vector.get(term_index, 0) + clause.boost
                     column = posting[keys.POSTING_FIELDS].get(field)
                     if not column:
                         continue

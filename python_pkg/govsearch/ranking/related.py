@@ -1,0 +1,64 @@
+"""Other words for the same thing (docs/ranking.md, class 3): in the
+any_term tier, where no record holds every word, a word's related words
+(the build's table, govsearch_build.related_words: "salary" -> wage,
+earnings) also find and rank records, at a lower weight than the word.
+
+Only there: a record holding every word as typed is in a stricter tier and
+always comes first, and a query whose words all match somewhere is untouched.
+Measured on the judged set's dev part (docs/meaning.md): a whole tier of
+"every word or a related word" before any_term lost (its loose matches
+pushed any_term's better ones down); related words inside any_term gained.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..engine import Budget, SearchEngine
+from ..terms import Clause
+from . import rules
+from .query import Term, has_topic, preference
+
+
+def alternative_clauses(engine: SearchEngine, budget: Budget, terms: list[Term], clauses: list[Clause]) -> list[Clause]:
+    """Optional clauses, at rules.ALTERNATIVE_BOOST, for the related terms of
+    the tier's topic words that the tier does not search already; each while
+    what is left of the call's work budget affords it (they are not the
+    person's words: one left out needs no notice)."""
+    searched = {clause.term for clause in clauses}
+    topic = has_topic(terms)
+    wanted: list[Clause] = []
+    for term, clause in zip(terms, clauses):
+        for other in _related(engine, term, clause, topic):
+            if other not in searched:
+                searched.add(other)
+                wanted.append(Clause(other, "optional", boost=rules.ALTERNATIVE_BOOST))
+    if not wanted:
+        return []
+    counts, read = engine.matcher.postings(wanted, max(budget.shard_bytes, 0))
+    budget.shard_bytes -= read
+    kept = []
+    for clause, reach in zip(wanted, counts):
+        if reach <= budget.postings:
+            kept.append(clause)
+            budget.postings -= reach
+    return kept
+
+
+def with_alternatives(engine: SearchEngine, words: list[tuple[Term, Clause]], searched: set[str]) -> list[Clause]:
+    """Each of the query's `words` (its topic, no preferences) with those of
+    its related terms the tier `searched` (alternative_clauses: what the
+    budget afforded) as alternatives: a record holding one of them holds the
+    word, for the tier's coverage."""
+    return [
+        replace(clause, alternatives=tuple(t for t in _related(engine, term, clause, True) if t in searched))
+        for term, clause in words
+    ]
+
+
+def _related(engine: SearchEngine, term: Term, clause: Clause, topic: bool) -> tuple[str, ...]:
+    """The word's related terms; none for an intent word or place (they rank,
+    not find), a synonym group (its own set of words) or a prefix (still being typed)."""
+    if term.prefix or term.synonym or preference(term, topic) or clause.edit_distance or clause.wildcard:
+        return ()
+    return engine.matcher.related(clause.term)
