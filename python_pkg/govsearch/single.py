@@ -15,7 +15,16 @@ from lunr.vector import Vector
 
 from .loaders import LaterRead
 from .ranking.identifiers import identifier_keys
-from .terms import Clause, budgeted, expand, intersection, to_lunr_query, typo_expansion, vocabulary_token_set
+from .terms import (
+    Clause,
+    budgeted,
+    expand,
+    intersection,
+    reaches,
+    to_lunr_query,
+    typo_expansion,
+    vocabulary_token_set,
+)
 
 
 def _loaded(serialized: dict[str, Any]) -> Index:
@@ -59,6 +68,12 @@ class LunrMatcher:
     def expand(self, clause: Clause) -> list[str]:
         """The index terms a clause reaches, as lunr expands them (over a correct automaton)."""
         return expand(
+            clause, self.index.inverted_index.__contains__, self._vocabulary, lambda: self.index.token_set.vocabulary
+        )
+
+    def reaches(self, clause: Clause) -> bool:
+        """Whether the clause reaches any index term (`expand` is not empty), found without listing them."""
+        return reaches(
             clause, self.index.inverted_index.__contains__, self._vocabulary, lambda: self.index.token_set.vocabulary
         )
 

@@ -143,14 +143,14 @@ def _respelt(engine: SearchEngine, term: Term, frequency: int) -> str | None:
     held = respelling.candidate_stems(
         term.typed,
         term.indexed,
-        lambda stem: bool(engine.matcher.expand(Clause(stem, "required"))),
-        lambda prefix: bool(engine.matcher.expand(Clause(prefix, "required", wildcard=True))),
+        lambda stem: engine.matcher.reaches(Clause(stem, "required")),
+        lambda prefix: engine.matcher.reaches(Clause(prefix, "required", wildcard=True)),
     )
     return respelling.meant(frequency, [(stem, engine.matcher.frequency(stem)) for stem in held])
 
 
 def _known_prefix(engine: SearchEngine, typed: str) -> str | None:
     for length in range(len(typed) - 1, max(4, len(typed) - 4) - 1, -1):
-        if engine.matcher.expand(Clause(typed[:length], "required")):
+        if engine.matcher.reaches(Clause(typed[:length], "required")):
             return typed[:length]
     return None

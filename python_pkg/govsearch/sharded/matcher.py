@@ -15,7 +15,7 @@ from lunr.token_set import TokenSet
 from ..data_reader import SiteUnavailable
 from ..engine import Summary, holds
 from ..format import column_length, decode_column, decode_vocabulary, keys
-from ..terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_set
+from ..terms import MAX_SHARD_BYTES, Clause, budgeted, expand, reaches, vocabulary_token_set
 from .directory import ShardDirectory
 
 UNREAD = 10**9  # what a clause whose shards the budget left unread is said to reach
@@ -143,6 +143,20 @@ class ShardedMatcher:
                 lambda: self.token_set,
             )
         return self._expanded[clause]
+
+    def reaches(self, clause: Clause) -> bool:
+        """Whether the clause reaches any index term (`expand` is not empty),
+        without keeping its expansion: respelling asks this of hundreds of
+        strings, which would push out of `expand`'s keeping the costly typo
+        expansions the same call (and its next round) reads again."""
+        if clause in self._expanded:
+            return bool(self._expanded[clause])
+        return reaches(
+            clause,
+            lambda term: self._known(term) and self.shards.posting(term) is not None,
+            lambda: self.vocabulary,
+            lambda: self.token_set,
+        )
 
     def _known(self, term: str) -> bool:
         """False only when the vocabulary is loaded and lacks the term: no shard to fetch."""
