@@ -59,6 +59,12 @@ class Matcher(Protocol):
     def known_fields(self, clause: Clause, number: int) -> list[str] | None:
         """The fields holding the clause's word in the record, if known without decoding postings."""
 
+    def has_term(self, term: str) -> bool:
+        """Whether the index holds the term (a word with no `*`)."""
+
+    def has_prefix(self, prefix: str) -> bool:
+        """Whether an index term begins with `prefix` (no `*`)."""
+
 
 @dataclass(frozen=True)
 class Summary:

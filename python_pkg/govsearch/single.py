@@ -17,10 +17,10 @@ from .loaders import LaterRead
 from .ranking.identifiers import identifier_keys
 from .terms import (
     Clause,
+    begins_any,
     budgeted,
     expand,
     intersection,
-    reaches,
     to_lunr_query,
     typo_expansion,
     vocabulary_token_set,
@@ -71,11 +71,13 @@ class LunrMatcher:
             clause, self.index.inverted_index.__contains__, self._vocabulary, lambda: self.index.token_set.vocabulary
         )
 
-    def reaches(self, clause: Clause) -> bool:
-        """Whether the clause reaches any index term (`expand` is not empty), found without listing them."""
-        return reaches(
-            clause, self.index.inverted_index.__contains__, self._vocabulary, lambda: self.index.token_set.vocabulary
-        )
+    def has_term(self, term: str) -> bool:
+        """Whether the index holds the term (a word with no `*`): `expand` of its exact clause is not empty."""
+        return term in self.index.inverted_index
+
+    def has_prefix(self, prefix: str) -> bool:
+        """Whether an index term begins with `prefix` (no `*`): `expand` of its wildcard clause is not empty."""
+        return begins_any(self._vocabulary(), prefix)
 
     def _vocabulary(self) -> list[str]:
         if self._sorted_terms is None:

@@ -123,25 +123,6 @@ def expand(
     return intersection(token_set(), query)
 
 
-def reaches(
-    clause: Clause,
-    holds: Callable[[str], bool],
-    sorted_terms: Callable[[], list[str]],
-    token_set: Callable[[], TokenSet],
-) -> bool:
-    """Whether `expand` reaches any index term, found without listing them:
-    respelling asks this of a hundred strings and prefixes per rare word, and
-    listing a short prefix's terms sorts thousands of them."""
-    term = clause.term + "*" if clause.wildcard and not clause.term.endswith("*") else clause.term
-    if not clause.edit_distance and "*" not in term:
-        return holds(term)
-    if not clause.edit_distance and term.index("*") == len(term) - 1:
-        terms, prefix = sorted_terms(), term[:-1]
-        low = bisect.bisect_left(terms, prefix)
-        return bisect.bisect_left(terms, prefix + chr(0x10FFFF), low) > low  # `prefixed` is not empty
-    return bool(expand(clause, holds, sorted_terms, token_set))
-
-
 def typo_expansion(vocabulary: TokenSet, term: str, edit_distance: int) -> list[str]:
     """vocabulary.intersect(TokenSet.from_fuzzy_string(term, edit_distance)).to_list(),
     found without walking lunr's automaton over the vocabulary.
@@ -339,6 +320,13 @@ def intersection(vocabulary: TokenSet, query: TokenSet) -> list[str]:
             found.append(prefix)
         walk.extend((prefix + edge, child) for edge, child in out.edges.items())
     return found
+
+
+def begins_any(sorted_terms: list[str], prefix: str) -> bool:
+    """Whether `prefixed` finds any term, without listing them: respelling asks
+    this of a hundred prefixes per rare word, and a short prefix has thousands."""
+    low = bisect.bisect_left(sorted_terms, prefix)
+    return bisect.bisect_left(sorted_terms, prefix + chr(0x10FFFF), low) > low
 
 
 def prefixed(sorted_terms: list[str], prefix: str) -> list[str]:
