@@ -85,6 +85,18 @@ def test_the_answer_does_not_depend_on_the_limit(catalogue):
         assert search(catalogue, "house price index", limit=limit)["results"] == wide["results"][:limit]
 
 
+def test_a_series_is_grouped_the_same_when_asked_again(catalogue):
+    """An answer's windows are kept for the next calls (the browser asks again
+    once rows arrive; people repeat queries): grouping works on copies, so a
+    series' others are neither lost nor listed twice the second time."""
+    catalogue.engine.forget()
+    first = search(catalogue, "house price index")
+    assert search(catalogue, "house price index", limit=2)["results"] == first["results"][:2]
+    assert search(catalogue, "house price index") == first
+    catalogue.engine.forget()
+    assert search(catalogue, "house price index") == first
+
+
 def test_series_keys_leave_out_what_varies_between_editions():
     assert series_key("UK House Price Index for April 2025") == series_key("UK House Price Index for Sept 2024")
     assert series_key("Price Paid Data 2019-20 (v2)") == series_key("Price Paid Data 2021")

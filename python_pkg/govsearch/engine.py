@@ -62,6 +62,12 @@ class Matcher(Protocol):
     def related(self, term: str) -> tuple[str, ...]:
         """Index terms that mean nearly what the term does (the build's related words), nearest first."""
 
+    def has_term(self, term: str) -> bool:
+        """Whether the index holds the term (a word with no `*`)."""
+
+    def has_prefix(self, prefix: str) -> bool:
+        """Whether an index term begins with `prefix` (no `*`)."""
+
 
 @dataclass(frozen=True)
 class Summary:

@@ -16,7 +16,16 @@ from lunr.vector import Vector
 from .format import INDEX_RELATED
 from .loaders import LaterRead
 from .ranking.identifiers import identifier_keys
-from .terms import Clause, budgeted, expand, intersection, to_lunr_query, typo_expansion, vocabulary_token_set
+from .terms import (
+    Clause,
+    begins_any,
+    budgeted,
+    expand,
+    intersection,
+    to_lunr_query,
+    typo_expansion,
+    vocabulary_token_set,
+)
 
 
 def _loaded(serialized: dict[str, Any]) -> Index:
@@ -67,6 +76,14 @@ class LunrMatcher:
         return expand(
             clause, self.index.inverted_index.__contains__, self._vocabulary, lambda: self.index.token_set.vocabulary
         )
+
+    def has_term(self, term: str) -> bool:
+        """Whether the index holds the term (a word with no `*`): `expand` of its exact clause is not empty."""
+        return term in self.index.inverted_index
+
+    def has_prefix(self, prefix: str) -> bool:
+        """Whether an index term begins with `prefix` (no `*`): `expand` of its wildcard clause is not empty."""
+        return begins_any(self._vocabulary(), prefix)
 
     def _vocabulary(self) -> list[str]:
         if self._sorted_terms is None:

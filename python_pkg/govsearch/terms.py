@@ -332,6 +332,13 @@ def intersection(vocabulary: TokenSet, query: TokenSet) -> list[str]:
     return found
 
 
+def begins_any(sorted_terms: list[str], prefix: str) -> bool:
+    """Whether `prefixed` finds any term, without listing them: respelling asks
+    this of a hundred prefixes per rare word, and a short prefix has thousands."""
+    low = bisect.bisect_left(sorted_terms, prefix)
+    return bisect.bisect_left(sorted_terms, prefix + chr(0x10FFFF), low) > low
+
+
 def prefixed(sorted_terms: list[str], prefix: str) -> list[str]:
     """The terms starting with `prefix`, in the order lunr's TokenSet lists a
     trailing-wildcard expansion, found without building the automaton.

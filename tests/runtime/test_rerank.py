@@ -281,9 +281,10 @@ def test_a_suggestion_never_offers_an_index_stem():
 
 
 def test_a_call_asked_again_is_ranked_once_and_boosted_once(search, catalogue):
-    """The browser asks a call again once its rows arrive: the first ranking
-    stage is kept for it, and row evidence (which multiplies scores) is
-    applied afresh each time, never on top of the last time's."""
+    """The browser asks a call again once its rows arrive: both ranking stages
+    are kept for it, and row evidence (which multiplies scores) is applied
+    once, to copies of the first stage's records, never on top of the last
+    time's."""
     arguments = {"query": "ONS", "limit": 20}
     catalogue.engine.forget()
     first = search(arguments)

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache, partial
 from string import ascii_lowercase
 
-from lunr.stemmer import stemmer
-from lunr.token import Token
+from lunr.stemmer import porter_stemmer
 
+from ..loaders import gather
 from . import rules
 
 _VOWEL = re.compile("[aeiouy]")
@@ -48,11 +49,33 @@ def candidate_stems(
     stemming them all cost what the rest of a search costs."""
     if not _VOWEL.search(typed):
         return []  # no misspelt English word: a code or an acronym ("qvzngthkc"), where the checks cost most
-    edits = one_edit(typed)
-    held = {prefix for prefix in {word[:3] for word in edits} if begins(prefix)}
-    words = [word for word in edits if word[:3] in held]
-    stems = {stemmer(Token(word)).string for word in words}
-    return sorted(stem for stem in stems if stem and stem != own and known(stem))
+    held = frozenset(prefix for prefix in _edit_prefixes(typed) if begins(prefix))
+    stems = sorted(stem for stem in _edit_stems(typed, held) if stem and stem != own)
+    # Every stem's postings in one round of downloads (a deferring loader names them all).
+    return [stem for stem, holds in zip(stems, gather(*(partial(known, stem) for stem in stems))) if holds]
+
+
+# A call's words are few, and a call is asked again after each round of downloads (and
+# people repeat queries): the last few words' edits and their stems are kept, not stemmed
+# again (~1 ms in CPython per word). Each entry holds a few hundred short strings.
+KEPT_WORDS = 4
+
+
+@lru_cache(maxsize=KEPT_WORDS)
+def _edits(typed: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The strings one edit from `typed`, and their first three letters."""
+    edits = frozenset(one_edit(typed))
+    return edits, frozenset(word[:3] for word in edits)
+
+
+def _edit_prefixes(typed: str) -> frozenset[str]:
+    return _edits(typed)[1]
+
+
+@lru_cache(maxsize=KEPT_WORDS)
+def _edit_stems(typed: str, held: frozenset[str]) -> frozenset[str]:
+    """The stems of the strings one edit from `typed` that begin with a `held` prefix."""
+    return frozenset(porter_stemmer.stem(word) for word in _edits(typed)[0] if word[:3] in held)
 
 
 def meant(own_frequency: int, candidates: Iterable[tuple[str, int]]) -> str | None:

@@ -109,6 +109,11 @@ def settings() -> tuple[float, ...]:
     )
 
 
+def evidence_settings() -> tuple[float, ...]:
+    """The settings row evidence reads (ranking.evidence), for the same reason as `settings`."""
+    return (EXACT_TITLE_BOOST, PHRASE_BOOST)
+
+
 def near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:
     """The records whose score times `bound` reaches the room-th best score
     (before rounding): no other can be among the `room` best by rank_key."""

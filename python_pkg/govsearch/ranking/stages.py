@@ -6,7 +6,7 @@ series put behind its best-placed record."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any
 
@@ -37,7 +37,9 @@ def answer(state: QueryState, rows: Callable[[list[int]], list[dict[str, Any]]])
     ranked = list(first.ranked)
     windows = 1
     while ranked:
-        grouped = series.grouped_answer(state.terms, [replace(item, others=[]) for item in ranked], pool)
+        # Grouping sets each lead's `others`: on copies, as the windows' records are kept for later calls.
+        copies = [Ranked(item.number, item.score, item.mode, list(item.reasons)) for item in ranked]
+        grouped = series.grouped_answer(state.terms, copies, pool)
         reached = state.start + rules.POOL * windows
         if len(grouped) >= rules.WINDOW_TARGET or windows == rules.WINDOWS or first.total <= reached:
             ranked = grouped
@@ -64,12 +66,37 @@ def _window(
         state.strict_only,
         state.start,
     )
-    first, misspelt = engine.remembered(key, lambda: first_stage(state))
-    ranked = [Ranked(item.number, item.score, item.mode, list(item.reasons)) for item in first.ranked]
+    kept = engine.remembered(key, lambda: _Kept(*first_stage(state)))
+    if kept.second is None or kept.second[0] != rules.evidence_settings():
+        kept.second = (rules.evidence_settings(), *_second_stage(state, kept, rows))
+    _, ranked, pool = kept.second
+    # Copies of the lists: the answer extends and reorders them (never the records in them, see `answer`).
+    return replace(kept.first, ranked=list(ranked)), dict(pool)
+
+
+@dataclass
+class _Kept:
+    """A window as a call keeps it (engine.remembered): its first stage and
+    the words the fuzzy tier read as misspelt; once its rows have been read,
+    also its second stage (with the settings it read), so that a call asked
+    again (a later window's rows arrived) or repeated does not read and
+    weigh the rows again."""
+
+    first: Answer
+    misspelt: frozenset[str]
+    second: tuple[tuple[float, ...], list[Ranked], dict[int, dict[str, Any]]] | None = None
+
+
+def _second_stage(
+    state: QueryState, kept: _Kept, rows: Callable[[list[int]], list[dict[str, Any]]]
+) -> tuple[list[Ranked], dict[int, dict[str, Any]]]:
+    """The window's records reordered by their rows' evidence, and those rows by record number."""
+    terms = state.terms
+    ranked = [Ranked(item.number, item.score, item.mode, list(item.reasons)) for item in kept.first.ranked]
     pool = dict(zip((item.number for item in ranked), rows([item.number for item in ranked]))) if ranked else {}
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
-        row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, misspelt)
-    return replace(first, ranked=ranked), pool
+        row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, kept.misspelt)
+    return ranked, pool
 
 
 def first_stage(state: QueryState) -> tuple[Answer, frozenset[str]]:

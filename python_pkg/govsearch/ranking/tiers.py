@@ -143,18 +143,28 @@ def _two_edits_away(engine: SearchEngine, term: Term) -> bool:
 
 
 def _respelt(engine: SearchEngine, term: Term, frequency: int) -> str | None:
-    """The index term of the word, one typed edit from a rare word, that the person meant (respelling)."""
+    """The index term of the word, one typed edit from a rare word, that the person meant (respelling).
+
+    Kept for the next few calls (a few hundred lookups a word): a call asked
+    again once its shards have arrived works out its tiers again."""
+    key = ("respelt", term.typed, term.indexed, frequency, rules.COMMONER)
+    return engine.remembered(key, lambda: _respelling(engine, term, frequency))
+
+
+def _respelling(engine: SearchEngine, term: Term, frequency: int) -> str | None:
+    # Asked as words, not clauses: what was typed holds no `*` (query_terms splits at it), nor do
+    # the stems of its edits, and clauses would cost more than the stemming.
     held = respelling.candidate_stems(
         term.typed,
         term.indexed,
-        lambda stem: bool(engine.matcher.expand(Clause(stem, "required"))),
-        lambda prefix: bool(engine.matcher.expand(Clause(prefix, "required", wildcard=True))),
+        engine.matcher.has_term,
+        engine.matcher.has_prefix,
     )
     return respelling.meant(frequency, [(stem, engine.matcher.frequency(stem)) for stem in held])
 
 
 def _known_prefix(engine: SearchEngine, typed: str) -> str | None:
     for length in range(len(typed) - 1, max(4, len(typed) - 4) - 1, -1):
-        if engine.matcher.expand(Clause(typed[:length], "required")):
+        if engine.matcher.has_term(typed[:length]):
             return typed[:length]
     return None

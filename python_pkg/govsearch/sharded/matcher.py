@@ -15,7 +15,7 @@ from lunr.token_set import TokenSet
 from ..data_reader import SiteUnavailable
 from ..engine import Summary, holds
 from ..format import column_length, decode_column, decode_vocabulary, keys
-from ..terms import MAX_SHARD_BYTES, Clause, budgeted, expand, vocabulary_token_set
+from ..terms import MAX_SHARD_BYTES, Clause, begins_any, budgeted, expand, vocabulary_token_set
 from .directory import ShardDirectory
 
 UNREAD = 10**9  # what a clause whose shards the budget left unread is said to reach
@@ -143,11 +143,21 @@ class ShardedMatcher:
                 self._expanded.clear()
             self._expanded[clause] = expand(
                 clause,
-                lambda term: self._known(term) and self.shards.posting(term) is not None,
+                self.has_term,
                 lambda: self.vocabulary,
                 lambda: self.token_set,
             )
         return self._expanded[clause]
+
+    # Respelling asks these of hundreds of strings per rare word: asked through `expand`, they
+    # would push out of its keeping the costly typo expansions the same call reads again.
+    def has_term(self, term: str) -> bool:
+        """Whether the index holds the term (a word with no `*`): `expand` of its exact clause is not empty."""
+        return self._known(term) and self.shards.posting(term) is not None
+
+    def has_prefix(self, prefix: str) -> bool:
+        """Whether an index term begins with `prefix` (no `*`): `expand` of its wildcard clause is not empty."""
+        return begins_any(self.vocabulary, prefix)
 
     def _known(self, term: str) -> bool:
         """False only when the vocabulary is loaded and lacks the term: no shard to fetch."""
