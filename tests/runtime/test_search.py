@@ -36,6 +36,14 @@ def test_falls_back_to_typo_tolerance(search):
     assert ids(typo_only) == ["os-mastermap"]
 
 
+def test_a_misspelt_word_beside_one_it_never_meets_is_read_corrected_by_any_word(search):
+    # No record holds both "census" and "vat", so the answer falls to any word; "censsu" is
+    # in no record, and any_term reads it as the typo tier did, not as typed (which finds nothing).
+    result = search({"query": "censsu vat"})
+    assert result["match_mode"] == "any_term"
+    assert {"vat-api", "vat-guide", "census-2021"} <= set(ids(result))
+
+
 def test_short_typos_are_not_fuzzed(search):
     result = search({"query": "vta"})
     assert result["total"] == 0 and result["match_mode"] == "all_terms"

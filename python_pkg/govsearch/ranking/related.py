@@ -59,6 +59,6 @@ def with_alternatives(engine: SearchEngine, words: list[tuple[Term, Clause]], se
 def _related(engine: SearchEngine, term: Term, clause: Clause, topic: bool) -> tuple[str, ...]:
     """The word's related terms; none for an intent word or place (they rank,
     not find), a synonym group (its own set of words) or a prefix (still being typed)."""
-    if term.prefix or term.synonym or preference(term, topic) or clause.edit_distance or clause.wildcard:
+    if term.prefix or term.synonym or preference(term, topic) or clause.wildcard:
         return ()
     return engine.matcher.related(clause.term)

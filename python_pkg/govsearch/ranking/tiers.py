@@ -29,11 +29,16 @@ def tiers(state: QueryState, budget: Budget) -> list[Tier]:
         found.append(Tier("identifier", terms, clauses_for(terms, "all_terms"), identified, sorted(seen)))
     tried: set[tuple[Clause, ...]] = set()
     modes = ["all_terms"] if state.strict_only else ["all_terms", "fuzzy", "any_term"]
+    corrected: tuple[list[Term], list[Clause]] | None = None  # the fuzzy tier's reading of misspelt words
     for position, mode in enumerate(modes):
         if mode != "all_terms" and budget.spent:
             budget.skipped = [later for later in modes[position:] if later != "any_term" or len(terms) > 1]
             break
         tier_terms, clauses = _mode_clauses(engine, terms, mode)
+        if mode == "fuzzy" and clauses:
+            corrected = tier_terms, clauses
+        elif mode == "any_term" and clauses and corrected:
+            tier_terms, clauses = _with_corrections(engine, terms, clauses, corrected)
         if not clauses or tuple(clauses) in tried:
             continue
         tried.add(tuple(clauses))
@@ -53,6 +58,22 @@ def tiers(state: QueryState, budget: Budget) -> list[Tier]:
             break
         seen.update(fresh)  # fewer than TIER_TARGET: a common word's matches never make a set here
     return found
+
+
+def _with_corrections(
+    engine: SearchEngine, terms: list[Term], clauses: list[Clause], corrected: tuple[list[Term], list[Clause]]
+) -> tuple[list[Term], list[Clause]]:
+    """The any_term tier's terms and clauses with each word the index lacks
+    read as the fuzzy tier read it (respelt, or within its edits)."""
+    if len(corrected[0]) != len(terms):
+        return terms, clauses
+    pairs = [
+        (fixed, replace(fixed_clause, presence="optional"))
+        if engine.matcher.frequency(term.indexed) == 0 and (fixed != term or fixed_clause.edit_distance)
+        else (term, clause)
+        for term, clause, fixed, fixed_clause in zip(terms, clauses, *corrected)
+    ]
+    return [term for term, _ in pairs], [clause for _, clause in pairs]
 
 
 def _mode_clauses(engine: SearchEngine, terms: list[Term], mode: str) -> tuple[list[Term], list[Clause]]:
