@@ -142,7 +142,6 @@ def postings_shards(
         current[term] = counted[term] = {
             keys.POSTING_TERM_INDEX: postings.term_index(term),
             keys.POSTING_FIELDS: fields,
-            **({keys.POSTING_RELATED: related[term]} if related and term in related else {}),
         }
         holders = len({number for pairs in pairs_by_field.values() for number, _ in pairs})
         if holders >= TOP_ROWS_FROM:
@@ -175,6 +174,10 @@ def postings_shards(
                 summary_files[term] = writer.write(shard_stem(keys.SUMMARIES, summarised_count), without_columns)
                 summarised_count += 1
         size += len(dump(counted[term])) + len(term) + 4
+        if related and term in related:
+            # Bytes to download, so in the shard's size; not work the budget counts (a list read once).
+            current[term] = {**current[term], keys.POSTING_RELATED: related[term]}
+            size += len(dump(related[term])) + 4
         if size >= POSTINGS_SHARD_BYTES:
             shards.append(_close_shard(writer, len(shards), current, counted, summary_files))
             current, counted, size, summary_files = {}, {}, 0, {}
