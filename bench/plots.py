@@ -99,16 +99,17 @@ def bar_panels(title: str, panels: list[dict], unit: str, segments: list[str] | 
     left = min(max([len(label) for label in labels] + [8]) * 7 + 20, 320)
     right, bar_h, gap = 80, 18, 6
     plot_w = width - left - right
-    legend_h = 22 if len(segments) > 1 else 0
+    legend, x, y = [], 12, 36  # the segments' names, in rows that fit the width
+    for number, name in enumerate(segments if len(segments) > 1 else []):
+        if x > 12 and x + 16 + len(name) * 7 > width:
+            x, y = 12, y + 20
+        legend.append(f'<rect x="{x}" y="{y}" width="12" height="12" fill="{COLOURS[number % len(COLOURS)]}"/>')
+        legend.append(f'<text x="{x + 16}" y="{y + 10}">{escape(name)}</text>')
+        x += 16 + len(name) * 7 + 14
+    legend_h = y - 36 + 22 if legend else 0
     heights = [46 + len(panel["bars"]) * (bar_h + gap) + 22 for panel in panels]
     height = 36 + legend_h + sum(heights)
-    parts = _begin(title, width, height, 12)
-    if len(segments) > 1:
-        x = 12
-        for number, name in enumerate(segments):
-            parts.append(f'<rect x="{x}" y="36" width="12" height="12" fill="{COLOURS[number % len(COLOURS)]}"/>')
-            parts.append(f'<text x="{x + 16}" y="46">{escape(name)}</text>')
-            x += 16 + len(name) * 7 + 14
+    parts = _begin(title, width, height, 12) + legend
     top = 36 + legend_h
     for panel, panel_h in zip(panels, heights):
         totals = [sum(values) for _, values in panel["bars"]]
@@ -128,6 +129,15 @@ def bar_panels(title: str, panels: list[dict], unit: str, segments: list[str] | 
             )
             parts.append(f'<text x="{px(tick):.1f}" y="{axis_bottom + 14}" text-anchor="middle">{tick:g}</text>')
         parts.append(f'<line x1="{left}" x2="{left}" y1="{axis_top}" y2="{axis_bottom}" stroke="#333"/>')
+        if target is not None:  # beneath the bars and their labels
+            parts.append(
+                f'<line class="target" x1="{px(target):.1f}" x2="{px(target):.1f}" y1="{axis_top - 4}" y2="{axis_bottom}"'
+                f' stroke="{TARGET_COLOUR}" stroke-width="2" stroke-dasharray="6 3"/>'
+            )
+            parts.append(
+                f'<text x="{px(target):.1f}" y="{axis_top - 8}" text-anchor="middle" fill="{TARGET_COLOUR}">'
+                f"target {target:g} {escape(unit)}</text>"
+            )
         for row, ((label, values), total) in enumerate(zip(panel["bars"], totals)):
             y = axis_top + 4 + row * (bar_h + gap)
             parts.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{escape(label)}</text>')
@@ -139,15 +149,9 @@ def bar_panels(title: str, panels: list[dict], unit: str, segments: list[str] | 
                     f' fill="{COLOURS[number % len(COLOURS)]}"><title>{tip}</title></rect>'
                 )
                 start += value
-            parts.append(f'<text class="value" x="{px(total) + 4:.1f}" y="{y + 13}">{total:.2f} {escape(unit)}</text>')
-        if target is not None:
-            parts.append(
-                f'<line class="target" x1="{px(target):.1f}" x2="{px(target):.1f}" y1="{axis_top - 4}" y2="{axis_bottom}"'
-                f' stroke="{TARGET_COLOUR}" stroke-width="2" stroke-dasharray="6 3"/>'
-            )
-            parts.append(
-                f'<text x="{px(target):.1f}" y="{axis_top - 8}" text-anchor="middle" fill="{TARGET_COLOUR}">'
-                f"target {target:g} {escape(unit)}</text>"
+            parts.append(  # haloed: it stays readable over a target line just past the bar
+                f'<text class="value" x="{px(total) + 4:.1f}" y="{y + 13}" paint-order="stroke" stroke="white"'
+                f' stroke-width="4">{total:.2f} {escape(unit)}</text>'
             )
         top += panel_h
     parts.append("</svg>")
