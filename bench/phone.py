@@ -24,7 +24,8 @@ snapshot kept for the next visit, files read ahead). With several sites
 (`--site`, each with a `--label`), each run visits them in turn, profile by
 profile, so they share the machine's load (compare them that way, never
 across runs). `--quick`: one run of the 10 Mbit/s profile. Writes
-bench/results/NAME.json and NAME.md.
+bench/results/NAME.json, NAME.md and NAME-*.svg (the plots, `figures`);
+`--render NAME` rewrites NAME.md and the plots from NAME.json.
 """
 
 from __future__ import annotations
@@ -42,12 +43,20 @@ from urllib.parse import quote
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+import plots  # noqa: E402
 from server import BenchServer  # noqa: E402
 
 from browser import INIT_JS, TIMEOUT_MS, visitor_profile  # noqa: E402
 
 # name -> (download bits per second, latency ms): a good phone network and a poor one.
 PROFILES = {"10 Mbit/s, 40 ms": (10e6, 40), "1.6 Mbit/s, 150 ms": (1.6e6, 150)}
+# Issue 34's targets, (profile, visit) -> {figure: most allowed}: the plots draw them.
+TARGETS = {
+    ("10 Mbit/s, 40 ms", "cold"): {"first_result_ms": 6000, "bytes_before_first_result": 5e6},
+    ("1.6 Mbit/s, 150 ms", "cold"): {"first_result_ms": 30000},
+    ("10 Mbit/s, 40 ms", "repeat"): {"first_result_ms": 1500},
+    ("1.6 Mbit/s, 150 ms", "repeat"): {"first_result_ms": 1500},
+}
 VIEWPORT = {"width": 375, "height": 812}
 QUERY = "land registry"
 PAGES_MAX_AGE = 600  # seconds: GitHub Pages' Cache-Control max-age
@@ -246,15 +255,85 @@ def markdown(result: dict) -> str:
                     f" | {m['bytes_before_first_result'] / 1e6:.2f} | {m['bytes_before_first_answer'] / 1e6:.2f}"
                     f" | {m['bytes_after_first_answer'] / 1e6:.2f} |"
                 )
-                steps.append(
-                    f"| {label} | {name} | {kind} | " + " | ".join(step_median(found, s) for s in STEPS) + " |"
-                )
+                medians = [step_median(found, step) for step in STEPS]
+                shown = ["–" if ms is None else f"{ms:,.0f}" for ms in medians]
+                steps.append(f"| {label} | {name} | {kind} | " + " | ".join(shown) + " |")
     return "\n".join(lines) + "\n\nStart-up steps (ms since navigation, medians):\n\n" + "\n".join(steps) + "\n"
 
 
-def step_median(found: dict, step: str) -> str:
+def step_median(found: dict, step: str) -> float | None:
     times = [visit["marks"][step] for visit in found["visits"] if step in visit["marks"]]
-    return f"{statistics.median(times):,.0f}" if times else "–"
+    return statistics.median(times) if times else None
+
+
+# The time between one start-up step and the next, as the plot's segments name it.
+STEP_SPANS = (
+    "page, worker",
+    "runtime (download, compile, Python)",
+    "import govsearch",
+    "open catalogue",
+    "first search",
+)
+
+
+def panel_groups(result: dict) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The plots' panels: each profile's cold visits, then every repeat visit together."""
+    names = list(next(iter(result["sites"].values()))["profiles"])
+    return [(f"{name}, cold visit", [(name, "cold")]) for name in names] + [
+        ("repeat visit (a new tab, cache warm)", [(name, "repeat") for name in names])
+    ]
+
+
+def panels(result: dict, values, figure: str | None, scale: float) -> list[dict]:
+    """Bars from `values(found)` (a list of segments) per site and visit; the target of `figure`."""
+    out = []
+    several = len(result["sites"]) > 1
+    for title, keys in panel_groups(result):
+        bars = []
+        for label, data in result["sites"].items():
+            for name, kind in keys:
+                shown = ", ".join(([label] if several else []) + ([name] if len(keys) > 1 else [])) or label
+                bars.append((shown, [v / scale for v in values(data["profiles"][name][kind])]))
+        targets = {TARGETS.get(key, {}).get(figure) for key in keys}
+        target = targets.pop() if len(targets) == 1 else None
+        out.append({"title": title, "bars": bars, "target": None if target is None else target / scale})
+    return out
+
+
+def spans(found: dict) -> list[float]:
+    """The median start-up steps as the time each took after the one before (ms)."""
+    times = [step_median(found, step) for step in STEPS]
+    known = [0.0] + [t for t in times if t is not None]
+    return [max(b - a, 0.0) for a, b in zip(known, known[1:])] + [0.0] * (len(STEPS) + 1 - len(known))
+
+
+def figures(report: dict) -> dict[str, str]:
+    """The plots, as SVG text by name: what `page` links as NAME-<name>.svg."""
+    result = report["result"]
+    median = lambda key: lambda found: [found["median"][key]]  # noqa: E731
+    return {
+        "first_result": plots.bar_panels(
+            "First result on screen (median)", panels(result, median("first_result_ms"), "first_result_ms", 1000), "s"
+        ),
+        "bytes_before_first_result": plots.bar_panels(
+            "On the wire before the first result (median)",
+            panels(result, median("bytes_before_first_result"), "bytes_before_first_result", 1e6),
+            "MB",
+        ),
+        "steps": plots.bar_panels(
+            "Start-up steps, from navigation to the first result (medians)",
+            panels(result, spans, None, 1000),
+            "s",
+            list(STEP_SPANS),
+        ),
+    }
+
+
+def write(out: Path, name: str, report: dict) -> None:
+    """NAME.json's companions: NAME.md and the plots."""
+    (out / f"{name}.md").write_text(page(name, report), "utf-8")
+    for figure, svg in figures(report).items():
+        (out / f"{name}-{figure}.svg").write_text(svg, "utf-8")
 
 
 def page(name: str, report: dict) -> str:
@@ -274,21 +353,32 @@ def page(name: str, report: dict) -> str:
         f"query `{QUERY}` from the link's fragment; viewport {VIEWPORT['width']}x{VIEWPORT['height']}; "
         "DevTools network emulation; server compressing text only, as GitHub Pages' CDN (bench/README.md). "
         f"Machine: {machine['nproc']} CPUs, {machine['platform']}; 1-minute load average "
-        f"{load['min']:.1f} to {load['max']:.1f}.\n\n" + markdown(result) + files
+        f"{load['min']:.1f} to {load['max']:.1f}.\n\n"
+        + markdown(result)
+        + files
+        + "\nPlots (targets dashed):\n\n"
+        + "".join(f"![{figure}]({name}-{figure}.svg)\n" for figure in figures(report))
     )
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "--site", action="append", required=True, help="a built site folder (make build-full: _site-full); repeatable"
+        "--site", action="append", default=[], help="a built site folder (make build-full: _site-full); repeatable"
     )
     parser.add_argument("--label", action="append", default=[], help="a name for each --site, in order")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="one run of the 10 Mbit/s profile")
     parser.add_argument("--name", default=f"{time.strftime('%Y-%m-%d')}-phone")
     parser.add_argument("--out", default=str(BENCH / "results"))
+    parser.add_argument("--render", metavar="NAME", help="only rewrite NAME.md and the plots from NAME.json")
     options = parser.parse_args(argv)
+    out = Path(options.out)
+    if options.render:
+        write(out, options.render, json.loads((out / f"{options.render}.json").read_text("utf-8")))
+        return 0
+    if not options.site:
+        parser.error("give a --site (or --render NAME)")
     profiles = dict(list(PROFILES.items())[:1]) if options.quick else PROFILES
     runs = 1 if options.quick else options.runs
     labels = options.label + [Path(site).name for site in options.site[len(options.label) :]]
@@ -297,10 +387,9 @@ def main(argv=None) -> int:
     result = run(dict(zip(labels, map(Path, options.site))), profiles, runs)
     machine = {"nproc": os.cpu_count(), "platform": platform.platform(), "chromium": "/usr/bin/chromium"}
     report = {"command": " ".join(sys.argv), "runs": runs, "machine": machine, "result": result}
-    out = Path(options.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{options.name}.json").write_text(json.dumps(report, indent=1) + "\n", "utf-8")
-    (out / f"{options.name}.md").write_text(page(options.name, report), "utf-8")
+    write(out, options.name, report)
     print(markdown(result), flush=True)
     return 0
 

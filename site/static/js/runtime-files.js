@@ -78,10 +78,18 @@ export async function expandedResponse(response) {
 // instantiateStreaming of that marker with an instance of the checked module
 // (a new one each time, so a start that falls back to bootstrapping reuses it).
 // `wrap(make)` installs the answering fetch, `make(next)`: the worker's
-// lockdown puts it beneath its one check (wrapFetch).
+// lockdown puts it beneath its one check (wrapFetch). Returns a promise that
+// settles once the whole file has arrived (or failed to), or at once when the
+// HTTP cache holds it (a repeat visit: nothing large is downloading).
 export function provideWasm(indexURL, lock, wrap = assignFetch) {
+  const href = new URL(WASM_GZ, indexURL).href;
+  // Asked before the download below, so a first visit's entry is not yet being written.
+  const cached = self.fetch(href, { cache: "only-if-cached", mode: "same-origin", credentials: "same-origin" }).then(
+    (response) => (response.body && response.body.cancel(), response.ok),
+    () => false,
+  );
   const streams = self
-    .fetch(new URL(WASM_GZ, indexURL).href, { credentials: "same-origin" })
+    .fetch(href, { credentials: "same-origin" })
     .then((response) => {
       if (!response.ok) {
         throw new Error(`${WASM_GZ} answered ${response.status}`);
@@ -109,6 +117,10 @@ export function provideWasm(indexURL, lock, wrap = assignFetch) {
     const checkedModule = await module;
     return { module: checkedModule, instance: await WebAssembly.instantiate(checkedModule, imports) };
   };
+  return new Promise((resolve) => {
+    read.then(resolve, resolve); // a failure reaches Pyodide through `module`
+    cached.then((hit) => hit && resolve());
+  });
 }
 
 // Wrapping by assignment, where no lockdown offers a way beneath its check.

@@ -1,7 +1,7 @@
 // The catalogue's data files: downloaded (a stalled download tried again),
 // shared while on their way, and put where Python's loader reads them.
 import { download } from "../download.js";
-import { state } from "./state.js";
+import { secondWave, state } from "./state.js";
 
 // A download that has not finished in STALL_MS is abandoned and tried
 // again, up to DOWNLOAD_ATTEMPTS times; then only the calls needing it fail.
@@ -13,9 +13,11 @@ const DATA_DIR = "/site/data/";
 // tool list, which is outside `files`), and the shards a small sharded site
 // sends with it (`upFront`: saves a first search rounds of requests; Python
 // checks them against the files that list them as it reads them),
-// downloaded in parallel; rejects when the manifest cannot be downloaded.
+// downloaded in parallel once the runtime's first files are in (the second
+// wave, state.js); rejects when the manifest cannot be downloaded.
 export async function downloadCatalogue(listed, onBytes) {
   const { bytes, manifest } = await listed;
+  await secondWave.ready;
   const upFront = manifest && Array.isArray(manifest.upFront) ? manifest.upFront : [];
   const entries = [...Object.values((manifest && manifest.files) || {}), ...upFront].filter((entry) => entry && typeof entry.path === "string");
   const total = entries.reduce((sum, entry) => sum + (Number(entry.size) || 0), 0);

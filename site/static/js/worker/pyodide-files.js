@@ -6,6 +6,7 @@ import { expandedResponse } from "../runtime-files.js";
 import { STALL_MS } from "./data-files.js";
 import { wrapFetch } from "./lockdown.js";
 import { progress } from "./report.js";
+import { secondWave } from "./state.js";
 
 // The lock file's entries for govsearch's wheel and those it depends on.
 function wheels(lock) {
@@ -37,7 +38,8 @@ export function countRuntimeBytes(prefix) {
   const readers = [];
   wrapFetch((next) => async (input, init) => {
     const response = await next(input, init);
-    if (!counting || !response.url.startsWith(prefix) || !response.body) {
+    // A look into the HTTP cache (`only-if-cached`: is the WebAssembly or the snapshot there?) downloads nothing.
+    if (!counting || !response.url.startsWith(prefix) || !response.body || (init && init.cache === "only-if-cached")) {
       return response;
     }
     const reader = response.clone().body.getReader();
@@ -59,25 +61,33 @@ export function countRuntimeBytes(prefix) {
   };
 }
 
-// The wheels the lock file lists for govsearch and our precompiled standard
-// library, fetched with their sha256 as fetch integrity while the runtime
-// compiles; Pyodide's own requests for them are answered with these
-// responses (so a file that fails its check fails the start, closed).
-// Returns a promise of them all (rejected when any fails its check).
-export function prefetchRuntimeFiles(indexURL, lock) {
+// Our precompiled standard library and the wheels the lock file lists for
+// govsearch, fetched with their sha256 as fetch integrity while the runtime
+// compiles: the standard library at once, the wheels in the second wave
+// (state.js), which opens once it and `wasmIn` (the WebAssembly's download)
+// are in. Pyodide's own requests for them are answered with these responses
+// (so a file that fails its check fails the start, closed). Returns a
+// promise of them all (rejected when any fails its check).
+export function prefetchRuntimeFiles(indexURL, lock, wasmIn = Promise.resolve()) {
   const early = new Map();
   const entries = wheels(lock).filter(Boolean);
   const stdlib = stdlibUrl(indexURL, lock);
-  for (const entry of stdlib ? [...entries, lock.govsearch_stdlib] : entries) {
+  for (const entry of stdlib ? [lock.govsearch_stdlib, ...entries] : entries) {
     const href = new URL(entry.file_name, indexURL).href;
     const integrity = integrityOf(entry.sha256);
-    const response = fetch(href, { credentials: "same-origin", integrity });
+    const own = { credentials: "same-origin", integrity }; // tells this fetch from Pyodide's below
+    const response = href === stdlib ? fetch(href, own) : secondWave.ready.then(() => fetch(href, own));
     response.catch(() => {}); // Pyodide meets (and reports) the failure when it asks
-    early.set(href, { integrity, response });
+    early.set(href, { integrity, own, response });
   }
+  const first = stdlib ? early.get(stdlib).response : null;
+  Promise.allSettled([wasmIn, first]).then(secondWave.open);
   wrapFetch((next) => (input, init) => {
     const href = requestUrl(input);
     const waiting = early.get(href);
+    if (waiting && init === waiting.own) {
+      return next(input, init); // the early fetch itself (a wheel's goes out after this wrapper is in place)
+    }
     // Pyodide asks for the wheels with their integrity and for the standard library without.
     // The standard library comes gzipped (runtime.py `_publish_stdlib`): Pyodide gets it
     // expanded, the worker's own downloads (download.js, with an AbortSignal) the file as it is.

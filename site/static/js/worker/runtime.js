@@ -7,7 +7,7 @@ import { wrapFetch } from "./lockdown.js";
 import { packageIntegrity, prefetchRuntimeFiles, stdlibUrl } from "./pyodide-files.js";
 import { mark } from "./report.js";
 import { cachedSnapshot } from "./snapshot.js";
-import { state } from "./state.js";
+import { secondWave, state } from "./state.js";
 
 // When pyodide.asm.wasm does not load (404, network error, corrupt bytes)
 // Pyodide only logs "wasm instantiation failed!" with console.warn, and
@@ -37,7 +37,7 @@ function failOnWasmWarning(loading) {
 // gzipped and compiled while it streams in), the standard library and the
 // wheels against the lock file, and a cached snapshot against both.
 async function bootRuntime(indexURL, lock, problems) {
-  provideWasm(indexURL, lock, wrapFetch); // its fetch wrapper, beneath the lockdown's one check
+  const wasmIn = provideWasm(indexURL, lock, wrapFetch); // its fetch wrapper, beneath the lockdown's one check
   await checkScripts(indexURL, lock, { stallMs: STALL_MS });
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   const contents = await lock;
@@ -47,12 +47,13 @@ async function bootRuntime(indexURL, lock, problems) {
     // (and checks) the whole one only if it imports anything else (precompile.mjs).
     self.govsearchStdlibRest = { url: new URL(rest.file_name, indexURL).href, sha256: rest.sha256, file_name: rest.file_name };
   }
-  const checked = prefetchRuntimeFiles(indexURL, contents);
+  const checked = prefetchRuntimeFiles(indexURL, contents, wasmIn);
   const options = { indexURL, stdLibURL: stdlibUrl(indexURL, contents), lockFileContents: contents, packageBaseUrl: indexURL, packages: ["govsearch"], stdout: () => {}, stderr: (line) => problems.length < 8 && problems.push(String(line)) };
   const usable = snapshotMatches(contents);
   const snapshot = usable ? await cachedSnapshot(indexURL, contents.govsearch_snapshot) : null;
   if (snapshot) {
-    state.uncount(); // everything comes from the HTTP cache: no download to show
+    secondWave.open(); // everything comes from the HTTP cache: nothing to wait for
+    state.uncount(); // ... and no download to show
     // The snapshot holds the wheels' code: they (and the standard library)
     // must pass their checks before it runs, though their files are only
     // installed once search is idle. One that fails fails the start.
@@ -85,6 +86,7 @@ export async function loadRuntime(indexURL, listed) {
   try {
     pyodide = await bootRuntime(indexURL, lock, problems);
   } catch (error) {
+    secondWave.open(); // the catalogue's files are not held back by a start that failed
     const why = error instanceof IntegrityError ? "" : await packageIntegrity(indexURL);
     throw why ? new Error(`the govsearch package did not load: ${why}`, { cause: error }) : error;
   }

@@ -22,6 +22,15 @@ export const state = {
   uncount: () => {}, // stops counting the runtime's bytes for the progress bar
 };
 
+// Start-up downloads come in two waves (docs/startup.md, "The order of
+// things"): first what Python's start needs (Pyodide's scripts, its
+// WebAssembly, the standard library), alone on the link; then what is needed
+// once Python runs (the wheels, the catalogue's files), downloading while the
+// WebAssembly finishes compiling and Python starts. runtime.js opens the
+// second wave; the wheels' and the catalogue's downloads wait for it.
+let openWave;
+export const secondWave = { ready: new Promise((resolve) => (openWave = resolve)), open: () => openWave() };
+
 // The visitor's browser asks to save data (as the page or this worker sees
 // it) or says the connection is slow: fetch nothing the searches do not need.
 export function savesData() {
