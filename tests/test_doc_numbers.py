@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from govsearch import sharded, terms
-from govsearch.ranking import query
+from govsearch.ranking import query, rules
 from govsearch_build import data_writer, postings_writer, shard_writer
 from govsearch_build.importers import cleaning
 
@@ -45,6 +45,8 @@ STATED = [
     ("docs/architecture.md", r"`FUZZY_MAX_LENGTH` = (\d+)", query.FUZZY_MAX_LENGTH),
     ("docs/architecture.md", r"`MAX_POSTINGS` = ([\d,]+)", terms.MAX_POSTINGS),
     ("docs/architecture.md", r"`MAX_SHARD_BYTES` = ([\d,]+)", terms.MAX_SHARD_BYTES),
+    ("docs/architecture.md", r"`ALTERNATIVE_POSTINGS` = ([\d,]+)", rules.ALTERNATIVE_POSTINGS),
+    ("docs/architecture.md", r"`ALTERNATIVE_SHARD_BYTES` = ([\d,]+)", rules.ALTERNATIVE_SHARD_BYTES),
 ]
 
 

@@ -23,8 +23,11 @@ from .query import Term, has_topic, preference
 def alternative_clauses(engine: SearchEngine, budget: Budget, terms: list[Term], clauses: list[Clause]) -> list[Clause]:
     """Optional clauses, at rules.ALTERNATIVE_BOOST, for the related terms of
     the tier's topic words that the tier does not search already; each while
-    what is left of the call's work budget affords it (they are not the
-    person's words: one left out needs no notice)."""
+    what is left of the call's work budget affords it, within their own
+    share of it (rules.ALTERNATIVE_POSTINGS, ALTERNATIVE_SHARD_BYTES: a
+    related word is a guess, worth a few shards, not a common word's
+    thousands of records). They are not the person's words: one left out
+    needs no notice."""
     searched = {clause.term for clause in clauses}
     topic = has_topic(terms)
     wanted: list[Clause] = []
@@ -35,13 +38,16 @@ def alternative_clauses(engine: SearchEngine, budget: Budget, terms: list[Term],
                 wanted.append(Clause(other, "optional", boost=rules.ALTERNATIVE_BOOST))
     if not wanted:
         return []
-    counts, read = engine.matcher.postings(wanted, max(budget.shard_bytes, 0))
+    bytes_left = min(budget.shard_bytes, rules.ALTERNATIVE_SHARD_BYTES)
+    counts, read = engine.matcher.postings(wanted, max(bytes_left, 0))
     budget.shard_bytes -= read
+    share = rules.ALTERNATIVE_POSTINGS
     kept = []
     for clause, reach in zip(wanted, counts):
-        if reach <= budget.postings:
+        if reach <= min(budget.postings, share):
             kept.append(clause)
             budget.postings -= reach
+            share -= reach
     return kept
 
 
