@@ -46,7 +46,7 @@ STATED = [
     ("docs/architecture.md", r"`MAX_POSTINGS` = ([\d,]+)", terms.MAX_POSTINGS),
     ("docs/architecture.md", r"`MAX_SHARD_BYTES` = ([\d,]+)", terms.MAX_SHARD_BYTES),
     ("docs/architecture.md", r"`ALTERNATIVE_POSTINGS` = ([\d,]+)", rules.ALTERNATIVE_POSTINGS),
-    ("docs/architecture.md", r"`ALTERNATIVE_SHARD_BYTES` = ([\d,]+)", rules.ALTERNATIVE_SHARD_BYTES),
+    ("docs/architecture.md", r"`ALTERNATIVES` = ([\d,]+)", rules.ALTERNATIVES),
 ]
 
 

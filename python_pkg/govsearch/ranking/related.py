@@ -13,10 +13,12 @@ pushed any_term's better ones down); related words inside any_term gained.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import zip_longest
 
 from ..engine import Budget, SearchEngine
 from ..terms import Clause
 from . import rules
+from .analysis import analysed
 from .query import Term, has_topic, preference
 
 
@@ -24,22 +26,23 @@ def alternative_clauses(engine: SearchEngine, budget: Budget, terms: list[Term],
     """Optional clauses, at rules.ALTERNATIVE_BOOST, for the related terms of
     the tier's topic words that the tier does not search already; each while
     what is left of the call's work budget affords it, within their own
-    share of it (rules.ALTERNATIVE_POSTINGS, ALTERNATIVE_SHARD_BYTES: a
-    related word is a guess, worth a few shards, not a common word's
-    thousands of records). They are not the person's words: one left out
-    needs no notice."""
+    share of it (rules.ALTERNATIVES words, ALTERNATIVE_POSTINGS postings: a
+    related word is a guess, worth a few shards to download, not a common
+    word's thousands of records; both counted alike in either layout). They
+    are not the person's words: one left out needs no notice."""
     searched = {clause.term for clause in clauses}
     topic = has_topic(terms)
+    # Each word's nearest related word first, then each word's second...: the call's
+    # few (rules.ALTERNATIVES) go to every word before any word's farther ones.
+    ranked = zip_longest(*(_related(engine, term, clause, topic) for term, clause in zip(terms, clauses)))
     wanted: list[Clause] = []
-    for term, clause in zip(terms, clauses):
-        for other in _related(engine, term, clause, topic):
-            if other not in searched:
-                searched.add(other)
-                wanted.append(Clause(other, "optional", boost=rules.ALTERNATIVE_BOOST))
+    for other in (other for row in ranked for other in row if other):
+        if other not in searched and len(wanted) < rules.ALTERNATIVES:
+            searched.add(other)
+            wanted.append(Clause(other, "optional", boost=rules.ALTERNATIVE_BOOST))
     if not wanted:
         return []
-    bytes_left = min(budget.shard_bytes, rules.ALTERNATIVE_SHARD_BYTES)
-    counts, read = engine.matcher.postings(wanted, max(bytes_left, 0))
+    counts, read = engine.matcher.postings(wanted, max(budget.shard_bytes, 0))
     budget.shard_bytes -= read
     share = rules.ALTERNATIVE_POSTINGS
     kept = []
@@ -64,7 +67,11 @@ def with_alternatives(engine: SearchEngine, words: list[tuple[Term, Clause]], se
 
 def _related(engine: SearchEngine, term: Term, clause: Clause, topic: bool) -> tuple[str, ...]:
     """The word's related terms; none for an intent word or place (they rank,
-    not find), a synonym group (its own set of words) or a prefix (still being typed)."""
-    if term.prefix or term.synonym or preference(term, topic) or clause.wildcard:
+    not find), a synonym group (its own set of words), a prefix (still being
+    typed), or a word read as another (a typo's reading is a guess already:
+    the related words of a guess would be a guess of a guess)."""
+    if term.prefix or term.synonym or preference(term, topic) or clause.wildcard or clause.edit_distance:
+        return ()
+    if analysed(term.typed) != ((term.typed, term.indexed),):
         return ()
     return engine.matcher.related(clause.term)

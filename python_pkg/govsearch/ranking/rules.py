@@ -61,10 +61,10 @@ COVERAGE = 2.0
 # any_term: a related word of a query word (ranking.related) counts for lunr's score this
 # much of what the word itself would (lunr's clause boost).
 ALTERNATIVE_BOOST = 0.5
-# Their share of the call's work budget: postings scored, and postings shard bytes read to
-# learn them (each related word is a shard of its own to download, on a phone too).
+# Their share of the call's work: words searched (each a postings shard of its own to
+# download, on a phone too), and postings scored. Counted alike in both data layouts.
+ALTERNATIVES = 4
 ALTERNATIVE_POSTINGS = 4_000
-ALTERNATIVE_SHARD_BYTES = 100_000
 TIER_ORDER = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
 
 
@@ -109,8 +109,8 @@ def settings() -> tuple[float, ...]:
         POOL,
         COVERAGE,
         ALTERNATIVE_BOOST,
+        ALTERNATIVES,
         ALTERNATIVE_POSTINGS,
-        ALTERNATIVE_SHARD_BYTES,
         PLACE_BOOST,
     )
 

@@ -64,12 +64,14 @@ def _with_corrections(
     engine: SearchEngine, terms: list[Term], clauses: list[Clause], corrected: tuple[list[Term], list[Clause]]
 ) -> tuple[list[Term], list[Clause]]:
     """The any_term tier's terms and clauses with each word the index lacks
-    read as the fuzzy tier read it (respelt, or within its edits)."""
+    read as the fuzzy tier read it, respelt or within its edits; not as an
+    index term it merely begins with ("markup" is no typo of "mark")."""
     if len(corrected[0]) != len(terms):
         return terms, clauses
     pairs = [
         (fixed, replace(fixed_clause, presence="optional"))
-        if engine.matcher.frequency(term.indexed) == 0 and (fixed != term or fixed_clause.edit_distance)
+        if engine.matcher.frequency(term.indexed) == 0
+        and (fixed_clause.edit_distance or (fixed != term and _respelt(engine, term, 0) == fixed.indexed))
         else (term, clause)
         for term, clause, fixed, fixed_clause in zip(terms, clauses, *corrected)
     ]
