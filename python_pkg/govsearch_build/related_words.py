@@ -57,11 +57,11 @@ def related_stems(
     vocabulary = frozenset(vocabulary)
     found: dict[str, dict[str, float]] = {}
     for word, neighbours in table.items():
-        key = _stem(word)
+        key = stem_of(word)
         if key is None or key not in vocabulary:
             continue
         for other, similarity in neighbours:
-            stem = _stem(other)
+            stem = stem_of(other)
             if similarity >= min_similarity and stem is not None and stem != key and stem in vocabulary:
                 slot = found.setdefault(key, {})
                 slot[stem] = max(similarity, slot.get(stem, 0.0))
@@ -77,6 +77,7 @@ def related_for(vocabulary: Collection[str], path: Path = TABLE) -> dict[str, li
         return related_stems(read_table(lines, str(path)), vocabulary)
 
 
-def _stem(word: str) -> str | None:
+def stem_of(word: str) -> str | None:
+    """The index term of a single word (None for a stop word or more than one word)."""
     pairs = analysed(word)
     return pairs[0][1] if len(pairs) == 1 else None

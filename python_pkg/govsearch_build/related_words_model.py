@@ -25,9 +25,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from govsearch.ranking.analysis import analysed
-
-from .related_words import TABLE
+from .related_words import TABLE, stem_of
 
 FLOOR = 0.6  # the build's MIN_SIMILARITY is no lower
 KEPT = 5  # the build keeps MAX_RELATED of these that the index holds
@@ -122,7 +120,7 @@ def neighbours(words: list[str], vectors: Any) -> list[str]:
     """A table line per word with any neighbour: the word, a tab, `other:similarity` nearest first."""
     import numpy as np
 
-    stems = [_stem(word) for word in words]
+    stems = [stem_of(word) for word in words]
     lines = []
     for start in range(0, len(words), 2048):
         similarities = vectors[start : start + 2048] @ vectors.T
@@ -139,15 +137,10 @@ def neighbours(words: list[str], vectors: Any) -> list[str]:
     return lines
 
 
-def _stem(word: str) -> str | None:
-    pairs = analysed(word)
-    return pairs[0][1] if len(pairs) == 1 else None
-
-
 def main(argv: list[str] | None = None) -> int:
     unpacked = Path(argv[0] if argv else ".cache/minilm")
     model = MiniLM(model_folder(unpacked))
-    words = [word for word in model.vocabulary() if WORD.fullmatch(word) and _stem(word)]
+    words = [word for word in model.vocabulary() if WORD.fullmatch(word) and stem_of(word)]
     print(f"embedding {len(words)} words", file=sys.stderr)
     TABLE.write_text("\n".join(neighbours(words, model.encode(words))) + "\n", encoding="utf-8")
     print(f"wrote {TABLE}", file=sys.stderr)

@@ -38,8 +38,7 @@ def answer(state: QueryState, rows: Callable[[list[int]], list[dict[str, Any]]])
     windows = 1
     while ranked:
         # Grouping sets each lead's `others`: on copies, as the windows' records are kept for later calls.
-        copies = [Ranked(item.number, item.score, item.mode, list(item.reasons)) for item in ranked]
-        grouped = series.grouped_answer(state.terms, copies, pool)
+        grouped = series.grouped_answer(state.terms, [item.fresh() for item in ranked], pool)
         reached = state.start + rules.POOL * windows
         if len(grouped) >= rules.WINDOW_TARGET or windows == rules.WINDOWS or first.total <= reached:
             ranked = grouped
@@ -92,7 +91,7 @@ def _second_stage(
 ) -> tuple[list[Ranked], dict[int, dict[str, Any]]]:
     """The window's records reordered by their rows' evidence, and those rows by record number."""
     terms = state.terms
-    ranked = [Ranked(item.number, item.score, item.mode, list(item.reasons)) for item in kept.first.ranked]
+    ranked = [item.fresh() for item in kept.first.ranked]
     pool = dict(zip((item.number for item in ranked), rows([item.number for item in ranked]))) if ranked else {}
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
         row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, kept.misspelt)

@@ -46,6 +46,11 @@ class Ranked:
     reasons: list[str] = field(default_factory=list)
     others: list[int] = field(default_factory=list)  # the rest of its series in this answer (ranking.series)
 
+    def fresh(self) -> Ranked:
+        """A copy to reorder, boost and group, its series not yet set: a window's
+        records are kept for the call's next round, and must stay as they were."""
+        return Ranked(self.number, self.score, self.mode, list(self.reasons))
+
 
 @dataclass
 class Answer:
