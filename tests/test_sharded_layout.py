@@ -563,7 +563,7 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
         # every word in TOP_ROWS_FROM records or more carries its best rows; a rarer one carries none
         holders = {n for column in posting["f"].values() for n in decode_column(column)[0]}
         expected = min(len(holders), postings_writer.TOP_ROWS) if len(holders) >= postings_writer.TOP_ROWS_FROM else 0
-        assert len(posting.get("r", ())) == expected, term
+        assert len(posting.get("r", ())) == expected, term  # (no word here is mostly one series: see below)
     carrying = [term for term, posting in postings.items() if len(posting.get("r", ())) == postings_writer.TOP_ROWS]
     words = [term for term in carrying if [t.indexed for t in query_terms(term)] == [term]]
     assert len(words) >= 3
@@ -595,6 +595,71 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
     assert answer == Session(DirectoryLoader(sites["single"])).answer_sync(
         "search_government_knowledge", json.dumps({"query": words[0], "collections": ["land-registry"], "limit": 20})
     )
+
+
+SERIES_RECORD = """---
+id: {id}
+title: {title}
+summary: Figures on {topic} for one month.
+url: https://www.gov.uk/government/statistics/{id}
+resourceType: govuk-content
+publisher: {publisher}
+accessStatus: public
+collection: ons
+licence: Open Government Licence v3.0
+observed: '2026-07-14'
+source:
+  kind: curated
+---
+Monthly figures on {topic}.
+"""
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October")
+
+
+def test_a_word_that_is_mostly_one_series_carries_its_second_windows_rows(tmp_path):
+    """A one-word search whose best records are one series' editions groups
+    them into one result, so the answer reads the word's next window of
+    records too: their rows come with the word's postings, not from a round
+    of row shards, and the answer is the single layout's."""
+    content = tmp_path / "content"
+    content.mkdir()
+    editions = [(month, year) for year in (2023, 2024, 2025) for month in MONTHS]
+    for month, year in editions:
+        record_id = f"retail-{year}-{month.lower()}"
+        title = f"Retail footfall bulletin for {month} {year}"
+        topic = "retail footfall"
+        text = SERIES_RECORD.format(id=record_id, title=title, topic=topic, publisher="Office for National Statistics")
+        (content / f"{record_id}.md").write_text(text, "utf-8")
+    for number in range(24):  # other records, each its own result
+        record_id = f"footfall-study-{number}"
+        title = f"Footfall study of town centre {number} and its shops"
+        text = SERIES_RECORD.format(id=record_id, title=title, topic="footfall", publisher=f"Council {number}")
+        (content / f"{record_id}.md").write_text(text, "utf-8")
+    loaded = load_content(content)
+    assert not loaded.rejected
+    config = load_config(REPO / "site" / "site.toml")
+    sites = {}
+    for layout in ("single", "sharded"):
+        sites[layout] = tmp_path / layout
+        write_data(config, loaded.records, sites[layout] / "data", layout=layout)
+    arguments = {"query": "bulletin", "limit": 20}
+    rounds, answer = browser_rounds(sites["sharded"], tmp_path, "search_government_knowledge", arguments)
+    assert [sorted({name.split("/")[0] for name in names}) for names in rounds] == [["postings"]]
+    assert answer == Session(DirectoryLoader(sites["single"])).answer_sync(
+        "search_government_knowledge", json.dumps(arguments)
+    )
+    result = json.loads(answer)
+    # the series grouped: fewer results than the tool's default limit, so the second window was read
+    assert result["returned"] + sum(item.get("more", 0) for item in result["results"]) == len(editions)
+    # the word's postings carry both windows' rows; a word of the other records, only its best
+    directory = Catalogue.open(DirectoryLoader(sites["sharded"])).store.shards
+    postings = {
+        term: posting
+        for entry in directory.postings
+        for term, posting in directory.read(entry, "postings")["terms"].items()
+    }
+    assert len(postings["bulletin"]["r"]) == len(editions)  # all 30: both windows
+    assert len(postings["centr"]["r"]) == postings_writer.TOP_ROWS
 
 
 def summarised_words(catalogue):

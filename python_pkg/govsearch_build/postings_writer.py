@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from govsearch.format import encode_column, keys, shard_stem
-from govsearch.ranking import RankingData, rules
+from govsearch.ranking import RankingData, rules, series
 
 from .data_files import ROW_FIELDS, DataWriter, dump
 from .postings import Postings
@@ -23,6 +23,13 @@ POSTINGS_SHARD_BYTES = 32 * 1024
 # rarer word's results are a handful (docs/architecture.md has the figures).
 TOP_ROWS_FROM = 8  # records holding the term
 TOP_ROWS = 20
+# A word whose best TOP_ROWS records are mostly one series (govsearch.ranking.series:
+# "January" brings a monthly release's editions) leaves an answer fewer than
+# rules.WINDOW_TARGET results once they are grouped, so a one-word search reads the
+# next window of the word's records too: such a word carries that window's rows as
+# well (the build groups the rows as the answer would), so the search still needs
+# no row shards. Bytes to download only: neither the shard's cut nor its work counts
+# them, so every decision of the budget, and every answer, stays as it was.
 # The work budget (terms.MAX_SHARD_BYTES) decides from each postings shard's
 # `work`: its bytes with the rows of words in fewer than BUDGETED_ROWS_FROM
 # records left out, and shards are cut by that measure. The budget was set
@@ -71,6 +78,13 @@ def _best(
         scores[number] = rules.evidence_score(base, number in in_title, rows[number][type_at] in wanted)
     best = sorted(scores, key=lambda number: rules.rank_key(scores[number], number))[:count]
     return [(number, scores[number]) for number in best]
+
+
+def _reads_a_second_window(best: list[tuple[int, float]], rows: list[list[Any]]) -> bool:
+    """Whether the word's best TOP_ROWS records, their series grouped as an
+    answer groups them, leave fewer than rules.WINDOW_TARGET results."""
+    first = [series.series_of(dict(zip(ROW_FIELDS, rows[number]))) for number, _ in best[:TOP_ROWS]]
+    return len(series.grouped(first)) < rules.WINDOW_TARGET
 
 
 def _summary(
@@ -158,6 +172,12 @@ def postings_shards(
             }
             if holders >= BUDGETED_ROWS_FROM:
                 counted[term] = current[term]
+            if not summarised and holders > TOP_ROWS and _reads_a_second_window(best, rows):
+                windows = _best(term, pairs_by_field, postings.fields, rows, ranking, TOP_ROWS * rules.WINDOWS)
+                current[term] = {
+                    **current[term],
+                    keys.POSTING_ROWS: [[number, *rows[number]] for number, _ in windows],
+                }
             if summarised and profile_of is not None and members is not None:
                 # A new dict, not counted as work: the budget's decisions stay as they were.
                 summary = _summary(pairs_by_field, postings.fields, best, profile_of, members)
