@@ -59,9 +59,11 @@ class MissingFiles(Exception):
         self.names = list(names)
 
 
-def gather(*steps: Callable[[], Any]) -> list[Any]:
+def gather(*steps: Callable[[], Any], along: Callable[[], list[str]] | None = None) -> list[Any]:
     """Run every step; if any needs files not downloaded yet, raise one
-    MissingFiles naming all of them (one round of parallel downloads)."""
+    MissingFiles naming all of them (one round of parallel downloads), and
+    with them the files `along` names: worth fetching in a round the call
+    makes anyway, not worth a round of their own."""
     missing: list[str] = []
     results = []
     for step in steps:
@@ -71,7 +73,7 @@ def gather(*steps: Callable[[], Any]) -> list[Any]:
             missing.extend(error.names)
             results.append(None)
     if missing:
-        raise MissingFiles(sorted(set(missing)))
+        raise MissingFiles(sorted({*missing, *(along() if along else ())}))
     return results
 
 

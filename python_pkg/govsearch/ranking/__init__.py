@@ -23,6 +23,7 @@ calls too), `prior` (record flags), `identifiers`, `analysis` and `query`
 
 from .identifiers import identifier_key, identifier_keys
 from .prior import RankingData, flag_code
+from .related import likely_alternatives
 from .stages import answer
 from .state import Answer, QueryState, Ranked
 from .suggestions import matched_fields, suggestion
@@ -36,6 +37,7 @@ __all__ = [
     "flag_code",
     "identifier_key",
     "identifier_keys",
+    "likely_alternatives",
     "matched_fields",
     "suggestion",
 ]
