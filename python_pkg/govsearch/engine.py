@@ -62,12 +62,6 @@ class Matcher(Protocol):
     def related(self, term: str) -> tuple[str, ...]:
         """Index terms that mean nearly what the term does (the build's related words), nearest first."""
 
-    def related_at_hand(self, term: str) -> tuple[str, ...] | None:
-        """`related`, if known without a download; else None."""
-
-    def missing_postings(self, terms: list[str]) -> list[str]:
-        """The data files holding these terms' postings that a round of downloads would still need."""
-
     def has_term(self, term: str) -> bool:
         """Whether the index holds the term (a word with no `*`)."""
 

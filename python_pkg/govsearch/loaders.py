@@ -59,11 +59,9 @@ class MissingFiles(Exception):
         self.names = list(names)
 
 
-def gather(*steps: Callable[[], Any], along: Callable[[], list[str]] | None = None) -> list[Any]:
+def gather(*steps: Callable[[], Any]) -> list[Any]:
     """Run every step; if any needs files not downloaded yet, raise one
-    MissingFiles naming all of them (one round of parallel downloads), and
-    with them the files `along` names: worth fetching in a round the call
-    makes anyway, not worth a round of their own."""
+    MissingFiles naming all of them (one round of parallel downloads)."""
     missing: list[str] = []
     results = []
     for step in steps:
@@ -73,7 +71,7 @@ def gather(*steps: Callable[[], Any], along: Callable[[], list[str]] | None = No
             missing.extend(error.names)
             results.append(None)
     if missing:
-        raise MissingFiles(sorted({*missing, *(along() if along else ())}))
+        raise MissingFiles(sorted(set(missing)))
     return results
 
 

@@ -66,14 +66,6 @@ class LunrMatcher:
         """The term's related index terms (the build's related words)."""
         return tuple(self._related.get(term, ()))
 
-    def related_at_hand(self, term: str) -> tuple[str, ...]:
-        """The term's related index terms: the whole index is in memory."""
-        return self.related(term)
-
-    def missing_postings(self, terms: list[str]) -> list[str]:
-        """None: the whole index is in memory."""
-        return []
-
     def frequency(self, term: str) -> int:
         """How many records hold the term in its commonest field (0: not in the index)."""
         entry = self.index.inverted_index.get(term)

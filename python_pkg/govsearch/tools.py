@@ -216,12 +216,10 @@ def _ranked(
     if not terms:
         return ranking.Answer(total=0, mode="all_terms", ranked=[], tiers=[], matches=engine.match([]))
     key = ranking.identifier_key(query)
-    # One round of downloads for the identifier shard and the words' postings, and with them the
-    # postings of the related words a looser tier may search (a round of their own saved).
+    # One round of downloads for the identifier shard and the words' postings.
     identified = gather(
         lambda: catalogue.store.identified(key) if key else [],
         lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()),
-        along=lambda: engine.matcher.missing_postings(ranking.likely_alternatives(engine, terms)),
     )[0]
     # Cheap decision first: no looser mode can find what the filters exclude.
     nothing = engine.filters_pass_nothing(filters)

@@ -43,8 +43,6 @@ def write_shards(
     return {
         keys.DIRECTORY_FIELDS: list(postings.fields),
         keys.VOCABULARY: writer.write(keys.VOCABULARY, {keys.TERMS: encode_vocabulary(terms)}, len(terms)),
-        # Also in the postings (the call that reads a word has its related words at hand); here all at once.
-        keys.RELATED: writer.write(keys.RELATED, {keys.TERMS: dict(related or {})}, len(related or {})),
         keys.POSTINGS: _key_pages(
             writer,
             keys.POSTINGS,

@@ -59,7 +59,7 @@ single layout: `index` is lunr 2.3.9's own serialisation (lunr.js can load
   `{"records": [stored record, ...]}`.
 
 sharded layout: `directory` is
-  `{"fields": [lunr fields], "vocabulary": entry, "related": entry, "postings": key pages,
+  `{"fields": [lunr fields], "vocabulary": entry, "postings": key pages,
   "ids": key pages, "identifiers": key pages, "records": {"perShard": n,
   **hash pages}, "rows": {"perShard": n, "fields": [...], **hash pages}}`.
 
@@ -78,10 +78,6 @@ sharded layout: `directory` is
   - hash pages (records, rows: shards by record number) are `{"perPage": p,
     "shards": n, "pages": [sha256]}`; a page is `{"sha256": [...]}`.
 
-  - related (RELATED): `{"terms": {term: [related terms]}}`, every term's
-    POSTING_RELATED in one file (about 32 KB gzipped at full estate): read
-    while idle, so a search of several words can fetch its words' related
-    terms' postings in the round that fetches its own (ranking.related);
   - vocabulary: `{"terms": "..."}`, every index term, sorted, front-coded
     (encode_vocabulary / decode_vocabulary): separated by spaces (lunr splits
     words at whitespace, so no term holds one), each term as the number of

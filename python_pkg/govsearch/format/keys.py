@@ -21,7 +21,6 @@ __all__ = [
     "POSTING_SUMMARY_FILES",
     "POSTING_RELATED",
     "INDEX_RELATED",
-    "RELATED",
     "SUMMARY_TALLY",
     "SUMMARY_NUMBERS",
     "SUMMARY_GENERAL",
@@ -67,7 +66,7 @@ __all__ = [
     "shard_stem",
 ]
 
-FORMAT = "govsearch-site/6"
+FORMAT = "govsearch-site/5"
 DATA_FOLDER = "data"
 MANIFEST = "manifest.json"
 
@@ -88,9 +87,6 @@ POSTING_COUNT = "p"
 POSTING_SUMMARY_FILES = "summaries"
 POSTING_RELATED = "w"  # a term's related index terms (govsearch_build.related_words)
 INDEX_RELATED = "related"  # single layout: {term: [related terms]} beside lunr's own keys
-# Sharded layout: the directory's entry of `related.<hash>.json`, {TERMS: {term: [related terms]}}:
-# every POSTING_RELATED at once, read while idle so a call can fetch related words' postings early.
-RELATED = "related"
 SUMMARY_TALLY = "t"
 SUMMARY_NUMBERS = "n"
 SUMMARY_GENERAL = "g"

@@ -23,7 +23,6 @@ calls too), `prior` (record flags), `identifiers`, `analysis` and `query`
 
 from .identifiers import identifier_key, identifier_keys
 from .prior import RankingData, flag_code
-from .related import likely_alternatives
 from .stages import answer
 from .state import Answer, QueryState, Ranked
 from .suggestions import matched_fields, suggestion
@@ -37,7 +36,6 @@ __all__ = [
     "flag_code",
     "identifier_key",
     "identifier_keys",
-    "likely_alternatives",
     "matched_fields",
     "suggestion",
 ]

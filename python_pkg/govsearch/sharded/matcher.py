@@ -15,7 +15,6 @@ from lunr.token_set import TokenSet
 from ..data_reader import SiteUnavailable
 from ..engine import Summary, holds
 from ..format import column_length, decode_column, decode_vocabulary, keys
-from ..loaders import MissingFiles, gather
 from ..terms import MAX_SHARD_BYTES, Clause, begins_any, budgeted, expand, vocabulary_token_set
 from .directory import ShardDirectory
 
@@ -34,7 +33,6 @@ class ShardedMatcher:
         self._masks: OrderedDict[str, dict[int, int]] = OrderedDict()  # per summarised word: record -> fields mask
         self.limited: tuple[str, ...] = ()  # clause terms whose expansions the last match cut to the budget
         self._expanded: dict[Clause, list[str]] = {}
-        self._related: Mapping[str, list[str]] | None = None  # the related table, once warming read it
 
     @property
     def vocabulary(self) -> list[str]:
@@ -131,37 +129,10 @@ class ShardedMatcher:
         posting = self.shards.posting(term) if self._known(term) else None
         return tuple(posting.get(keys.POSTING_RELATED, ())) if posting else ()
 
-    def related_at_hand(self, term: str) -> tuple[str, ...] | None:
-        """The term's related index terms if known without a download (the
-        related table, read while idle), else None."""
-        return None if self._related is None else tuple(self._related.get(term, ()))
-
-    def missing_postings(self, terms: list[str]) -> list[str]:
-        """The postings shards of these terms not downloaded yet (a deferring
-        loader's names; those at hand are read), so a round of downloads can
-        fetch them too; none while their pages are not at hand, and none
-        beyond what the work budget could ever read."""
-        known = [term for term in terms if self._known(term)]
-        try:
-            entries = self.shards.posting_entries(known) if known else []
-        except MissingFiles:
-            return []  # not worth a round of their own
-        wanted = [entry for entry in entries if entry.get(keys.WORK, 0) <= MAX_SHARD_BYTES]
-        try:
-            self.shards.require(wanted, keys.POSTINGS)
-        except MissingFiles as missing:
-            return missing.names
-        return []
-
     def warm(self) -> None:
         """Build the vocabulary's TokenSet now (~150 ms in Pyodide at full
-        estate), before a typo needs it, and read the related table."""
-        gather(lambda: self.vocabulary, self._read_related)  # one round of downloads for both
+        estate), before a typo needs it."""
         self.token_set  # noqa: B018 - the property builds and keeps it
-
-    def _read_related(self) -> None:
-        if self._related is None:
-            self._related = self.shards.read(self.shards.directory[keys.RELATED], keys.RELATED)[keys.TERMS]
 
     def expand(self, clause: Clause) -> list[str]:
         """The index terms a clause reaches, as lunr expands them (over a correct automaton).
