@@ -399,8 +399,8 @@ def test_the_browser_path_fetches_a_calls_files_in_few_parallel_rounds(layouts, 
 def browser_rounds(site, work, tool, arguments, prefix_last=False, with_up_front=True, idle=False, offset=0):
     """Answer a call as the worker does (in a copy under `work` that starts with what
     the worker downloads at start): the files each round asks for, then the answer.
-    `idle`: first warm and fetch the files later searches need, as the worker does
-    while nobody waits; the files warming asked for come first in the list of rounds."""
+    `idle`: first warm, fetch the files later searches need and read them, as the
+    worker does while nobody waits; the files warming asked for come first in the list of rounds."""
     data = site / "data"
     partial = work / "partial-site"
     shutil.rmtree(partial, ignore_errors=True)
@@ -422,6 +422,8 @@ def browser_rounds(site, work, tool, arguments, prefix_last=False, with_up_front
             download(more)
     if idle:
         download(name for name in session.later_files() if not (partial / "data" / name).exists())
+        while session.read_ahead():
+            pass
     text = json.dumps(arguments)
     answer = session.attempt(tool, text, prefix_last, offset)
     while isinstance(answer, list):
@@ -616,11 +618,9 @@ Monthly figures on {topic}.
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October")
 
 
-def test_a_word_that_is_mostly_one_series_carries_its_second_windows_rows(tmp_path):
-    """A one-word search whose best records are one series' editions groups
-    them into one result, so the answer reads the word's next window of
-    records too: their rows come with the word's postings, not from a round
-    of row shards, and the answer is the single layout's."""
+def series_sites(tmp_path):
+    """A monthly bulletin's 30 editions and 24 other records, built in both
+    layouts: (sites by layout, editions)."""
     content = tmp_path / "content"
     content.mkdir()
     editions = [(month, year) for year in (2023, 2024, 2025) for month in MONTHS]
@@ -642,6 +642,15 @@ def test_a_word_that_is_mostly_one_series_carries_its_second_windows_rows(tmp_pa
     for layout in ("single", "sharded"):
         sites[layout] = tmp_path / layout
         write_data(config, loaded.records, sites[layout] / "data", layout=layout)
+    return sites, editions
+
+
+def test_a_word_that_is_mostly_one_series_carries_its_second_windows_rows(tmp_path):
+    """A one-word search whose best records are one series' editions groups
+    them into one result, so the answer reads the word's next window of
+    records too: their rows come with the word's postings, not from a round
+    of row shards, and the answer is the single layout's."""
+    sites, editions = series_sites(tmp_path)
     arguments = {"query": "bulletin", "limit": 20}
     rounds, answer = browser_rounds(sites["sharded"], tmp_path, "search_government_knowledge", arguments)
     assert [sorted({name.split("/")[0] for name in names}) for names in rounds] == [["postings"]]
@@ -660,6 +669,29 @@ def test_a_word_that_is_mostly_one_series_carries_its_second_windows_rows(tmp_pa
     }
     assert len(postings["bulletin"]["r"]) == len(editions)  # all 30: both windows
     assert len(postings["centr"]["r"]) == postings_writer.TOP_ROWS
+
+
+def test_the_series_table_brings_a_second_windows_rows_with_the_first(tmp_path, monkeypatch):
+    """A search whose first window is mostly one series reads a second
+    window. With the series table read while idle, the second window's
+    rows come in the first window's round of row shards; without it they
+    take a round of their own. The answer is the same either way, and the
+    single layout's."""
+    monkeypatch.setattr(postings_writer, "TOP_ROWS_FROM", 10**6)  # no postings carry rows: every row is a download
+    sites, editions = series_sites(tmp_path)
+    arguments = {"query": "retail bulletin", "limit": 20}
+    expected = Session(DirectoryLoader(sites["single"])).answer_sync(
+        "search_government_knowledge", json.dumps(arguments)
+    )
+    assert json.loads(expected)["returned"] + sum(
+        item.get("more", 0) for item in json.loads(expected)["results"]
+    ) == len(editions)
+    for idle, row_rounds in ((False, 2), (True, 1)):
+        rounds, answer = browser_rounds(sites["sharded"], tmp_path, "search_government_knowledge", arguments, idle=idle)
+        assert answer == expected
+        assert sum(all(name.startswith("rows/") for name in names) for names in rounds) == row_rounds, (idle, rounds)
+    later = Session(DirectoryLoader(sites["sharded"])).later_files()
+    assert any(name.startswith("series.") for name in later)
 
 
 def summarised_words(catalogue):

@@ -10,6 +10,7 @@ closed with `SiteUnavailable`, and the tools answer `site_unavailable`.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from .data_reader import SiteUnavailable, parse, read_bytes, read_verified
@@ -29,8 +30,12 @@ class RecordStore(Protocol):
     def later_reads(self) -> list[LaterRead]:
         """Data files most later calls need that are not read yet."""
 
-    def require(self, numbers: list[int]) -> None:
-        """Make the rows of these records readable (a sharded store may raise MissingFiles)."""
+    def require(self, numbers: list[int], along: Callable[[], list[int]] | None = None) -> None:
+        """Make the rows of these records readable (a sharded store may raise
+        MissingFiles), and in the same round of downloads, if there is one, those of `along`."""
+
+    def series_at_hand(self) -> Mapping[int, int] | None:
+        """Each record of a series of two or more: its series, when known without a download."""
 
     def row(self, number: int) -> dict[str, Any]:
         """What a search result shows of the record: at least tools.RESULT_FIELDS."""

@@ -6,6 +6,7 @@ index file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from lunr.index import Index
@@ -171,8 +172,12 @@ class ListStore:
     def later_reads(self) -> list[LaterRead]:
         return []  # every record is loaded
 
-    def require(self, numbers: list[int]) -> None:
+    def require(self, numbers: list[int], along: Callable[[], list[int]] | None = None) -> None:
         """Nothing to do: every record is loaded."""
+
+    def series_at_hand(self) -> None:
+        """None: every row is at hand, so no window's rows need foretelling."""
+        return None
 
     def row(self, number: int) -> dict[str, Any]:
         return self.records[number]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -224,9 +225,16 @@ def _ranked(
     # Cheap decision first: no looser mode can find what the filters exclude.
     nothing = engine.filters_pass_nothing(filters)
     state = ranking.QueryState(
-        engine, catalogue.ranking, terms, filters, sorted(identified), strict_only=nothing, start=offset
+        engine,
+        catalogue.ranking,
+        terms,
+        filters,
+        sorted(identified),
+        strict_only=nothing,
+        start=offset,
+        series=catalogue.store.series_at_hand(),
     )
-    found = ranking.answer(state, lambda numbers: _rows(catalogue, numbers))
+    found = ranking.answer(state, lambda numbers, along=None: _rows(catalogue, numbers, along))
     if nothing:
         notices.append(
             _notice(
@@ -306,8 +314,10 @@ def _budget_notices(found: ranking.Answer) -> list[dict[str, Any]]:
     return notices
 
 
-def _rows(catalogue: Catalogue, numbers: list[int]) -> list[dict[str, Any]]:
-    catalogue.store.require(numbers)
+def _rows(
+    catalogue: Catalogue, numbers: list[int], along: Callable[[], list[int]] | None = None
+) -> list[dict[str, Any]]:
+    catalogue.store.require(numbers, along)
     return [catalogue.store.row(number) for number in numbers]
 
 

@@ -1,6 +1,6 @@
 """The sharded layout's directory (govsearch.format: sharded layout): the
-vocabulary, postings, records, rows, ids and identifiers shards, and the
-pages that list them."""
+vocabulary, the series, postings, records, rows, ids and identifiers
+shards, and the pages that list them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from govsearch.format import encode_vocabulary, keys, listed_shard_path, page_folder, shard_stem
-from govsearch.ranking import RankingData, identifier_keys
+from govsearch.ranking import RankingData, identifier_keys, series
 
 from .data_files import ROW_FIELDS, DataWriter, facet_members, result_row, stored_record
 from .postings import Postings
@@ -43,6 +43,7 @@ def write_shards(
     return {
         keys.DIRECTORY_FIELDS: list(postings.fields),
         keys.VOCABULARY: writer.write(keys.VOCABULARY, {keys.TERMS: encode_vocabulary(terms)}, len(terms)),
+        keys.SERIES: _series_file(writer, rows),
         keys.POSTINGS: _key_pages(
             writer,
             keys.POSTINGS,
@@ -53,6 +54,20 @@ def write_shards(
         keys.IDS: _key_pages(writer, keys.IDS, _id_shards(writer, number_of)),
         keys.IDENTIFIERS: _key_pages(writer, keys.IDENTIFIERS, _identifier_shards(writer, records)),
     }
+
+
+def _series_file(writer: DataWriter, rows: list[list[Any]]) -> dict[str, Any]:
+    """The record numbers of each series of two or more records, as the
+    answer groups them (ranking.series.series_of of their rows), each list
+    as its first number and the gaps after it."""
+    members: dict[Any, list[int]] = {}
+    for number, row in enumerate(rows):
+        key = series.series_of(dict(zip(ROW_FIELDS, row)))
+        if key is not None:
+            members.setdefault(key, []).append(number)
+    groups = [numbers for numbers in members.values() if len(numbers) > 1]
+    gaps = [[numbers[0], *(b - a for a, b in zip(numbers, numbers[1:]))] for numbers in groups]
+    return writer.write(keys.SERIES, {keys.SERIES: gaps}, len(groups))
 
 
 def _record_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:

@@ -59,7 +59,7 @@ single layout: `index` is lunr 2.3.9's own serialisation (lunr.js can load
   `{"records": [stored record, ...]}`.
 
 sharded layout: `directory` is
-  `{"fields": [lunr fields], "vocabulary": entry, "postings": key pages,
+  `{"fields": [lunr fields], "vocabulary": entry, "series": entry, "postings": key pages,
   "ids": key pages, "identifiers": key pages, "records": {"perShard": n,
   **hash pages}, "rows": {"perShard": n, "fields": [...], **hash pages}}`.
 
@@ -78,6 +78,13 @@ sharded layout: `directory` is
   - hash pages (records, rows: shards by record number) are `{"perPage": p,
     "shards": n, "pages": [sha256]}`; a page is `{"sha256": [...]}`.
 
+  - series (SERIES): `{"series": [[first, gap, ...], ...]}`, the record
+    numbers of every series of two or more records (ranking.series.series_of
+    of their rows), each as its first number and the gaps to the next
+    (2.4 KB gzipped at full estate): read while idle, it tells a search
+    whether its first window's records group into too few results before
+    their rows arrive, so the next window's rows come in the same round
+    (ranking.stages);
   - vocabulary: `{"terms": "..."}`, every index term, sorted, front-coded
     (encode_vocabulary / decode_vocabulary): separated by spaces (lunr splits
     words at whitespace, so no term holds one), each term as the number of

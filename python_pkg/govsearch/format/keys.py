@@ -21,6 +21,7 @@ __all__ = [
     "POSTING_SUMMARY_FILES",
     "POSTING_RELATED",
     "INDEX_RELATED",
+    "SERIES",
     "SUMMARY_TALLY",
     "SUMMARY_NUMBERS",
     "SUMMARY_GENERAL",
@@ -66,7 +67,7 @@ __all__ = [
     "shard_stem",
 ]
 
-FORMAT = "govsearch-site/5"
+FORMAT = "govsearch-site/6"
 DATA_FOLDER = "data"
 MANIFEST = "manifest.json"
 
@@ -114,6 +115,9 @@ IDENTIFIERS = "identifiers"
 POOLS = "pools"  # a summarised word's other rows (SUMMARY_ROWS)
 SUMMARIES = "summaries"  # a summarised word's posting without its columns
 VOCABULARY = "vocabulary"
+# The directory's entry of `series.<hash>.json`, {SERIES: [[first, gap, ...], ...]}: the record
+# numbers of each series of two or more records (govsearch.ranking.series), as gaps.
+SERIES = "series"
 TERMS = "terms"  # the vocabulary's front-coded text; a postings shard's postings
 CODES = "codes"  # a profile chunk's codes (facets)
 

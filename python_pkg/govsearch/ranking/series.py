@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -77,12 +77,13 @@ def _month(name: str) -> int:
     return next((number for number, month in enumerate(_MONTHS, 1) if name and month.startswith(name[:3])), 0)
 
 
-def grouped(keys: Sequence[Key | None]) -> list[tuple[int, list[int]]]:
+def grouped(keys: Sequence[Hashable | None]) -> list[tuple[int, list[int]]]:
     """The places of an answer's results once series are grouped: each
     series' first place with the places of the rest of it in the answer,
-    then everything else in order. `keys`: each result's series_of, None
-    for a record that belongs to no series."""
-    leads: dict[Key, list[int]] = {}
+    then everything else in order. `keys`: each result's series_of (or
+    anything equal exactly when those are: the build's series numbers),
+    None for a record that belongs to no series."""
+    leads: dict[Hashable, list[int]] = {}
     kept: list[tuple[int, list[int]]] = []
     for place, key in enumerate(keys):
         if key is not None and key in leads:

@@ -18,8 +18,12 @@ from .scoring import rank_tier
 from .state import Answer, QueryState, Ranked
 from .tiers import tiers as tiers_of
 
+# The rows of records; and, if reading them takes a round of downloads, the records (asked
+# then) whose rows are worth fetching in that round too.
+Rows = Callable[[list[int], Callable[[], list[int]] | None], list[dict[str, Any]]]
 
-def answer(state: QueryState, rows: Callable[[list[int]], list[dict[str, Any]]]) -> Answer:
+
+def answer(state: QueryState, rows: Rows) -> Answer:
     """The query's records in order: records the query identifies, then tier
     by tier, each tier ordered by its re-ranked score, each series behind its
     best-placed record (ranking.series); `rows` reads the rows of records
@@ -33,7 +37,7 @@ def answer(state: QueryState, rows: Callable[[list[int]], list[dict[str, Any]]])
     answer reads it, and pages the search page asks for in steps of POOL
     never skip a record (the page leaves out what an earlier page showed).
     """
-    first, pool = _window(state, rows)
+    first, pool = _window(state, rows, foretell=rules.WINDOWS > 1)
     ranked = list(first.ranked)
     windows = 1
     while ranked:
@@ -50,27 +54,44 @@ def answer(state: QueryState, rows: Callable[[list[int]], list[dict[str, Any]]])
     return replace(first, ranked=ranked)
 
 
-def _window(
-    state: QueryState, rows: Callable[[list[int]], list[dict[str, Any]]]
-) -> tuple[Answer, dict[int, dict[str, Any]]]:
-    """The POOL records from `state.start`, reordered by their rows' evidence, and those rows by record number."""
-    # Ranked once per call: the browser asks again once the rows it needs have arrived.
-    engine, terms = state.engine, state.terms
+def _window(state: QueryState, rows: Rows, foretell: bool = False) -> tuple[Answer, dict[int, dict[str, Any]]]:
+    """The POOL records from `state.start`, reordered by their rows' evidence,
+    and those rows by record number. `foretell`: the answer may read the
+    next window (_next_window)."""
+    kept = _kept(state)
+    if kept.second is None or kept.second[0] != rules.evidence_settings():
+        along = (lambda: _next_window(state, kept.first)) if foretell and state.series is not None else None
+        kept.second = (rules.evidence_settings(), *_second_stage(state, kept, rows, along))
+    _, ranked, pool = kept.second
+    # Copies of the lists: the answer extends and reorders them (never the records in them, see `answer`).
+    return replace(kept.first, ranked=list(ranked)), dict(pool)
+
+
+def _kept(state: QueryState) -> _Kept:
+    """The window's first stage, ranked once per call: the browser asks again once the rows it needs have arrived."""
     key = (
         "answer",
         rules.settings(),
-        tuple(terms),
+        tuple(state.terms),
         filters_key(state.filters),
         tuple(state.identified),
         state.strict_only,
         state.start,
     )
-    kept = engine.remembered(key, lambda: _Kept(*first_stage(state)))
-    if kept.second is None or kept.second[0] != rules.evidence_settings():
-        kept.second = (rules.evidence_settings(), *_second_stage(state, kept, rows))
-    _, ranked, pool = kept.second
-    # Copies of the lists: the answer extends and reorders them (never the records in them, see `answer`).
-    return replace(kept.first, ranked=list(ranked)), dict(pool)
+    return state.engine.remembered(key, lambda: _Kept(*first_stage(state)))
+
+
+def _next_window(state: QueryState, first: Answer) -> list[int]:
+    """The next window's records, if the series table (state.series) says
+    this window's records group into fewer than WINDOW_TARGET results (as
+    `answer` will find once their rows are read): their rows can then come
+    in the round that brings this window's, not in a round of their own."""
+    reached = state.start + rules.POOL
+    held = state.series or {}
+    keys = [held.get(item.number) for item in first.ranked]
+    if first.total <= reached or len(series.grouped(keys)) >= rules.WINDOW_TARGET:
+        return []
+    return [item.number for item in _kept(state.at(reached)).first.ranked]
 
 
 @dataclass
@@ -87,12 +108,13 @@ class _Kept:
 
 
 def _second_stage(
-    state: QueryState, kept: _Kept, rows: Callable[[list[int]], list[dict[str, Any]]]
+    state: QueryState, kept: _Kept, rows: Rows, along: Callable[[], list[int]] | None
 ) -> tuple[list[Ranked], dict[int, dict[str, Any]]]:
     """The window's records reordered by their rows' evidence, and those rows by record number."""
     terms = state.terms
     ranked = [item.fresh() for item in kept.first.ranked]
-    pool = dict(zip((item.number for item in ranked), rows([item.number for item in ranked]))) if ranked else {}
+    numbers = [item.number for item in ranked]
+    pool = dict(zip(numbers, rows(numbers, along))) if ranked else {}
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
         row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, kept.misspelt)
     return ranked, pool

@@ -3,10 +3,12 @@ the rows postings and pools files carry)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from itertools import accumulate
 from typing import Any
 
 from ..format import keys
-from ..loaders import LaterRead
+from ..loaders import LaterRead, MissingFiles
 from .directory import ShardDirectory
 
 
@@ -18,15 +20,45 @@ class ShardedStore:
         self.row_fields = list(shards.directory[keys.ROWS][keys.DIRECTORY_FIELDS])
         self.per_row_shard = shards.directory[keys.ROWS][keys.PER_SHARD]
         self.per_record_shard = shards.directory[keys.RECORDS][keys.PER_SHARD]
+        self._series: dict[int, int] | None = None  # record number -> its series, once read
 
     def later_reads(self) -> list[LaterRead]:
-        """Data files most later searches need, not read yet: the pages locating postings and row shards."""
-        return self.shards.later_reads()
+        """Data files most later searches need, not read yet: the pages
+        locating postings and row shards, and the series table."""
+        table = [] if self._series is not None else [(self.shards.directory[keys.SERIES][keys.PATH], self.series)]
+        return self.shards.later_reads() + table
 
-    def require(self, numbers: list[int]) -> None:
+    def series(self) -> Mapping[int, int]:
+        """Each record of a series of two or more records: its series (a number shared by the series)."""
+        if self._series is None:
+            groups = self.shards.read(self.shards.directory[keys.SERIES], keys.SERIES)[keys.SERIES]
+            self._series = {number: group for group, gaps in enumerate(groups) for number in accumulate(gaps)}
+        return self._series
+
+    def series_at_hand(self) -> Mapping[int, int] | None:
+        """`series`, if read already (while idle), else None."""
+        return self._series
+
+    def require(self, numbers: list[int], along: Callable[[], list[int]] | None = None) -> None:
         """Download the rows these results show, in one round: a pools file for
         those a summary's file holds (when that saves enough row shards), a
-        row shard for each of the others."""
+        row shard for each of the others; and if that takes a round of
+        downloads, the rows of the records `along` names (asked only then:
+        a later window's) in it too."""
+        try:
+            self._require(numbers)
+        except MissingFiles as missing:
+            raise MissingFiles(sorted({*missing.names, *self._missing(along)})) from None
+
+    def _missing(self, along: Callable[[], list[int]] | None) -> list[str]:
+        """The files `along`'s records' rows need (and working them out does)."""
+        try:
+            self._require(along() if along else [])
+        except MissingFiles as missing:
+            return missing.names
+        return []
+
+    def _require(self, numbers: list[int]) -> None:
         unknown = [number for number in numbers if self.shards.known_row(number) is None]
         files, held = self.shards.row_files(unknown)
         indexes = sorted({number // self.per_row_shard for number in unknown if number not in held})
