@@ -16,7 +16,9 @@ server sends GitHub Pages' caching headers (max-age=600, ETag, 304s). Every
 mark is milliseconds since the page's navigation: the worker posts its steps
 (`timing` messages) and the page marks the first WebMCP answer. Reported:
 each mark's median, and the ratios first answer / bare runtime ready and
-repeat visit / cold visit.
+repeat visit / cold visit. Given several sites (an A/B of two builds:
+`--site OLD --label before --site NEW --label after`), each run visits them
+in turn, each with its own bare pages, so both meet the same machine load.
 """
 
 from __future__ import annotations
@@ -96,38 +98,54 @@ def visit(context, server: BenchServer, url: str, want: list[str], stay_for: str
 
 
 def run(site: Path, runs: int) -> dict:
+    return run_sites([site], runs)[0]
+
+
+def run_sites(sites: list[Path], runs: int) -> list[dict]:
+    """The runs of every site, interleaved: each run visits each site in turn
+    (its bare pages, then the site), so an A/B of two builds meets the same
+    load on this shared machine, run by run."""
     from playwright.sync_api import sync_playwright
 
     overlay = {
         "/bench-bare/": BENCH / "pages" / "bare.html",
         "/bench-bare/bare-worker.js": BENCH / "pages" / "bare-worker.js",
     }
-    server = BenchServer(site, cache_max_age=PAGES_MAX_AGE, overlay=overlay).start()
-    server.precompress("index.html", "data", "pyodide", "static")
-    ours = server.url + "#" + urlencode({"q": QUERY})
-    found = {kind: [] for kind in ("bare", "bare_precompiled", "cold", "repeat", "cold_private", "repeat_private")}
-    load = [os.getloadavg()[0]]
+    servers = []
+    kinds = ("bare", "bare_precompiled", "cold", "repeat", "cold_private", "repeat_private")
+    found = [{kind: [] for kind in kinds} for _ in sites]
+    load = [[os.getloadavg()[0]] for _ in sites]
     try:
+        for site in sites:
+            servers.append(BenchServer(site, cache_max_age=PAGES_MAX_AGE, overlay=overlay).start())
+            servers[-1].precompress("index.html", "data", "pyodide", "static")
         with sync_playwright() as playwright:
             for _ in range(runs):
-                for kind in ("bare", "bare_precompiled"):
-                    with visitor_profile(playwright) as context:
-                        context.add_init_script(INIT_JS)
-                        query = "?precompiled" if kind == "bare_precompiled" else ""
-                        found[kind].append(
-                            visit(context, server, server.url + "bench-bare/" + query, ["runtime_ready"])
-                        )
-                with visitor_profile(playwright) as context:
-                    visit_twice(context, server, ours, found["cold"], found["repeat"])
-                browser = launch(playwright)
-                try:
-                    visit_twice(browser.new_context(), server, ours, found["cold_private"], found["repeat_private"])
-                finally:
-                    browser.close()
-                load.append(os.getloadavg()[0])
+                for server, visits, loads in zip(servers, found, load):
+                    one_run(playwright, server, visits)
+                    loads.append(os.getloadavg()[0])
     finally:
-        server.stop()
-    return summary(found, load)
+        for server in servers:
+            server.stop()
+    return [summary(visits, loads) for visits, loads in zip(found, load)]
+
+
+def one_run(playwright, server: BenchServer, found: dict) -> None:
+    """One run for one site: the bare runtime (npm and precompiled standard
+    library), then the site cold and repeat, in a normal profile and in a private window."""
+    ours = server.url + "#" + urlencode({"q": QUERY})
+    for kind in ("bare", "bare_precompiled"):
+        with visitor_profile(playwright) as context:
+            context.add_init_script(INIT_JS)
+            query = "?precompiled" if kind == "bare_precompiled" else ""
+            found[kind].append(visit(context, server, server.url + "bench-bare/" + query, ["runtime_ready"]))
+    with visitor_profile(playwright) as context:
+        visit_twice(context, server, ours, found["cold"], found["repeat"])
+    browser = launch(playwright)
+    try:
+        visit_twice(browser.new_context(), server, ours, found["cold_private"], found["repeat_private"])
+    finally:
+        browser.close()
 
 
 def visit_twice(context, server: BenchServer, url: str, cold: list, repeat: list) -> None:
@@ -277,11 +295,14 @@ def main(argv=None) -> int:
     parser.add_argument("--name", default=f"{time.strftime('%Y-%m-%d')}-startup")
     parser.add_argument("--out", default=str(BENCH / "results"))
     options = parser.parse_args(argv)
-    results = {}
-    for label, site in zip(options.label, options.site):
-        print(f"[timeline] {label}: {options.runs} runs (load {os.getloadavg()[0]:.1f})", flush=True)
-        results[label] = run(Path(site), options.runs)
-        print(markdown({label: results[label]}), flush=True)
+    if len(options.label) != len(options.site):
+        parser.error("give one --label for each --site")
+    print(
+        f"[timeline] {', '.join(options.label)}: {options.runs} runs, interleaved (load {os.getloadavg()[0]:.1f})",
+        flush=True,
+    )
+    results = dict(zip(options.label, run_sites([Path(site) for site in options.site], options.runs)))
+    print(markdown(results), flush=True)
     out = Path(options.out)
     machine = {"nproc": os.cpu_count(), "platform": platform.platform(), "chromium": "/usr/bin/chromium"}
     report = {"command": " ".join(sys.argv), "machine": machine, "results": results}
