@@ -175,11 +175,13 @@ def answer_json_text(
 
 def preparations(catalogue: Catalogue | None) -> list[Callable[[], object]]:
     """What can be built before the first call needs it, in pieces: argument
-    validators, facet profiles, the typo vocabulary, publisher names."""
+    validators, facet profiles, the typo vocabulary, publisher names, and
+    last the checks that explain a rejected call's every property."""
     prepare: list[Callable[[], object]] = [partial(validator, tool) for tool in TOOL_NAMES]
     if catalogue is not None:
         prepare += catalogue.engine.preparations()
         prepare.append(partial(name_index, catalogue.engine.facets.values("publisher")))
+    prepare += [lambda tool=tool: validator(tool).prepare_explanations() for tool in TOOL_NAMES]
     return [*prepare, _settle]
 
 
