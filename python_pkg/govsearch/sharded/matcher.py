@@ -20,6 +20,9 @@ from .directory import ShardDirectory
 
 UNREAD = 10**9  # what a clause whose shards the budget left unread is said to reach
 DECODED_KEPT = 64  # (term, field) record lists kept decoded for the re-ranker's evidence
+# _first_ranks searches a posting record by record (bisection) only when it is
+# this many times longer than the records looked for; else it intersects sets.
+SEARCH_FROM = 16
 
 
 class ShardedMatcher:
@@ -386,24 +389,41 @@ def _resum_out_of_order(
     fields the floating-point sum can then differ in the last bit.
     """
     fields_matched = Counter(chain.from_iterable(field_scores for _, field_scores in per_field))
-    for number, count in fields_matched.items():
-        if count < 3:
-            continue  # a + b == b + a: order cannot matter
-        parts = sorted(
-            (_first_rank(postings[field], number), field_scores[number])
-            for field, field_scores in per_field
-            if number in field_scores
-        )
+    several = {number for number, count in fields_matched.items() if count >= 3}  # a + b == b + a
+    if not several:
+        return
+    ranked = [
+        (field_scores, _first_ranks(postings[field], several.intersection(field_scores)))
+        for field, field_scores in per_field
+    ]
+    for number in several:
+        parts = sorted((first[number], field_scores[number]) for field_scores, first in ranked if number in first)
         total: float = 0
         for _, score in parts:
             total += score
         scores[number] = total
 
 
-def _first_rank(postings: list[_Posting], number: int) -> int:
-    """The rank of the first of a field's postings that holds a record it scored
-    (so one of them does: the last needs no look-up)."""
+def _first_ranks(postings: list[_Posting], wanted: set[int]) -> dict[int, int]:
+    """Each wanted record's first rank among a field's postings: the rank of
+    the first posting holding it (one does, so the last needs no look-up).
+
+    Record by record only against a posting many times longer than the
+    records still wanted; else one set intersection (in C): a query with
+    related words meets a thousand such records, and a Python look-up per
+    record and posting took a sixth of its Python time in Pyodide."""
+    first: dict[int, int] = {}
+    remaining = set(wanted)
     for posting in postings[:-1]:
-        if number in posting:
-            return posting.rank
-    return postings[-1].rank
+        if not remaining:
+            break
+        numbers = posting.numbers
+        if len(numbers) > SEARCH_FROM * len(remaining):
+            found = {number for number in remaining if holds(numbers, number)}
+        else:
+            found = remaining.intersection(numbers)
+        first.update(dict.fromkeys(found, posting.rank))
+        remaining -= found
+    if remaining:
+        first.update(dict.fromkeys(remaining, postings[-1].rank))
+    return first
