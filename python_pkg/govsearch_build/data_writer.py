@@ -49,6 +49,7 @@ from govsearch.ranking import RankingData, flag_code, rules
 from govsearch.ranking.query import NO_SEARCH_TERMS, SearchTerms
 from govsearch.tools import tool_definitions
 
+from .acronyms import defined_acronyms
 from .compounds import find_compounds, other_spellings
 from .config import SiteConfig
 from .data_files import DataWriter, dump, facet_value, stored_record
@@ -130,9 +131,9 @@ def _add_alias_words(document: dict[str, str], aliases: list[dict[str, str]]) ->
             document[field] = " ".join([document[field], *new]) if document[field] else " ".join(new)
 
 
-def search_terms_of(config: SiteConfig) -> SearchTerms:
+def search_terms_of(config: SiteConfig, records: list[Record] | None = None) -> SearchTerms:
     return SearchTerms.from_lists(
-        [list(group) for group in config.synonyms],
+        synonym_groups(config, records or []),
         {word: list(types) for word, types in config.intents},
         fillers=config.fillers,
     )
@@ -171,6 +172,12 @@ def record_flags(record: Record) -> list[str]:
     return flags
 
 
+def synonym_groups(config: SiteConfig, records: list[Record]) -> list[list[str]]:
+    """The site's synonym groups, then the acronyms its records define (govsearch_build.acronyms)."""
+    own = [list(group) for group in config.synonyms]
+    return own + defined_acronyms(records, [phrase for group in own for phrase in group])
+
+
 def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
     """What the re-ranker reads: every record's flags (one character each, by
     number; written into the facet profiles, not the ranking file), the
@@ -179,7 +186,7 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
     return {
         "flags": "".join(flag_code(record_flags(record)) for record in records),
         "search": {
-            "synonyms": [list(group) for group in config.synonyms],
+            "synonyms": synonym_groups(config, records),
             "intents": {word: list(types) for word, types in config.intents},
             "fillers": list(config.fillers),
             "places": place_names(records),
@@ -243,7 +250,7 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     ordered = in_number_order(records)
     layout = layout or choose_layout(config, len(ordered))
     writer = DataWriter(data_dir)
-    search_terms = search_terms_of(config)
+    search_terms = search_terms_of(config, ordered)
     compounds = compounds_of(ordered)
     ranking = ranking_data(config, ordered)
     chunked = PROFILES_PER_CHUNK if layout == SHARDED else None
