@@ -281,11 +281,12 @@ def test_a_tampered_site_is_refused_at_start(site, tmp_path):
     assert "Connection closed" in str(failed.value.exceptions[0].exceptions[0])
 
 
-def test_a_tampered_shard_is_refused_at_start_not_mid_session(sharded_site, tmp_path):
+@pytest.mark.parametrize("shard_glob", ["records/*.json", "series.*.json"])
+def test_a_tampered_shard_is_refused_at_start_not_mid_session(sharded_site, tmp_path, shard_glob):
     copy = tmp_path / "site"
     shutil.copytree(sharded_site, copy)
-    shard = sorted((copy / "data" / "records").glob("*.json"))[-1]
-    shard.write_bytes(shard.read_bytes().replace(b'"title":', b'"title": '))
+    shard = sorted((copy / "data").glob(shard_glob))[-1]
+    shard.write_bytes(shard.read_bytes().replace(b"[", b"[ ", 1))
     done = refused(copy)
     assert done.returncode == 2 and "integrity check" in done.stderr and shard.name in done.stderr
     assert refused(tmp_path / "nowhere").returncode == 2

@@ -182,9 +182,11 @@ def raw_scores(catalogue, records, three_word_queries):
     return answers
 
 
-def test_sharded_scores_equal_lunr_to_the_last_bit(layouts, monkeypatch):
+@pytest.mark.parametrize("search_from", [0, 16, 10**9])  # first ranks by set intersection, both ways, by bisection
+def test_sharded_scores_equal_lunr_to_the_last_bit(layouts, monkeypatch, search_from):
     """Not just to six places: lunr adds a record's field scores in the order
     it first meets them, and the sharded matcher must add them in that order."""
+    monkeypatch.setattr(sharded_module.matcher, "SEARCH_FROM", search_from)
     sites, records = layouts
     rng = random.Random(9)
     words = sorted({w for r in records for w in re.findall(r"[A-Za-z]{4,}", r.data["summary"])})
@@ -690,6 +692,25 @@ def test_the_series_table_brings_a_second_windows_rows_with_the_first(tmp_path, 
         rounds, answer = browser_rounds(sites["sharded"], tmp_path, "search_government_knowledge", arguments, idle=idle)
         assert answer == expected
         assert sum(all(name.startswith("rows/") for name in names) for names in rounds) == row_rounds, (idle, rounds)
+    # Foretold or not, every call answers as the single layout does and reads the same rows.
+    single = Session(DirectoryLoader(sites["single"]))
+    for query, extra in [
+        ("retail bulletin", {"offset": 20}),
+        ("footfall study", {}),
+        ("bulletin", {"resourceTypes": ["govuk-content"]}),
+        ("centre", {}),
+    ]:
+        offset = extra.pop("offset", 0)
+        call = {"query": query, "limit": 20, **extra}
+        want = single.answer_sync("search_government_knowledge", json.dumps(call), offset=offset)
+        fetched = []
+        for idle in (False, True):
+            rounds, answer = browser_rounds(
+                sites["sharded"], tmp_path, "search_government_knowledge", call, idle=idle, offset=offset
+            )
+            assert answer == want, (query, idle)
+            fetched.append({name for names in rounds for name in names if name.startswith("rows/")})
+        assert fetched[0] == fetched[1], query
     later = Session(DirectoryLoader(sites["sharded"])).later_files()
     assert any(name.startswith("series.") for name in later)
 

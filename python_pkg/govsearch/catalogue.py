@@ -94,7 +94,7 @@ class Catalogue:
 
     def later_reads(self) -> list[LaterRead]:
         """Data files most later searches need that are not read yet (every
-        record's profile, the pages locating shards), each with what reads it:
+        record's profile, the pages locating shards, the series table), each with what reads it:
         fetched and read while nobody waits, each later search saves a round
         of downloads or two and the time to decode them."""
         return self.store.later_reads() + self.engine.facets.later_reads()

@@ -18,7 +18,7 @@ from .catalogue import Catalogue
 from .data_reader import SiteUnavailable
 from .loaders import Loader, MissingFiles
 from .names import name_index
-from .tool_schemas import TOOL_NAMES
+from .tool_schemas import TOOL_NAMES, load_schema
 from .tools import error_result, to_json, validator
 
 MAX_ARGUMENT_BYTES = 1 << 20
@@ -181,8 +181,17 @@ def preparations(catalogue: Catalogue | None) -> list[Callable[[], object]]:
     if catalogue is not None:
         prepare += catalogue.engine.preparations()
         prepare.append(partial(name_index, catalogue.engine.facets.values("publisher")))
-    prepare += [lambda tool=tool: validator(tool).prepare_explanations() for tool in TOOL_NAMES]
+    # One piece per property: a call arriving meanwhile waits for one compile, not a tool's dozen.
+    prepare += [
+        partial(_prepare_explanation, tool, name)
+        for tool in TOOL_NAMES
+        for name in load_schema(tool, "input").get("properties", {})
+    ]
     return [*prepare, _settle]
+
+
+def _prepare_explanation(tool: str, name: str) -> None:
+    validator(tool).prepare_explanation(name)
 
 
 class NumberTooLong(ValueError):

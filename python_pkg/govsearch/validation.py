@@ -71,11 +71,10 @@ class ToolValidator:
         self._property_checks: dict[str, Check] = {}
         self._item_checks: dict[str, Check] = {}
 
-    def prepare_explanations(self) -> None:
-        """Compile every property's and item's check now (while nobody waits), not at the first rejection."""
-        for name in self.properties:
-            self._property_check(name)
-            self._item_check(name)
+    def prepare_explanation(self, name: str) -> None:
+        """Compile a property's checks now (while nobody waits), not at the first rejection."""
+        self._property_check(name)
+        self._item_check(name)
 
     def _property_check(self, name: str) -> Check:
         if name not in self._property_checks:

@@ -23,12 +23,11 @@ POSTINGS_SHARD_BYTES = 32 * 1024
 # rarer word's results are a handful (docs/architecture.md has the figures).
 TOP_ROWS_FROM = 8  # records holding the term
 TOP_ROWS = 20
-# A word whose best TOP_ROWS records are mostly one series (govsearch.ranking.series:
-# "January" brings a monthly release's editions) leaves an answer fewer than
-# rules.WINDOW_TARGET results once they are grouped, so a one-word search reads the
-# next window of the word's records too: such a word carries that window's rows as
-# well (the build groups the rows as the answer would), so the search still needs
-# no row shards. Bytes to download only: neither the shard's cut nor its work counts
+# A word whose best rules.POOL records group (govsearch.ranking.series: "January"
+# brings a monthly release's editions) into fewer than rules.WINDOW_TARGET results
+# makes a one-word search read the next window of the word's records too: such a
+# word carries that window's rows as well (the build groups the rows as the answer
+# would), so the search still needs no row shards. Bytes to download only: neither the shard's cut nor its work counts
 # them, so every decision of the budget, and every answer, stays as it was.
 # The work budget (terms.MAX_SHARD_BYTES) decides from each postings shard's
 # `work`: its bytes with the rows of words in fewer than BUDGETED_ROWS_FROM
@@ -81,9 +80,10 @@ def _best(
 
 
 def _reads_a_second_window(best: list[tuple[int, float]], rows: list[list[Any]]) -> bool:
-    """Whether the word's best TOP_ROWS records, their series grouped as an
-    answer groups them, leave fewer than rules.WINDOW_TARGET results."""
-    first = [series.series_of(dict(zip(ROW_FIELDS, rows[number]))) for number, _ in best[:TOP_ROWS]]
+    """Whether the word's best rules.POOL records (its first window), their
+    series grouped as an answer groups them, leave fewer than
+    rules.WINDOW_TARGET results."""
+    first = [series.series_of(dict(zip(ROW_FIELDS, rows[number]))) for number, _ in best[: rules.POOL]]
     return len(series.grouped(first)) < rules.WINDOW_TARGET
 
 
@@ -137,7 +137,8 @@ def postings_shards(
     related: Mapping[str, list[str]] | None = None,
 ) -> list[dict[str, Any]]:
     """Per term: its lunr term index and, per field, (record gaps, weights);
-    its `related` terms, if any; for a word in at least TOP_ROWS_FROM records, also its best rows; for one
+    its `related` terms, if any; for a word in at least TOP_ROWS_FROM records, also its best rows (two
+    windows' when its first groups into too few results: _reads_a_second_window); for one
     in SUMMARY_FROM records or more (not an intent word), its summary, the
     rest of whose records' rows go to a pools file of their own, and a
     summary file: its posting without the columns, all a one-word search reads.
@@ -165,18 +166,18 @@ def postings_shards(
                 and members is not None
                 and term not in ranking.search_terms.intents
             )
-            best = _best(term, pairs_by_field, postings.fields, rows, ranking, None if summarised else TOP_ROWS)
+            windows = rules.POOL * rules.WINDOWS  # a one-word search reads at most these records' rows
+            best = _best(term, pairs_by_field, postings.fields, rows, ranking, None if summarised else windows)
             current[term] = {
                 **current[term],
                 keys.POSTING_ROWS: [[number, *rows[number]] for number, _ in best[:TOP_ROWS]],
             }
             if holders >= BUDGETED_ROWS_FROM:
                 counted[term] = current[term]
-            if not summarised and holders > TOP_ROWS and _reads_a_second_window(best, rows):
-                windows = _best(term, pairs_by_field, postings.fields, rows, ranking, TOP_ROWS * rules.WINDOWS)
+            if not summarised and holders > rules.POOL and _reads_a_second_window(best, rows):
                 current[term] = {
                     **current[term],
-                    keys.POSTING_ROWS: [[number, *rows[number]] for number, _ in windows],
+                    keys.POSTING_ROWS: [[number, *rows[number]] for number, _ in best[:windows]],
                 }
             if summarised and profile_of is not None and members is not None:
                 # A new dict, not counted as work: the budget's decisions stay as they were.

@@ -78,6 +78,7 @@ sharded layout: `directory` is
   - hash pages (records, rows: shards by record number) are `{"perPage": p,
     "shards": n, "pages": [sha256]}`; a page is `{"sha256": [...]}`.
 
+  The files:
   - series (SERIES): `{"series": [[first, gap, ...], ...]}`, the record
     numbers of every series of two or more records (ranking.series.series_of
     of their rows), each as its first number and the gaps to the next
@@ -97,7 +98,8 @@ sharded layout: `directory` is
     reads the column), POSTING_RELATED to the term's related index terms
     when it has any (govsearch_build.related_words: other words for the
     same thing, read by ranking.related), and, for common words only, POSTING_ROWS to `[[number, *row], ...]`: the
-    rows of the word's best records, so a one-word search needs no row
+    rows of the word's best records (two windows' worth when its first
+    window groups into too few results), so a one-word search needs no row
     shards. A word in very many records (and no intent word) also has
     POSTING_SUMMARY: SUMMARY_TALLY `[profile, records, ...]` (how many of
     its records have each profile, by profile); SUMMARY_NUMBERS, some of its

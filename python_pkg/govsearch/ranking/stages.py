@@ -87,7 +87,7 @@ def _next_window(state: QueryState, first: Answer) -> list[int]:
     `answer` will find once their rows are read): their rows can then come
     in the round that brings this window's, not in a round of their own."""
     reached = state.start + rules.POOL
-    held = state.series or {}
+    held = state.series if state.series is not None else {}
     keys = [held.get(item.number) for item in first.ranked]
     if first.total <= reached or len(series.grouped(keys)) >= rules.WINDOW_TARGET:
         return []

@@ -55,6 +55,10 @@ class ShardDirectory:
         while len(self._row_files) > ROW_FILES_KEPT:
             self._row_files.popitem(last=False)
 
+    def offered(self, entry: Mapping[str, Any]) -> frozenset[int]:
+        """The records whose rows a file on offer holds."""
+        return self._row_files[entry[keys.PATH]][1]
+
     def row_files(self, numbers: Iterable[int]) -> tuple[list[Mapping[str, Any]], set[int]]:
         """The files on offer worth reading for these records' rows (each
         saving POOLS_FROM row shards or more), and the records they hold."""
@@ -101,6 +105,7 @@ class ShardDirectory:
     def every_entry(self) -> Iterator[Mapping[str, Any]]:
         """Every shard's entry (reading every page, each checked): to check a whole site, not for queries."""
         yield self.directory[keys.VOCABULARY]
+        yield self.directory[keys.SERIES]
         for pages in (self.postings, self.ids, self.identifiers):
             yield from pages
         for listed in self.listed.values():

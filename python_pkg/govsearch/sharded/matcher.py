@@ -304,11 +304,6 @@ class _Posting:
             self.rank, self.term_index, list(compress(self.numbers, keep)), list(compress(self.weights, keep))
         )
 
-    def __contains__(self, number: int) -> bool:
-        # A search (the numbers ascend), not a set of a common word's 100,000
-        # records built for a few look-ups.
-        return holds(self.numbers, number)
-
 
 class _Gathered:
     __slots__ = ("query", "postings", "terms")

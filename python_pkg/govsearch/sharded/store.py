@@ -48,18 +48,26 @@ class ShardedStore:
         try:
             self._require(numbers)
         except MissingFiles as missing:
-            raise MissingFiles(sorted({*missing.names, *self._missing(along)})) from None
+            raise MissingFiles(sorted({*missing.names, *self._missing(along, numbers)})) from None
 
-    def _missing(self, along: Callable[[], list[int]] | None) -> list[str]:
-        """The files `along`'s records' rows need (and working them out does)."""
+    def _missing(self, along: Callable[[], list[int]] | None, numbers: list[int]) -> list[str]:
+        """The files `along`'s records' rows need (and working them out does),
+        but for records a pools file `numbers` take brings with it."""
+        if along is None:
+            return []
+        files, _ = self.shards.row_files(self._unknown(numbers))
+        coming = set().union(*(self.shards.offered(entry) for entry in files))
         try:
-            self._require(along() if along else [])
+            self._require([number for number in along() if number not in coming])
         except MissingFiles as missing:
             return missing.names
         return []
 
+    def _unknown(self, numbers: list[int]) -> list[int]:
+        return [number for number in numbers if self.shards.known_row(number) is None]
+
     def _require(self, numbers: list[int]) -> None:
-        unknown = [number for number in numbers if self.shards.known_row(number) is None]
+        unknown = self._unknown(numbers)
         files, held = self.shards.row_files(unknown)
         indexes = sorted({number // self.per_row_shard for number in unknown if number not in held})
         self.shards.require([*files, *self.shards.listed[keys.ROWS].entries(indexes)], keys.ROWS)
