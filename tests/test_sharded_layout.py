@@ -715,6 +715,33 @@ def test_the_series_table_brings_a_second_windows_rows_with_the_first(tmp_path, 
     assert any(name.startswith("series.") for name in later)
 
 
+def test_the_stricter_tiers_rows_come_with_a_looser_tiers_downloads(layouts, tmp_path, monkeypatch):
+    """A query of several words whose every-word records are few falls to
+    any word, whose related words' postings take a round of downloads: the
+    every-word records' rows (certain to lead the first window) come in that
+    round, not in a later one. The same rows are read, the same answer
+    given, in fewer rounds for some queries and more for none."""
+    sites, records = layouts
+    # Two words of one title: some records hold both, few enough that any word is tried too.
+    rng = random.Random(34)
+    titles = [re.findall(r"[A-Za-z]{5,}", record.data["title"]) for record in rng.sample(records, 120)]
+    pairs = sorted({" ".join(rng.sample(words, 2)) for words in titles if len(words) >= 2})[:40]
+    single = Session(DirectoryLoader(sites["single"]))
+
+    def run(query):
+        arguments = {"query": query, "limit": 20}
+        rounds, answer = browser_rounds(sites["sharded"], tmp_path, "search_government_knowledge", arguments, idle=True)
+        assert answer == single.answer_sync("search_government_knowledge", json.dumps(arguments)), query
+        return len(rounds), {name for names in rounds for name in names if name.startswith("rows/")}
+
+    together = {query: run(query) for query in pairs}
+    monkeypatch.setattr(sharded_module.store.ShardedStore, "rows_missing", lambda self, numbers: [])
+    apart = {query: run(query) for query in pairs}
+    assert all(together[query][1] == apart[query][1] for query in pairs)  # the same rows
+    assert all(together[query][0] <= apart[query][0] for query in pairs)
+    assert any(together[query][0] < apart[query][0] for query in pairs)
+
+
 def summarised_words(catalogue):
     """One-word queries for words the build summarised, with their summaries."""
     shards = catalogue.store.shards

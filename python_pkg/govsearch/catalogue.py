@@ -34,6 +34,9 @@ class RecordStore(Protocol):
         """Make the rows of these records readable (a sharded store may raise
         MissingFiles), and in the same round of downloads, if there is one, those of `along`."""
 
+    def rows_missing(self, numbers: list[int]) -> list[str]:
+        """The data files these records' rows still need (none when every row is at hand)."""
+
     def series_at_hand(self) -> Mapping[int, int] | None:
         """Each record of a series of two or more: its series, when known without a download."""
 

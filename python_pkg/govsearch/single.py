@@ -175,6 +175,10 @@ class ListStore:
     def require(self, numbers: list[int], along: Callable[[], list[int]] | None = None) -> None:
         """Nothing to do: every record is loaded."""
 
+    def rows_missing(self, numbers: list[int]) -> list[str]:
+        """None: every row is at hand."""
+        return []
+
     def series_at_hand(self) -> None:
         """None: every row is at hand, so no window's rows need foretelling."""
         return None

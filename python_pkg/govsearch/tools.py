@@ -233,6 +233,7 @@ def _ranked(
         strict_only=nothing,
         start=offset,
         series=catalogue.store.series_at_hand(),
+        rows_missing=catalogue.store.rows_missing,
     )
     found = ranking.answer(state, lambda numbers, along=None: _rows(catalogue, numbers, along))
     if nothing:

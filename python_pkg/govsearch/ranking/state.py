@@ -3,7 +3,7 @@ a tier of one match mode, a ranked record, and the answer."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..engine import Matches, SearchEngine
@@ -28,6 +28,9 @@ class QueryState:
     # Each record of a series of two or more: its series, when at hand without a download (the sharded
     # store's table, read while idle): it foretells a second window before the first one's rows arrive.
     series: Mapping[int, int] | None = None
+    # The data files these records' rows still need (the sharded store's; None: all at hand), so a
+    # round of downloads the call makes anyway can bring rows it is certain to read next.
+    rows_missing: Callable[[list[int]], list[str]] | None = None
 
     def at(self, start: int) -> QueryState:
         """The same call from another record (a later window of POOL)."""

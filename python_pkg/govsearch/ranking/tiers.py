@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..engine import Budget, Matches, SearchEngine
+from ..loaders import MissingFiles
 from ..terms import Clause
 from . import respelling, rules
 from .budget import fit
@@ -19,9 +20,24 @@ from .state import QueryState, Ranked, Tier
 def tiers(state: QueryState, budget: Budget) -> list[Tier]:
     """The modes the answer uses: stricter first, looser ones while it holds
     fewer than TIER_TARGET records and the work budget lasts. A common word
-    alone is answered from its summary when that holds the `depth` best."""
-    engine, terms = state.engine, state.terms
+    alone is answered from its summary when that holds the `depth` best.
+
+    A looser mode that needs downloads (its words' related words' postings)
+    has the stricter modes' records' rows fetched in the same round: fewer
+    than TIER_TARGET, they all lead the first window, whose rows the answer
+    reads next."""
     found: list[Tier] = []
+    try:
+        return _tiers(state, budget, found)
+    except MissingFiles as missing:
+        certain = [number for tier in found for number in tier.numbers]
+        if not certain or state.start or state.rows_missing is None:
+            raise
+        raise MissingFiles(sorted({*missing.names, *state.rows_missing(certain)})) from None
+
+
+def _tiers(state: QueryState, budget: Budget, found: list[Tier]) -> list[Tier]:
+    engine, terms = state.engine, state.terms
     seen: set[int] = set()
     if state.identified:
         identified = Matches(dict.fromkeys(state.identified, 0.0))

@@ -57,8 +57,12 @@ class ShardedStore:
             return []
         files, _ = self.shards.row_files(self._unknown(numbers))
         coming = set().union(*(self.shards.offered(entry) for entry in files))
+        return self.rows_missing([number for number in along() if number not in coming])
+
+    def rows_missing(self, numbers: list[int]) -> list[str]:
+        """The files these records' rows still need (a deferring loader's names; those at hand are read)."""
         try:
-            self._require([number for number in along() if number not in coming])
+            self._require(numbers)
         except MissingFiles as missing:
             return missing.names
         return []
