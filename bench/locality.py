@@ -56,7 +56,7 @@ def shards_per_result(session: Session, query: str) -> tuple[int, int]:
     store = session.catalogue.store
     asked: set[int] = set()
     require = store.require
-    store.require = lambda numbers, along=None: (asked.update(numbers), require(numbers, along))[1]
+    store.require = lambda numbers: (asked.update(numbers), require(numbers))[1]
     try:
         session.answer_sync("search_government_knowledge", json.dumps({"query": query, "limit": LIMIT}))
     finally:

@@ -10,7 +10,7 @@ closed with `SiteUnavailable`, and the tools answer `site_unavailable`.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from .data_reader import SiteUnavailable, parse, read_bytes, read_verified
@@ -30,12 +30,12 @@ class RecordStore(Protocol):
     def later_reads(self) -> list[LaterRead]:
         """Data files most later calls need that are not read yet."""
 
-    def require(self, numbers: list[int], along: Callable[[], list[int]] | None = None) -> None:
-        """Make the rows of these records readable (a sharded store may raise
-        MissingFiles), and in the same round of downloads, if there is one, those of `along`."""
+    def require(self, numbers: list[int]) -> None:
+        """Make the rows of these records readable (a sharded store may raise MissingFiles)."""
 
-    def rows_missing(self, numbers: list[int]) -> list[str]:
-        """The data files these records' rows still need (none when every row is at hand)."""
+    def rows_missing(self, numbers: list[int], after: list[int] | None = None) -> list[str]:
+        """The data files these records' rows still need once `after`'s are
+        read (none when every row is at hand): for a round the call makes anyway."""
 
     def series_at_hand(self) -> Mapping[int, int] | None:
         """Each record of a series of two or more: its series, when known without a download."""

@@ -6,7 +6,6 @@ index file.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from lunr.index import Index
@@ -172,10 +171,10 @@ class ListStore:
     def later_reads(self) -> list[LaterRead]:
         return []  # every record is loaded
 
-    def require(self, numbers: list[int], along: Callable[[], list[int]] | None = None) -> None:
+    def require(self, numbers: list[int]) -> None:
         """Nothing to do: every record is loaded."""
 
-    def rows_missing(self, numbers: list[int]) -> list[str]:
+    def rows_missing(self, numbers: list[int], after: list[int] | None = None) -> list[str]:
         """None: every row is at hand."""
         return []
 

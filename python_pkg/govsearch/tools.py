@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -235,7 +234,7 @@ def _ranked(
         series=catalogue.store.series_at_hand(),
         rows_missing=catalogue.store.rows_missing,
     )
-    found = ranking.answer(state, lambda numbers, along=None: _rows(catalogue, numbers, along))
+    found = ranking.answer(state, lambda numbers: _rows(catalogue, numbers))
     if nothing:
         notices.append(
             _notice(
@@ -315,10 +314,8 @@ def _budget_notices(found: ranking.Answer) -> list[dict[str, Any]]:
     return notices
 
 
-def _rows(
-    catalogue: Catalogue, numbers: list[int], along: Callable[[], list[int]] | None = None
-) -> list[dict[str, Any]]:
-    catalogue.store.require(numbers, along)
+def _rows(catalogue: Catalogue, numbers: list[int]) -> list[dict[str, Any]]:
+    catalogue.store.require(numbers)
     return [catalogue.store.row(number) for number in numbers]
 
 

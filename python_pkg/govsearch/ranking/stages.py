@@ -11,6 +11,7 @@ from itertools import chain
 from typing import Any
 
 from ..engine import Matches, filters_key
+from ..loaders import MissingFiles
 from . import rules, series
 from .budget import call_budget
 from .evidence import exact_words, phrase_words, row_evidence
@@ -18,9 +19,7 @@ from .scoring import rank_tier
 from .state import Answer, QueryState, Ranked
 from .tiers import tiers as tiers_of
 
-# The rows of records; and, if reading them takes a round of downloads, the records (asked
-# then) whose rows are worth fetching in that round too.
-Rows = Callable[[list[int], Callable[[], list[int]] | None], list[dict[str, Any]]]
+Rows = Callable[[list[int]], list[dict[str, Any]]]  # the rows of records (a sharded store may raise MissingFiles)
 
 
 def answer(state: QueryState, rows: Rows) -> Answer:
@@ -60,8 +59,7 @@ def _window(state: QueryState, rows: Rows, foretell: bool = False) -> tuple[Answ
     next window (_next_window)."""
     kept = _kept(state)
     if kept.second is None or kept.second[0] != rules.evidence_settings():
-        along = (lambda: _next_window(state, kept.first)) if foretell and state.series is not None else None
-        kept.second = (rules.evidence_settings(), *_second_stage(state, kept, rows, along))
+        kept.second = (rules.evidence_settings(), *_second_stage(state, kept, rows, foretell))
     _, ranked, pool = kept.second
     # Copies of the lists: the answer extends and reorders them (never the records in them, see `answer`).
     return replace(kept.first, ranked=list(ranked)), dict(pool)
@@ -87,7 +85,7 @@ def _next_window(state: QueryState, first: Answer) -> list[int]:
     `answer` will find once their rows are read): their rows can then come
     in the round that brings this window's, not in a round of their own."""
     reached = state.start + rules.POOL
-    held = state.series if state.series is not None else {}
+    held = state.series or {}
     keys = [held.get(item.number) for item in first.ranked]
     if first.total <= reached or len(series.grouped(keys)) >= rules.WINDOW_TARGET:
         return []
@@ -108,13 +106,20 @@ class _Kept:
 
 
 def _second_stage(
-    state: QueryState, kept: _Kept, rows: Rows, along: Callable[[], list[int]] | None
+    state: QueryState, kept: _Kept, rows: Rows, foretell: bool
 ) -> tuple[list[Ranked], dict[int, dict[str, Any]]]:
-    """The window's records reordered by their rows' evidence, and those rows by record number."""
+    """The window's records reordered by their rows' evidence, and those rows
+    by record number; if reading them takes a round of downloads, the next
+    window's rows come in it when the series table foretells that window."""
     terms = state.terms
     ranked = [item.fresh() for item in kept.first.ranked]
     numbers = [item.number for item in ranked]
-    pool = dict(zip(numbers, rows(numbers, along))) if ranked else {}
+    try:
+        pool = dict(zip(numbers, rows(numbers))) if ranked else {}
+    except MissingFiles as missing:
+        if not foretell or state.series is None:
+            raise
+        raise state.with_rows(missing, lambda: _next_window(state, kept.first), numbers) from None
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
         row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, kept.misspelt)
     return ranked, pool

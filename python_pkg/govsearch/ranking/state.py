@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..engine import Matches, SearchEngine
+from ..loaders import MissingFiles
 from ..terms import Clause
 from . import rules
 from .prior import RankingData
@@ -28,9 +29,23 @@ class QueryState:
     # Each record of a series of two or more: its series, when at hand without a download (the sharded
     # store's table, read while idle): it foretells a second window before the first one's rows arrive.
     series: Mapping[int, int] | None = None
-    # The data files these records' rows still need (the sharded store's; None: all at hand), so a
-    # round of downloads the call makes anyway can bring rows it is certain to read next.
-    rows_missing: Callable[[list[int]], list[str]] | None = None
+    # The data files records' rows still need once others' are read (the store's RecordStore.rows_missing),
+    # so a round of downloads the call makes anyway can bring rows it is certain to read next.
+    rows_missing: Callable[[list[int], list[int] | None], list[str]] | None = None
+
+    def with_rows(
+        self, missing: MissingFiles, numbers: Callable[[], list[int]], after: list[int] | None = None
+    ) -> MissingFiles:
+        """A round of downloads (`missing`) that also brings the rows of the
+        records `numbers` names, asked only now (naming them may need files
+        of its own, which come too)."""
+        if self.rows_missing is None:
+            return missing
+        try:
+            extra = self.rows_missing(numbers(), after)
+        except MissingFiles as more:
+            extra = more.names
+        return MissingFiles(sorted({*missing.names, *extra}))
 
     def at(self, start: int) -> QueryState:
         """The same call from another record (a later window of POOL)."""

@@ -30,10 +30,9 @@ def tiers(state: QueryState, budget: Budget) -> list[Tier]:
     try:
         return _tiers(state, budget, found)
     except MissingFiles as missing:
-        certain = [number for tier in found for number in tier.numbers]
-        if not certain or state.start or state.rows_missing is None:
+        if state.start or not found:
             raise
-        raise MissingFiles(sorted({*missing.names, *state.rows_missing(certain)})) from None
+        raise state.with_rows(missing, lambda: [number for tier in found for number in tier.numbers]) from None
 
 
 def _tiers(state: QueryState, budget: Budget, found: list[Tier]) -> list[Tier]:

@@ -3,7 +3,7 @@ the rows postings and pools files carry)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from itertools import accumulate
 from typing import Any
 
@@ -39,30 +39,14 @@ class ShardedStore:
         """`series`, if read already (while idle), else None."""
         return self._series
 
-    def require(self, numbers: list[int], along: Callable[[], list[int]] | None = None) -> None:
-        """Download the rows these results show, in one round: a pools file for
-        those a summary's file holds (when that saves enough row shards), a
-        row shard for each of the others; and if that takes a round of
-        downloads, the rows of the records `along` names (asked only then:
-        a later window's) in it too."""
-        try:
-            self._require(numbers)
-        except MissingFiles as missing:
-            raise MissingFiles(sorted({*missing.names, *self._missing(along, numbers)})) from None
-
-    def _missing(self, along: Callable[[], list[int]] | None, numbers: list[int]) -> list[str]:
-        """The files `along`'s records' rows need (and working them out does),
-        but for records a pools file `numbers` take brings with it."""
-        if along is None:
-            return []
-        files, _ = self.shards.row_files(self._unknown(numbers))
+    def rows_missing(self, numbers: list[int], after: list[int] | None = None) -> list[str]:
+        """The files these records' rows still need once `after`'s are read
+        (records a pools file for `after` brings left out): a deferring
+        loader's names, those at hand read."""
+        files, _ = self.shards.row_files(self._unknown(after or []))
         coming = set().union(*(self.shards.offered(entry) for entry in files))
-        return self.rows_missing([number for number in along() if number not in coming])
-
-    def rows_missing(self, numbers: list[int]) -> list[str]:
-        """The files these records' rows still need (a deferring loader's names; those at hand are read)."""
         try:
-            self._require(numbers)
+            self.require([number for number in numbers if number not in coming])
         except MissingFiles as missing:
             return missing.names
         return []
@@ -70,7 +54,10 @@ class ShardedStore:
     def _unknown(self, numbers: list[int]) -> list[int]:
         return [number for number in numbers if self.shards.known_row(number) is None]
 
-    def _require(self, numbers: list[int]) -> None:
+    def require(self, numbers: list[int]) -> None:
+        """Download the rows these results show, in one round: a pools file for
+        those a summary's file holds (when that saves enough row shards), a
+        row shard for each of the others."""
         unknown = self._unknown(numbers)
         files, held = self.shards.row_files(unknown)
         indexes = sorted({number // self.per_row_shard for number in unknown if number not in held})
