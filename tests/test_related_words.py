@@ -8,6 +8,7 @@ import jsonschema
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader, load_schema
+from govsearch.ranking import rules, tiers
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.records import load_content
@@ -122,3 +123,26 @@ def test_the_shipped_table_reads_and_relates_a_visitors_words_to_the_records_wor
     related = related_for({"salari", "earn", "wage", "owner", "own", "dwell", "hous"})
     assert {"wage", "earn"} <= set(related["salari"])
     assert "owner" in related["own"]
+
+
+def test_related_words_are_not_asked_once_the_words_as_typed_fill_a_first_page(sites, monkeypatch):
+    # "average earnings": one record holds both words, the others "average" alone (any_term).
+    # Related words cost a round of downloads; past a first page of records holding every
+    # word they would only order records after it.
+    catalogue = sites["sharded"]
+    asked: list[list[str]] = []  # the words whose related words were searched, call by call
+    search = tiers.alternative_clauses
+    monkeypatch.setattr(tiers, "alternative_clauses", lambda *args: asked.append(args[2]) or search(*args))
+
+    def answer() -> dict:
+        catalogue.engine.forget()
+        return catalogue.call("search_government_knowledge", {"query": "average earnings", "limit": 20})
+
+    monkeypatch.setattr(rules, "RELATED_WHILE_FEWER", 2)  # one record holds every word: fewer
+    assert answer()["results"][0]["title"] == "Average weekly earnings" and asked
+    asked.clear()
+    monkeypatch.setattr(rules, "RELATED_WHILE_FEWER", 1)  # one holds every word: a page, here
+    first_page_full = answer()
+    assert not asked
+    monkeypatch.setattr(catalogue.engine.matcher, "related", lambda term: ())
+    assert answer() == first_page_full

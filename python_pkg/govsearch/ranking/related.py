@@ -4,7 +4,10 @@ any_term tier, where no record holds every word, a word's related words
 earnings) also find and rank records, at a lower weight than the word.
 
 Only there: a record holding every word as typed is in a stricter tier and
-always comes first, and a query whose words all match somewhere is untouched.
+always comes first, and a query whose words all match somewhere is untouched;
+and only while those stricter tiers hold fewer than a first page of records
+(rules.RELATED_WHILE_FEWER): past it, related words would order records
+after the page, for a round of downloads.
 Measured on the judged set's dev part (docs/meaning.md): a whole tier of
 "every word or a related word" before any_term lost (its loose matches
 pushed any_term's better ones down); related words inside any_term gained.

@@ -65,6 +65,9 @@ ALTERNATIVE_BOOST = 0.5
 # download, on a phone too), and postings scored. Counted alike in both data layouts.
 ALTERNATIVES = 4
 ALTERNATIVE_POSTINGS = 2_000  # 4,000 scored the same (docs/meaning.md) and cost more Python
+# Only while the stricter tiers hold fewer records than a first page (the tool's default 8,
+# the judged set's 10): beyond it they order records after the page, for a round of downloads.
+RELATED_WHILE_FEWER = 10
 TIER_ORDER = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
 
 
@@ -111,6 +114,7 @@ def settings() -> tuple[float, ...]:
         ALTERNATIVE_BOOST,
         ALTERNATIVES,
         ALTERNATIVE_POSTINGS,
+        RELATED_WHILE_FEWER,
         PLACE_BOOST,
     )
 

@@ -58,7 +58,7 @@ def _tiers(state: QueryState, budget: Budget, found: list[Tier]) -> list[Tier]:
             continue
         tried.add(tuple(clauses))
         tier_terms, clauses = fit(engine, budget, tier_terms, clauses)
-        if mode == "any_term":
+        if mode == "any_term" and len(seen) < rules.RELATED_WHILE_FEWER:
             # Beyond the tier's terms: scoring reads terms and clauses in pairs, so these count for lunr's score only.
             clauses = clauses + alternative_clauses(engine, budget, tier_terms, clauses)
         summary = None if seen or mode != "all_terms" else summarised(state, tier_terms, clauses)
