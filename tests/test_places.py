@@ -35,3 +35,12 @@ def test_a_national_body_named_council_and_compass_words_are_no_places():
         *(record(n, f"North {place} Council") for n, place in enumerate(["Devon", "Kent", "Norfolk", "Somerset"], 3)),
     ]
     assert place_names(records) == ["devon", "kent", "norfolk", "somerset"]
+
+
+def test_lower_case_counts_in_prose_by_others_only():
+    # An address is no prose, and a council writing its own name in lower case makes it no ordinary word.
+    wigan = [record(n, "Wigan Metropolitan Borough Council", "Queries to roads@wigan.gov.uk.") for n in range(1, 5)]
+    lambeth = [record(n, "London Borough of Lambeth", "Heritage assets in lambeth.") for n in range(5, 9)]
+    assert place_names(wigan + lambeth) == ["lambeth", "wigan"]
+    others = [record(n, "Environment Agency", "Sites in lambeth and wigan.") for n in range(9, 13)]
+    assert place_names(wigan + lambeth + others) == []

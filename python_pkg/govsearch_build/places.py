@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .records import Record
 
@@ -31,6 +31,8 @@ _NAMED = (
 )
 _GENERIC = frozenset("city of the and royal upon on le in with borough district county council".split())
 _WORD = re.compile(r"[A-Za-z]+")
+# An email address, web address or domain: its words are no prose.
+_ADDRESS = re.compile(r"\S*(?:@|://|www\.|\.(?:gov|org|co|com|net|ac|nhs|police)\b)\S*", re.IGNORECASE)
 # A word in this many authorities' names is a compass point or a landform ("North", "Forest"), not a place.
 SHARED_BY = 4
 # A place name is written with a capital: a word the estate's summaries write in lower case this
@@ -47,7 +49,7 @@ def place_names(records: Iterable[Record]) -> list[str]:
     for publisher in {r.data["publisher"] for r in records} - organisations:
         for word in _place_words(publisher):
             named_by[word].add(publisher)
-    candidates = {word for word, publishers in named_by.items() if len(publishers) < SHARED_BY}
+    candidates = {word: publishers for word, publishers in named_by.items() if len(publishers) < SHARED_BY}
     lower, upper = _cases(records, candidates)
     return sorted(word for word in candidates if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word])))
 
@@ -62,13 +64,17 @@ def _place_words(publisher: str) -> list[str]:
     return []
 
 
-def _cases(records: list[Record], words: set[str]) -> tuple[Counter[str], Counter[str]]:
-    """How often the summaries write each word in lower case, and with a capital."""
+def _cases(records: list[Record], named_by: Mapping[str, set[str]]) -> tuple[Counter[str], Counter[str]]:
+    """How often the summaries write each word in lower case, and with a
+    capital: as prose, so not inside an address ("networkmanagement@wigan.gov.uk"),
+    and by other publishers than the councils it names (a council writing
+    "in lambeth" makes its name no ordinary word)."""
     lower: Counter[str] = Counter()
     upper: Counter[str] = Counter()
     for record in records:
-        for word in _WORD.findall(str(record.data.get("summary", ""))):
+        summary = _ADDRESS.sub(" ", str(record.data.get("summary", "")))
+        for word in _WORD.findall(summary):
             low = word.lower()
-            if low in words:
+            if low in named_by and record.data["publisher"] not in named_by[low]:
                 (upper if word[0].isupper() else lower)[low] += 1
     return lower, upper

@@ -54,7 +54,7 @@ TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
 PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 1.5  # the record's type is one an intent word asks for
-PLACE_BOOST = 2.0  # the record holds the place the query names beside its topic (any mode)
+PLACE_BOOST = 3.0  # the record holds the place the query names beside its topic (any mode)
 # any_term: each word of the query a record lacks divides its share by this (coordination):
 # a record holding more of the words comes first, its words' idf orders records holding as many.
 COVERAGE = 2.0
