@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote_plus
+from urllib.parse import quote_plus, unquote_plus
 
 import pytest
 from browserkit import (
@@ -147,19 +147,81 @@ def test_selected_filters_can_be_removed_one_by_one_or_all(open_page):
     page.wait_for_function("() => document.getElementById('search-selected').hidden")
 
 
-def test_long_facet_lists_show_their_top_values_first(open_page):
+def _drawn_values(fieldset) -> list[dict]:
+    """Each checkbox drawn in a filter group: its value, id, count, ticked, seen."""
+    return fieldset.locator(".govuk-checkboxes__item").evaluate_all(
+        """(items) => items.map((item) => {
+          const box = item.querySelector("input");
+          const label = item.querySelector("label");
+          return { value: box.value, id: box.id, ticked: box.checked, forId: label.htmlFor,
+                   count: Number(label.textContent.match(/\\(([\\d,]+)\\)$/)[1].replaceAll(",", "")),
+                   seen: item.getClientRects().length > 0 };
+        })"""
+    )
+
+
+def test_long_facet_lists_show_their_top_values_first(open_page, site_dir):
     page, guard = open_page("#q=data", wait_ready=True)
     _status(page, "‘data’")
+    counts = _tool(site_dir, {"query": "data", "limit": 10})["facets"]["publishers"]
+    assert len(counts) > 6, "the test needs a query with more than six publishers"
     publishers = page.locator('#filter-groups fieldset[data-dimension="publishers"]')
-    items = publishers.locator(".govuk-checkboxes__item")
-    total = items.count()
-    assert total > 6, "the test needs a query with more than six publishers"
-    assert publishers.locator(".govuk-checkboxes__item:visible").count() == 6
+    # Folded: only the top six are drawn at all (the rest cost time on every answer).
+    folded = _drawn_values(publishers)
+    assert [(item["value"], item["count"]) for item in folded] == list(counts.items())[:6]
+    assert all(item["seen"] and not item["ticked"] for item in folded)
     more = publishers.locator("button[data-toggle]")
-    assert more.get_attribute("aria-expanded") == "false" and f"Show all {total}" in more.text_content()
+    assert more.get_attribute("aria-expanded") == "false" and f"Show all {len(counts)}" in more.text_content()
+    assert more.locator(".govuk-visually-hidden").text_content() == " publisher values"
+    shown = _shown_ids(page)
     more.click()
-    assert publishers.locator(".govuk-checkboxes__item:visible").count() == total
+    opened = _drawn_values(publishers)
+    assert [(item["value"], item["count"]) for item in opened] == list(counts.items())
+    assert [item["id"] for item in opened] == [f"filter-publishers-{index}" for index in range(len(counts))]
+    assert all(item["seen"] and item["forId"] == item["id"] for item in opened)
+    assert more.get_attribute("aria-expanded") == "true" and more.text_content() == "Show fewer"
     assert page.evaluate("document.activeElement.dataset.toggle") == "publishers", "focus stays on the control"
+    assert _shown_ids(page) == shown, "opening the list does not search again"
+    more.click()
+    assert _drawn_values(publishers) == folded
+    assert more.get_attribute("aria-expanded") == "false" and f"Show all {len(counts)}" in more.text_content()
+    assert page.evaluate("document.activeElement.dataset.toggle") == "publishers"
+
+
+def test_a_folded_value_ticked_in_a_shared_link_filters_and_stays_ticked(open_page, site_dir):
+    unfiltered = _tool(site_dir, {"query": "data", "limit": 10})
+    counts = unfiltered["facets"]["publishers"]
+    assert len(counts) > 8, "the test needs a publisher below the top six"
+    folded = list(counts)[7]  # a value "Show all" hides
+    page, guard = open_page(f"#q=data&publishers={quote_plus(folded)}", wait_ready=True)
+    _status(page, "‘data’")
+    answer = _tool(site_dir, {"query": "data", "publishers": [folded], "limit": 10})
+    assert _shown_ids(page) == [item["id"] for item in answer["results"]]
+    assert 0 < answer["total"] < unfiltered["total"], "the filter narrows the results"
+    # Counted without its own filter, the ticked value keeps its place below
+    # the top six: drawn there, ticked, with the folded ones around it left out.
+    assert answer["facets"]["publishers"] == counts
+    publishers = page.locator('#filter-groups fieldset[data-dimension="publishers"]')
+    drawn = _drawn_values(publishers)
+    assert [(item["value"], item["count"], item["ticked"]) for item in drawn] == [
+        *((value, count, False) for value, count in list(counts.items())[:6]),
+        (folded, counts[folded], True),
+    ]
+    assert drawn[-1]["id"] == "filter-publishers-7" and drawn[-1]["seen"]
+    assert page.text_content("#filters-toggle") == "Filters (1 selected)"
+    shown = _shown_ids(page)
+    publishers.locator("button[data-toggle]").click()
+    opened = _drawn_values(publishers)
+    assert [(item["value"], item["count"]) for item in opened] == list(counts.items())
+    assert [item["value"] for item in opened if item["ticked"]] == [folded]
+    assert _shown_ids(page) == shown
+    # Unticking it, with the list open, searches without the filter.
+    publishers.locator(f'input[value="{folded}"]').uncheck()
+    page.wait_for_function("() => !location.hash.includes('publishers=')")
+    page.wait_for_function("() => document.getElementById('search-selected').hidden")
+    _status(page, "‘data’")
+    assert _shown_ids(page) == [item["id"] for item in unfiltered["results"]]
+    assert len(_drawn_values(publishers)) == len(counts), "the list stays open"
 
 
 def _query_with_total(site_dir, low: int, high: int) -> tuple[str, int]:
