@@ -28,7 +28,8 @@ function checkbox(name, value, index, checked, text) {
 
 // One dimension's fieldset: every value, or when folded only the top ones and
 // any selected further down. Folded values are not drawn at all (a long list
-// of publishers cost ~16 ms on every answer); "Show all" redraws the group.
+// of publishers, 219 for "companies house", was a quarter of drawing an
+// answer: 10.9 -> 7.8 ms of CPU); "Show all" redraws the group.
 // Ids keep the value's place in the whole list, folded or not.
 function dimensionGroup(name, legendText, counts, selected, label, folded) {
   const values = Object.keys(counts);
