@@ -719,8 +719,8 @@ def test_the_stricter_tiers_rows_come_with_a_looser_tiers_downloads(layouts, tmp
     """A query of several words whose every-word records are few falls to
     any word, whose related words' postings take a round of downloads: the
     every-word records' rows (certain to lead the first window) come in that
-    round, not in a later one. The same rows are read, the same answer
-    given, in fewer rounds for some queries and more for none."""
+    round, not in a later one. The rows read apart are read, the same
+    answer given, in fewer rounds for some queries and more for none."""
     sites, records = layouts
     # Two words of one title: some records hold both, few enough that any word is tried too.
     rng = random.Random(34)
@@ -737,7 +737,10 @@ def test_the_stricter_tiers_rows_come_with_a_looser_tiers_downloads(layouts, tmp
     together = {query: run(query) for query in pairs}
     monkeypatch.setattr(sharded_module.store.ShardedStore, "rows_missing", lambda self, numbers, after=None: [])
     apart = {query: run(query) for query in pairs}
-    assert all(together[query][1] == apart[query][1] for query in pairs)  # the same rows
+    # The rows read apart are read together too. Together may read a row shard more: a record's row
+    # that a related word's posting, read in the same round, turns out to carry ("General Register").
+    assert all(together[query][1] >= apart[query][1] for query in pairs)
+    assert sum(len(together[query][1] - apart[query][1]) for query in pairs) <= len(pairs) // 10
     assert all(together[query][0] <= apart[query][0] for query in pairs)
     assert any(together[query][0] < apart[query][0] for query in pairs)
 
