@@ -144,7 +144,7 @@ def exports():
                         descriptions[row[key]].add(row["description"])
 
     orgs = json.loads((DATA / "govuk-organisations" / "gov.uk_api_organisations.json").read_text("utf-8"))["results"]
-    org_titles = {o["title"] for o in orgs}
+    org_titles = {o["title"].strip() for o in orgs}  # the build trims a title as it reads it
     _strings(orgs, values)
 
     with (DATA / "okf-land-registry" / "catalogue.csv").open(encoding="utf-8", newline="") as handle:
