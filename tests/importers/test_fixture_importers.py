@@ -59,8 +59,13 @@ def test_govuk_organisations(fixtures):
     hmrc = records["govuk-org-hm-revenue-customs"]
     assert hmrc["url"] == "https://www.gov.uk/government/organisations/hm-revenue-customs"
     assert hmrc["accessStatus"] == "not-applicable" and hmrc["resourceType"] == "organisation"
-    assert hmrc["summary"] == "Ministerial department, live on GOV.UK."
+    # The ordinary states' words ("live", "exempt") are no words of the organisation's:
+    # "how many people live in ..." must not find every live organisation.
+    assert hmrc["summary"] == "Ministerial department."
     assert hmrc["publisher"] == "HM Revenue & Customs" and "HMRC" in hmrc["keywords"]
+    assert "live" not in hmrc["keywords"]
+    ons = records["govuk-org-office-for-national-statistics"]
+    assert ons["summary"] == "Non-ministerial department, has a separate website." and "exempt" not in ons["keywords"]
     old = records["govuk-org-old-example-board"]
     assert old["summary"] == (
         "Other organisation, closed (replaced) in 2016; part of HM Revenue & Customs; replaced by HM Land Registry."

@@ -7,8 +7,8 @@ Each result becomes an `organisation` record (id `govuk-org-<slug>`):
 | title | title and publisher (an organisation publishes its own record) |
 | details.slug (else the last part of `id`) | id `govuk-org-<slug>`; `nativeId` |
 | web_url | url |
-| format, details.govuk_status, details.govuk_closed_status, details.closed_at, parent_organisations, superseding_organisations | summary, from our own template: "<format> <status phrase>." e.g. "Executive agency, live on GOV.UK; part of Department for Transport." / "Other organisation, closed on GOV.UK (changed name) in 2024; replaced by X." |
-| details.abbreviation | keywords (with format and status) |
+| format, details.govuk_status, details.govuk_closed_status, details.closed_at, parent_organisations, superseding_organisations | summary, from our own template: "<format>[, <status phrase>]." e.g. "Executive agency; part of Department for Transport." / "Public corporation, has a separate website." / "Other organisation, closed (changed name) in 2024; replaced by X." |
+| details.abbreviation | keywords (with format and status, but for live and exempt) |
 | updated_at | updated |
 | - | accessStatus `not-applicable`, accessNote "An organisation record: there is nothing to access."; licence Open Government Licence v3.0 (GOV.UK data) |
 
@@ -16,8 +16,8 @@ Closed organisations are kept (status in the summary and keywords, e.g.
 "closed"). Collection: `government-apis`; HM Land Registry -> `land-registry`,
 Office for National Statistics -> `ons` (unless a collection is given).
 
-Status phrases (details.govuk_status): live, exempt ("not on GOV.UK's main
-publishing platform"), joining ("joining GOV.UK"), transitioning, closed;
+Status phrases (details.govuk_status): live (none: the ordinary state), exempt
+("has a separate website"), joining ("joining GOV.UK"), transitioning, closed;
 govuk_closed_status: no_longer_exists, replaced, devolved, changed_name,
 merged, split, left_gov. Unknown values are reported under `unmapped`.
 
@@ -35,13 +35,18 @@ from .common import ImportBuilder, expand, iso_date, keywords, make_id, read_jso
 DEFAULT_COLLECTION = "government-apis"
 OGL = "Open Government Licence v3.0"
 
+# An organisation's state on GOV.UK, in words. The ordinary states say little
+# about the organisation and their words ("live", "exempt", "publishing") are
+# words people search for other things with, in hundreds of records: "live"
+# says nothing; "exempt" says it has a website of its own, as GOV.UK puts it.
 STATUS = {
-    "live": "live on GOV.UK",
-    "exempt": "exempt from GOV.UK's main publishing (its own site is authoritative)",
+    "live": "",
+    "exempt": "has a separate website",
     "joining": "joining GOV.UK",
     "transitioning": "transitioning to GOV.UK",
     "closed": "closed",
 }
+QUIET = frozenset({"live", "exempt"})  # states not kept as keywords
 CLOSED = {
     "no_longer_exists": "no longer exists",
     "replaced": "replaced",
@@ -116,7 +121,7 @@ def _one(item: Any, file: str, titles: dict[Any, Any], builder: ImportBuilder) -
                 [
                     abbreviation if abbreviation != item["title"] else None,
                     fmt,
-                    status,
+                    status if status not in QUIET else None,
                     CLOSED.get(closed) if closed else None,
                 ]
             ),
@@ -147,7 +152,7 @@ def _summary(
         if year:
             phrase += f" in {year}"
     kind = fmt if fmt != "Other" else "Other organisation"
-    parts = [f"{kind}, {phrase}"]
+    parts = [f"{kind}, {phrase}" if phrase else kind]
     parents = _names(item.get("parent_organisations"), titles)
     if parents:
         parts.append("part of " + ", ".join(parents[:3]))
