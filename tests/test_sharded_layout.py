@@ -620,12 +620,12 @@ Monthly figures on {topic}.
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October")
 
 
-def series_sites(tmp_path):
-    """A monthly bulletin's 30 editions and 24 other records, built in both
-    layouts: (sites by layout, editions)."""
+def series_sites(tmp_path, years=(2023, 2024, 2025)):
+    """A monthly bulletin's editions (30 by default) and 24 other records,
+    built in both layouts: (sites by layout, editions)."""
     content = tmp_path / "content"
     content.mkdir()
-    editions = [(month, year) for year in (2023, 2024, 2025) for month in MONTHS]
+    editions = [(month, year) for year in years for month in MONTHS]
     for month, year in editions:
         record_id = f"retail-{year}-{month.lower()}"
         title = f"Retail footfall bulletin for {month} {year}"
@@ -671,6 +671,22 @@ def test_a_word_that_is_mostly_one_series_carries_its_second_windows_rows(tmp_pa
     }
     assert len(postings["bulletin"]["r"]) == len(editions)  # all 30: both windows
     assert len(postings["centr"]["r"]) == postings_writer.TOP_ROWS
+
+
+def test_a_summarised_word_that_is_mostly_one_series_answers_from_its_summary_alone(tmp_path, monkeypatch):
+    """A common word's one-word search reads its summary file: when its best
+    records group into fewer results than a window, the second window's rows
+    come in that file too, not in a round of their own (its pools file, which
+    holds the rows beyond its best records, or row shards)."""
+    monkeypatch.setattr(postings_writer, "SUMMARY_FROM", 60)  # "bulletin" (the 70 editions) is summarised
+    sites, editions = series_sites(tmp_path, years=range(2019, 2026))
+    arguments = {"query": "bulletin", "limit": 20}
+    rounds, answer = browser_rounds(sites["sharded"], tmp_path, "search_government_knowledge", arguments)
+    assert [sorted({name.split("/")[0] for name in names}) for names in rounds] == [["summaries"]]
+    assert answer == Session(DirectoryLoader(sites["single"])).answer_sync(
+        "search_government_knowledge", json.dumps(arguments)
+    )
+    assert len(editions) == 70 and json.loads(answer)["results"][0]["more"] > 20  # one result: the series
 
 
 def test_the_series_table_brings_a_second_windows_rows_with_the_first(tmp_path, monkeypatch):

@@ -27,7 +27,8 @@ TOP_ROWS = 20
 # brings a monthly release's editions) into fewer than rules.WINDOW_TARGET results
 # makes a one-word search read the next window of the word's records too: such a
 # word carries that window's rows as well (the build groups the rows as the answer
-# would), so the search still needs no row shards. Bytes to download only: neither the shard's cut nor its work counts
+# would), so the search still needs no row shards; a summarised word (below) too,
+# whose summary file then answers without its pools file. Bytes to download only: neither the shard's cut nor its work counts
 # them, so every decision of the budget, and every answer, stays as it was.
 # The work budget (terms.MAX_SHARD_BYTES) decides from each postings shard's
 # `work`: its bytes with the rows of words in fewer than BUDGETED_ROWS_FROM
@@ -174,7 +175,7 @@ def postings_shards(
             }
             if holders >= BUDGETED_ROWS_FROM:
                 counted[term] = current[term]
-            if not summarised and holders > rules.POOL and _reads_a_second_window(best, rows):
+            if holders > rules.POOL and _reads_a_second_window(best, rows):
                 current[term] = {
                     **current[term],
                     keys.POSTING_ROWS: [[number, *rows[number]] for number, _ in best[:windows]],
@@ -182,7 +183,7 @@ def postings_shards(
             if summarised and profile_of is not None and members is not None:
                 # A new dict, not counted as work: the budget's decisions stay as they were.
                 summary = _summary(pairs_by_field, postings.fields, best, profile_of, members)
-                carried = {number for number, _ in best[:TOP_ROWS]}
+                carried = {row[0] for row in current[term][keys.POSTING_ROWS]}
                 pooled = [number for number in summary[keys.SUMMARY_NUMBERS] if number not in carried]
                 if pooled:
                     rows_file = {keys.ROWS: [[number, *rows[number]] for number in pooled]}
