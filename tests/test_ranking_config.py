@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
+from govsearch import Catalogue, DirectoryLoader
 from govsearch_build.config import ConfigError, load_config
-from govsearch_build.data_writer import index_document, record_flags, search_terms_of
-from govsearch_build.records import Record
+from govsearch_build.data_writer import index_document, record_flags, search_terms_of, write_data
+from govsearch_build.records import Record, load_content
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -82,3 +83,57 @@ def test_a_synonym_phrase_adds_the_group_word_in_its_own_field():
     )
     assert document["publisher"] == "HM Revenue & Customs hmrc_"
     assert document["summary"].endswith(" ons_") and document["title"] == "Flood risk zones"
+
+
+BODY_AND_GUIDE = """---
+id: {id}
+title: {title}
+summary: {summary}
+url: https://www.gov.uk/{id}
+resourceType: {kind}
+publisher: National Highways
+accessStatus: {access}
+collection: uk-living
+licence: Open Government Licence v3.0
+observed: '2026-12-03'
+source:
+  kind: curated
+---
+"""
+
+
+def test_a_question_opening_with_who_puts_the_body_first(tmp_path):
+    """ "who" asks for a body: an organisation record rises above a guide
+    holding the same words (site.toml's search.intents), which leads the
+    same words asked without it."""
+    content = tmp_path / "content"
+    content.mkdir()
+    for record_id, title, summary, kind, access in [
+        (
+            "national-highways",
+            "National Highways",
+            "Responsible for motorways in England.",
+            "organisation",
+            "not-applicable",
+        ),
+        (
+            "motorway-guide",
+            "Motorway rules",
+            "Who is responsible for roads and bridges, and the rules for driving on them in England, Scotland and Wales.",
+            "guidance",
+            "public",
+        ),
+    ]:
+        text = BODY_AND_GUIDE.format(id=record_id, title=title, summary=summary, kind=kind, access=access)
+        (content / f"{record_id}.md").write_text(text, "utf-8")
+    loaded = load_content(content)
+    assert not loaded.rejected
+    write_data(load_config(REPO / "site" / "site.toml"), loaded.records, tmp_path / "site" / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path / "site"))
+
+    def first(query):
+        return catalogue.call("search_government_knowledge", {"query": query})["results"][0]
+
+    assert first("responsible for motorways")["title"] == "Motorway rules"
+    asked = first("who is responsible for motorways")
+    assert asked["title"] == "National Highways" and "type_matches_intent" in asked["reasons"]

@@ -8,7 +8,7 @@ from govsearch.ranking.series import newest_first, series_of
 
 VOCABULARY = SearchTerms.from_lists(
     [["ons", "office for national statistics"]],
-    {"data": ["dataset"], "api": ["api"]},
+    {"data": ["dataset"], "api": ["api"], "who": ["organisation"]},
     fillers=["near", "nearest", "please"],
     places=["bristol", "leeds"],
 )
@@ -64,6 +64,18 @@ def test_a_stop_words_contraction_is_left_out_beside_other_words():
 def test_a_word_being_typed_is_never_taken_for_a_filler():
     terms = query_terms("library near", prefix_last=True, search_terms=VOCABULARY)
     assert [(term.typed, term.prefix) for term in terms] == [("library", False), ("near", True)]
+
+
+def test_who_opening_a_question_asks_for_an_organisation():
+    # "who" is a stop word, never an index term: where it opens a question it says
+    # what kind of answer is wanted, as an intent word does, and is never required.
+    terms = read("Who regulates water companies?")
+    assert [(term.typed, term.intent) for term in terms][-1] == ("who", ("organisation",))
+    assert required("who regulates water companies") == {"regulates", "water", "companies"}
+    # Inside a query it asks nothing of the kind ("find out who owns a house": a service).
+    assert all(not term.intent for term in read("find out who owns a house"))
+    # Alone it says nothing about what: nothing to search.
+    assert read("who") == []
 
 
 def order_editions(ranked, titles):

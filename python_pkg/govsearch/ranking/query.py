@@ -79,6 +79,9 @@ class SearchTerms:
     intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
     fillers: frozenset[str] = frozenset()  # words as typed that say how someone asks ("near", "nearest")
     places: frozenset[str] = frozenset()  # words as typed that name a place (govsearch_build.places)
+    # Question words (lunr's stop words, so never index terms) that ask for a kind of answer
+    # when they open a query: "who runs prisons" asks for a body -> resource types.
+    questions: dict[str, tuple[str, ...]] = field(default_factory=dict)
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
 
     # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
@@ -105,11 +108,14 @@ class SearchTerms:
                 key = tuple(typed for typed, _ in pairs) if len(pairs) == 1 else tuple(indexed for _, indexed in pairs)
                 if key:
                     phrases.setdefault(key, group[0].lower() + GROUP_MARK)
-        intent_terms = {}
+        intent_terms, questions = {}, {}
         for word, types in intents.items():
-            for _, indexed in analysed(word)[:1]:
+            pairs = analysed(word)[:1]
+            for _, indexed in pairs:
                 intent_terms[indexed] = tuple(types)
-        return cls(phrases, intent_terms, frozenset(fillers), frozenset(places))
+            if not pairs:  # a stop word: the pipeline drops it, so it is read where it opens a query
+                questions[word.strip().lower()] = tuple(types)
+        return cls(phrases, intent_terms, frozenset(fillers), frozenset(places), questions)
 
     def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
         """The longest group phrase starting at `start` of (typed, indexed)
@@ -190,7 +196,22 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
         if (term.indexed, term.prefix) not in seen:
             seen.add((term.indexed, term.prefix))
             unique.append(term)
-    return unique
+    return unique + _question(text, search_terms, unique)
+
+
+def _question(text: str, search_terms: SearchTerms, terms: list[Term]) -> list[Term]:
+    """The question word opening the query, as an intent term, when it asks for
+    a kind of answer and the query says what about ("who regulates water
+    companies": an organisation). A stop word, so no index term: it matches
+    nothing and is never required (an intent word); it only prefers its types."""
+    opening = _OPENING.match(text.lower())
+    types = search_terms.questions.get(opening[1], ()) if opening else ()
+    if not types or not any(not term.intent for term in terms):
+        return []
+    return [Term(opening[1], opening[1], intent=types)]
+
+
+_OPENING = re.compile(r"\W*(\w+)")
 
 
 # A word with an English contraction ("isn't", "don't", "it's", "i'm"): the pipeline keeps it whole.
