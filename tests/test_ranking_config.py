@@ -8,7 +8,7 @@ import pytest
 from govsearch import Catalogue, DirectoryLoader
 from govsearch_build.config import ConfigError, load_config
 from govsearch_build.data_writer import index_document, record_flags, search_terms_of, write_data
-from govsearch_build.records import Record, load_content
+from govsearch_build.records import Record
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -85,51 +85,27 @@ def test_a_synonym_phrase_adds_the_group_word_in_its_own_field():
     assert document["summary"].endswith(" ons_") and document["title"] == "Flood risk zones"
 
 
-BODY_AND_GUIDE = """---
-id: {id}
-title: {title}
-summary: {summary}
-url: https://www.gov.uk/{id}
-resourceType: {kind}
-publisher: National Highways
-accessStatus: {access}
-collection: uk-living
-licence: Open Government Licence v3.0
-observed: '2026-12-03'
-source:
-  kind: curated
----
-"""
-
-
 def test_a_question_opening_with_who_puts_the_body_first(tmp_path):
     """ "who" asks for a body: an organisation record rises above a guide
     holding the same words (site.toml's search.intents), which leads the
     same words asked without it."""
-    content = tmp_path / "content"
-    content.mkdir()
-    for record_id, title, summary, kind, access in [
-        (
-            "national-highways",
-            "National Highways",
-            "Responsible for motorways in England.",
-            "organisation",
-            "not-applicable",
-        ),
-        (
-            "motorway-guide",
-            "Motorway rules",
-            "Who is responsible for roads and bridges, and the rules for driving on them in England, Scotland and Wales.",
-            "guidance",
-            "public",
-        ),
-    ]:
-        text = BODY_AND_GUIDE.format(id=record_id, title=title, summary=summary, kind=kind, access=access)
-        (content / f"{record_id}.md").write_text(text, "utf-8")
-    loaded = load_content(content)
-    assert not loaded.rejected
-    write_data(load_config(REPO / "site" / "site.toml"), loaded.records, tmp_path / "site" / "data")
-    catalogue = Catalogue.open(DirectoryLoader(tmp_path / "site"))
+    body = record(
+        id="national-highways",
+        title="National Highways",
+        summary="Responsible for motorways in England.",
+        url="https://www.gov.uk/government/organisations/national-highways",
+        resourceType="organisation",
+        accessStatus="not-applicable",
+    )
+    guide = record(
+        id="motorway-guide",
+        title="Motorway rules",
+        summary="Who is responsible for roads and bridges, and the rules for driving on them in England, Scotland and Wales.",
+        url="https://www.gov.uk/motorway-guide",
+        resourceType="guidance",
+    )
+    write_data(load_config(REPO / "site" / "site.toml"), [body, guide], tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
 
     def first(query):
         return catalogue.call("search_government_knowledge", {"query": query})["results"][0]

@@ -110,10 +110,10 @@ class SearchTerms:
                     phrases.setdefault(key, group[0].lower() + GROUP_MARK)
         intent_terms, questions = {}, {}
         for word, types in intents.items():
-            pairs = analysed(word)[:1]
-            for _, indexed in pairs:
-                intent_terms[indexed] = tuple(types)
-            if not pairs:  # a stop word: the pipeline drops it, so it is read where it opens a query
+            pairs = analysed(word)
+            if pairs:
+                intent_terms[pairs[0][1]] = tuple(types)
+            else:  # a stop word: the pipeline drops it, so it is read where it opens a query
                 questions[word.strip().lower()] = tuple(types)
         return cls(phrases, intent_terms, frozenset(fillers), frozenset(places), questions)
 
@@ -199,6 +199,10 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     return unique + _question(text, search_terms, unique)
 
 
+# The first word of a query, past any punctuation.
+_OPENING = re.compile(r"\W*(\w+)")
+
+
 def _question(text: str, search_terms: SearchTerms, terms: list[Term]) -> list[Term]:
     """The question word opening the query, as an intent term, when it asks for
     a kind of answer and the query says what about ("who regulates water
@@ -209,9 +213,6 @@ def _question(text: str, search_terms: SearchTerms, terms: list[Term]) -> list[T
     if not types or not any(not term.intent for term in terms):
         return []
     return [Term(opening[1], opening[1], intent=types)]
-
-
-_OPENING = re.compile(r"\W*(\w+)")
 
 
 # A word with an English contraction ("isn't", "don't", "it's", "i'm"): the pipeline keeps it whole.
