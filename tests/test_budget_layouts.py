@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader
+from govsearch.engine import Budget
 from govsearch.ranking import rules
+from govsearch.ranking.query import clauses_for, query_terms
 from govsearch.session import Session
 from test_sharded_layout import browser_rounds, layouts  # noqa: F401 - the fixture
 
@@ -48,3 +50,22 @@ def test_every_path_gives_the_same_bytes(layouts, tmp_path, monkeypatch, budgets
     assert codes & CUT >= (
         {"common_terms_left_out", "query_terms_limited"} if budgets == "tight" else {"query_terms_limited"}
     ), codes
+
+
+def test_a_budget_that_affords_the_words_shards_once_affords_them_in_every_tier(layouts, monkeypatch):  # noqa: F811
+    """No record holds both words, so the answer comes from the any_term tier,
+    after the all_terms tier read the same shards: a looser tier reads them
+    from the parsed-shard cache, so it is not charged for them again, and
+    both words are searched (as the single layout, which reads no shards, does)."""
+    sites, _ = layouts
+    query = {"query": "passport flood", "limit": 10}
+    sharded = Catalogue.open(DirectoryLoader(sites["sharded"]))
+    clauses = clauses_for(query_terms(query["query"]), "any_term")
+    roomy = Budget(shard_bytes=10**9)
+    sharded.engine.matcher.postings(clauses, roomy)
+    monkeypatch.setattr(rules, "MAX_SHARD_BYTES", 10**9 - roomy.shard_bytes + 1)  # the words' shards, once
+    answer = Catalogue.open(DirectoryLoader(sites["sharded"])).call(SEARCH, query)
+    assert answer["match_mode"] == "any_term"
+    assert not {notice["code"] for notice in answer["notices"]} & CUT, answer["notices"]
+    single = Catalogue.open(DirectoryLoader(sites["single"])).call(SEARCH, query)
+    assert [hit["id"] for hit in answer["results"]] == [hit["id"] for hit in single["results"]]

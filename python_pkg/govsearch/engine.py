@@ -46,9 +46,10 @@ class Matcher(Protocol):
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         """Record number -> lunr score, for every record the clauses match."""
 
-    def postings(self, clauses: list[Clause], byte_budget: int) -> tuple[list[int], int]:
+    def postings(self, clauses: list[Clause], budget: Budget) -> list[int]:
         """How many postings (record and field pairs) each clause reaches, reading
-        at most `byte_budget` bytes of index to find out; and the bytes read."""
+        to find out no more index than `budget.shard_bytes` affords (each shard
+        charged once a call: `budget.shards_read`)."""
 
     def warm(self) -> None:
         """Prepare what later queries will need, while nobody is waiting."""
@@ -156,6 +157,8 @@ class Budget:
     dropped: list[Clause] = field(default_factory=list)  # clauses the budget left out
     dropped_words: list[str] = field(default_factory=list)  # the words of the dropped clauses, as typed
     skipped: list[str] = field(default_factory=list)  # looser match modes left untried
+    # Shards charged already: a later tier reads them again from the parsed-shard cache, no work.
+    shards_read: set[str] = field(default_factory=set)
 
     @property
     def spent(self) -> bool:
@@ -222,8 +225,7 @@ class SearchEngine:
         """
         if not clauses:
             return []
-        counts, spent = self.matcher.postings(clauses, max(budget.shard_bytes, 0))
-        budget.shard_bytes -= spent
+        counts = self.matcher.postings(clauses, budget)
         reach = dict(zip(clauses, counts))
         if any(clause.presence == "required" and not reach[clause] for clause in clauses):
             return []

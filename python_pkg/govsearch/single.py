@@ -13,6 +13,7 @@ from lunr.pipeline import Pipeline
 from lunr.token_set import TokenSet
 from lunr.vector import Vector
 
+from .engine import Budget
 from .format import INDEX_RELATED
 from .loaders import LaterRead
 from .ranking.identifiers import identifier_keys
@@ -100,7 +101,7 @@ class LunrMatcher:
             }
         return found
 
-    def postings(self, clauses: list[Clause], byte_budget: int = 0) -> tuple[list[int], int]:
+    def postings(self, clauses: list[Clause], budget: Budget) -> list[int]:
         """Postings each clause reaches (the whole index is loaded: nothing to read)."""
         counts = []
         for clause in clauses:
@@ -108,7 +109,7 @@ class LunrMatcher:
             counts.append(
                 sum(len(postings) for field in fields for name, postings in field.items() if name != "_index")
             )
-        return counts, 0
+        return counts
 
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         # lunr intersects the vocabulary once per clause, in clause order.

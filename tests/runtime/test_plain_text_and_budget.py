@@ -208,7 +208,7 @@ def test_publisher_suggestions_come_from_the_closest_names(search, catalogue):
 def test_within_budget_keeps_one_clause_and_drops_the_commonest_first(catalogue):
     engine = catalogue.engine
     found = clauses_for(query_terms("land registry data"), "all_terms")
-    reach = dict(zip(found, engine.matcher.postings(found, 10**9)[0]))
+    reach = dict(zip(found, engine.matcher.postings(found, engine_module.Budget(shard_bytes=10**9))))
     budget = engine_module.Budget(postings=0)
     kept = engine.within_budget(found, budget)
     assert kept == [min(found, key=lambda clause: reach[clause])] and len(budget.dropped) == 2

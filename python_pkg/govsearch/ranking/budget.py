@@ -26,8 +26,7 @@ def fit(
     kept = engine.within_budget(required or optional, budget)
     dropped = list(budget.dropped)
     if required and optional and kept:
-        counts, read = engine.matcher.postings(optional, max(budget.shard_bytes, 0))
-        budget.shard_bytes -= read
+        counts = engine.matcher.postings(optional, budget)
         for clause, reach in zip(optional, counts):
             if reach <= budget.postings:
                 kept.append(clause)

@@ -45,8 +45,7 @@ def alternative_clauses(engine: SearchEngine, budget: Budget, terms: list[Term],
             wanted.append(Clause(other, "optional", boost=rules.ALTERNATIVE_BOOST))
     if not wanted:
         return []
-    counts, read = engine.matcher.postings(wanted, max(budget.shard_bytes, 0))
-    budget.shard_bytes -= read
+    counts = engine.matcher.postings(wanted, budget)
     share = rules.ALTERNATIVE_POSTINGS
     kept = []
     for clause, reach in zip(wanted, counts):

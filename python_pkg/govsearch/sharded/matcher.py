@@ -13,9 +13,9 @@ from typing import Any
 from lunr.token_set import TokenSet
 
 from ..data_reader import SiteUnavailable
-from ..engine import Summary, holds
+from ..engine import Budget, Summary, holds
 from ..format import column_length, decode_column, decode_vocabulary, keys
-from ..terms import MAX_SHARD_BYTES, Clause, begins_any, budgeted, expand, vocabulary_token_set
+from ..terms import Clause, begins_any, budgeted, expand, vocabulary_token_set
 from .directory import ShardDirectory
 
 UNREAD = 10**9  # what a clause whose shards the budget left unread is said to reach
@@ -186,28 +186,37 @@ class ShardedMatcher:
             clause.term for clause, terms, kept in zip(clauses, reached, expansions) if len(kept) < len(terms)
         )
 
-    def postings(self, clauses: list[Clause], byte_budget: int = MAX_SHARD_BYTES) -> tuple[list[int], int]:
-        """Postings each clause reaches, and the shard bytes read to learn it.
+    def postings(self, clauses: list[Clause], budget: Budget) -> list[int]:
+        """Postings each clause reaches, the shard bytes read to learn it
+        taken from `budget`.
 
         Reading a common word's shard is itself work (parsing 400 KB of
-        JSON), so shards are read only up to `byte_budget`, smallest first,
-        decided from the directory's sizes; a clause left unread counts as
-        reaching more than any budget."""
+        JSON), so shards are read only while `budget.shard_bytes` lasts,
+        smallest first, decided from the directory's sizes; a clause left
+        unread counts as reaching more than any budget. A shard is parsed
+        once a call, so charged once (`budget.shards_read`): a looser tier
+        reading the stricter one's shards again spends nothing on them."""
         reached = [[c.term] if self._exact(c) else budgeted(self.expand(c), c) for c in clauses]
         self.shards.posting_entries([term for terms in reached for term in terms])  # their pages, in one round
         # Sizes from the directory, whatever is cached or loaded already: the
         # same call decides the same way in the CLI and in a long page session.
-        needs = [self._shard_bytes(terms) for terms in reached]
-        fits, spent = set(), 0
+        shards = [
+            {entry[keys.PATH]: entry.get(keys.WORK, 0) for entry in self.shards.posting_entries(terms)}
+            for terms in reached
+        ]
+        needs = [self._unread_bytes(paths, budget.shards_read) for paths in shards]
+        fits = set()
         for position in sorted(range(len(clauses)), key=needs.__getitem__):
-            if spent + needs[position] <= byte_budget:
+            needs[position] = self._unread_bytes(shards[position], budget.shards_read)
+            if needs[position] <= max(budget.shard_bytes, 0):
                 fits.add(position)
-                spent += needs[position]
+                budget.shard_bytes -= needs[position]
+                budget.shards_read.update(shards[position])
         alone = len(clauses) == 1 and fits and self._exact(clauses[0])
         summary_file = self.shards.summary_file(clauses[0].term) if alone else None
         if summary_file is not None:
             # A common word alone: its search answers from the summary file, which says how many postings it holds.
-            return [self.shards.read(summary_file, keys.POSTINGS)[keys.POSTING_COUNT]], spent
+            return [self.shards.read(summary_file, keys.POSTINGS)[keys.POSTING_COUNT]]
         self._require_postings([term for position in sorted(fits) for term in reached[position]])
         counts = []
         for position, terms in enumerate(reached):
@@ -222,15 +231,16 @@ class ShardedMatcher:
                 if position in fits
                 else UNREAD + needs[position]
             )
-        return counts, spent
+        return counts
 
     @staticmethod
     def _exact(clause: Clause) -> bool:
         return not clause.edit_distance and not clause.wildcard and "*" not in clause.term
 
-    def _shard_bytes(self, terms: list[str]) -> int:
+    @staticmethod
+    def _unread_bytes(shards: Mapping[str, int], read: set[str]) -> int:
         # A shard's work (postings_writer.BUDGETED_ROWS_FROM), not its download size.
-        return sum(entry.get(keys.WORK, 0) for entry in self.shards.posting_entries(terms))
+        return sum(work for path, work in shards.items() if path not in read)
 
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         expansions, self.limited = self._expansions(clauses)
