@@ -177,6 +177,23 @@ class Served:
         return f"{self.origin}/{path.lstrip('/')}"
 
 
+def searched_shards(site: Path, query: str) -> list[dict[str, Any]]:
+    """The postings shards of the index terms a query searches (a synonym
+    group's own token, not the bare word's, when the word is in a group):
+    the files a search for it must download."""
+    import sys
+
+    if str(REPO / "python_pkg") not in sys.path:
+        sys.path.insert(0, str(REPO / "python_pkg"))
+    from govsearch.catalogue import Catalogue
+    from govsearch.loaders import DirectoryLoader
+    from govsearch.ranking.query import query_terms
+
+    catalogue = Catalogue.open(DirectoryLoader(site))
+    terms = query_terms(query, search_terms=catalogue.ranking.search_terms)
+    return [catalogue.store.shards.posting_entry(term.indexed) for term in terms]
+
+
 def serve_site(root: Path) -> Served:
     """Serve a built site on 127.0.0.1 with the server `build.py --serve` runs."""
     server = make_server(root)

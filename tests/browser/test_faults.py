@@ -36,12 +36,10 @@ from browserkit import (
     execute_tools,
     reference_answers,
     runtime_state,
+    searched_shards,
     serve_site,
     wait_for_runtime,
 )
-
-from govsearch import Catalogue, DirectoryLoader
-from govsearch.ranking.query import query_terms
 
 SETTLED = ("ready", "unavailable", "failed")
 NOTICE = "#search-runtime-notice"
@@ -135,16 +133,9 @@ def test_a_tampered_precompiled_standard_library_fails_closed(open_page, site_di
 def test_a_tampered_postings_shard_fails_only_the_queries_that_need_it(
     open_page, sharded_served, sharded_site_dir: Path
 ):
-    catalogue = Catalogue.open(DirectoryLoader(sharded_site_dir))
-
-    def shards_for(query: str) -> list[dict]:
-        # The postings shards of the index terms the query searches (a synonym group's own token, if any).
-        terms = query_terms(query, search_terms=catalogue.ranking.search_terms)
-        return [catalogue.store.shards.posting_entry(term.indexed) for term in terms]
-
     # The shard "vat" is searched in; the terms of "land registry" live in others.
-    [shard] = shards_for("vat")
-    assert shard not in shards_for("land registry")
+    [shard] = searched_shards(sharded_site_dir, "vat")
+    assert shard not in searched_shards(sharded_site_dir, "land registry")
     page, guard = open_page(None, site=sharded_served)
     page.route(f"**/data/{shard['path']}", _tamper(_flip_a_byte))
     page.goto(guard.origin + "/")

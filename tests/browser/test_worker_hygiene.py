@@ -19,7 +19,15 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from browserkit import RECORD_TOOL, SEARCH_TOOL, cli_call, execute_tools, serve_site, wait_for_runtime
+from browserkit import (
+    RECORD_TOOL,
+    SEARCH_TOOL,
+    cli_call,
+    execute_tools,
+    searched_shards,
+    serve_site,
+    wait_for_runtime,
+)
 
 from govsearch import Catalogue, DirectoryLoader
 from govsearch.ranking.query import query_terms
@@ -259,7 +267,7 @@ def test_a_padded_heavy_call_is_weighed_by_its_work_not_its_length(open_page):
 
 
 def test_a_stalled_shard_download_is_tried_again(open_page, sharded_served, sharded_site_dir: Path):
-    shard = Catalogue.open(DirectoryLoader(sharded_site_dir)).store.shards.posting_entry("vat")
+    [shard] = searched_shards(sharded_site_dir, "vat")
     page, guard = open_page(None, site=sharded_served)
     seen: list[str] = []
 
