@@ -13,6 +13,10 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from govsearch.catalogue import Catalogue
+from govsearch.loaders import DirectoryLoader
+from govsearch.ranking.query import query_terms
+from govsearch.session import MAX_ARGUMENT_BYTES, answer_json_text
 from govsearch_build.chromium import CHROMIUM as CHROMIUM  # re-exported for the browser tests
 from govsearch_build.chromium import FLAGS
 from govsearch_build.serve import make_server
@@ -151,14 +155,6 @@ def execute_tools(page: Any, calls: list[tuple[str, Any]]) -> dict:
 
 def reference_answers(site: Path, calls: list[tuple[str, Any]]) -> list[str]:
     """What `python -m govsearch call` prints for each call, computed in this process (the CLI's own code path)."""
-    import sys
-
-    if str(REPO / "python_pkg") not in sys.path:
-        sys.path.insert(0, str(REPO / "python_pkg"))
-    from govsearch.catalogue import Catalogue
-    from govsearch.loaders import DirectoryLoader
-    from govsearch.session import MAX_ARGUMENT_BYTES, answer_json_text
-
     catalogue = Catalogue.open(DirectoryLoader(site))
     texts = []
     for tool, arguments in calls:
@@ -181,14 +177,6 @@ def searched_shards(site: Path, query: str) -> list[dict[str, Any]]:
     """The postings shards of the index terms a query searches (a synonym
     group's own token, not the bare word's, when the word is in a group):
     the files a search for it must download."""
-    import sys
-
-    if str(REPO / "python_pkg") not in sys.path:
-        sys.path.insert(0, str(REPO / "python_pkg"))
-    from govsearch.catalogue import Catalogue
-    from govsearch.loaders import DirectoryLoader
-    from govsearch.ranking.query import query_terms
-
     catalogue = Catalogue.open(DirectoryLoader(site))
     terms = query_terms(query, search_terms=catalogue.ranking.search_terms)
     return [catalogue.store.shards.posting_entry(term.indexed) for term in terms]

@@ -207,6 +207,7 @@ class ShardedMatcher:
         needs = [self._unread_bytes(paths, budget.shards_read) for paths in shards]
         fits = set()
         for position in sorted(range(len(clauses)), key=needs.__getitem__):
+            # Again: a shard a cheaper clause of this call paid for is free now.
             needs[position] = self._unread_bytes(shards[position], budget.shards_read)
             if needs[position] <= max(budget.shard_bytes, 0):
                 fits.add(position)
