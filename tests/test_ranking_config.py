@@ -17,6 +17,7 @@ def test_both_site_configs_carry_the_same_search_vocabulary():
     curated = load_config(REPO / "site" / "site.toml")
     estate = load_config(REPO / "site" / "full-estate.toml")
     assert curated.synonyms == estate.synonyms and curated.intents == estate.intents
+    assert curated.fillers == estate.fillers and curated.openings == estate.openings
     words = {group[0] for group in curated.synonyms}
     assert {"ons", "hmrc", "dvla", "mot", "vat", "mtd", "epc", "uprn"} <= words
     assert {"api", "dataset", "statistics", "documentation", "guidance"} <= {word for word, _ in curated.intents}
@@ -28,6 +29,8 @@ def test_both_site_configs_carry_the_same_search_vocabulary():
         ('[search]\nsynonyms = [["office for national statistics", "ons"]]', "must start with a single word"),
         ('[search]\nsynonyms = [["ons"]]', "two or more words"),
         ('[search.intents]\napi = ["apis"]', "search.intents.api"),
+        ('[search.openings]\nhow = "guidance"', "search.openings"),
+        ('[search.openings]\n"how many people" = 1', "search.openings"),
     ],
 )
 def test_a_bad_search_table_is_refused_by_name(tmp_path, table, words):
@@ -113,3 +116,33 @@ def test_a_question_opening_with_who_puts_the_body_first(tmp_path):
     assert first("responsible for motorways")["title"] == "Motorway rules"
     asked = first("who is responsible for motorways")
     assert asked["title"] == "National Highways" and "type_matches_intent" in asked["reasons"]
+
+
+def test_how_many_people_live_in_a_place_asks_for_its_population(tmp_path):
+    """ "how many people live in Bristol" is a population question (site.toml's
+    search.openings): the population estimates lead, not a guide that holds
+    "people" and "live" and names the place, which leads the same words
+    asked as keywords."""
+    estimates = record(
+        id="population-estimates",
+        title="Population estimates",
+        summary="Mid-year estimates of the resident population of each local authority.",
+        url="https://www.ons.gov.uk/population-estimates",
+        publisher="Office for National Statistics",
+    )
+    guide = record(
+        id="bristol-guide",
+        title="Help for people who live in Bristol",
+        summary="Support for older people who live alone in Bristol.",
+        url="https://www.bristol.gov.uk/help",
+        resourceType="guidance",
+        publisher="Bristol City Council",
+    )
+    write_data(load_config(REPO / "site" / "site.toml"), [estimates, guide], tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+
+    def titles(query):
+        return [hit["title"] for hit in catalogue.call("search_government_knowledge", {"query": query})["results"]]
+
+    assert titles("people live in Bristol")[0] == "Help for people who live in Bristol"
+    assert titles("How many people live in Bristol?")[0] == "Population estimates"

@@ -51,6 +51,8 @@ class SiteConfig:
     synonyms: tuple[tuple[str, ...], ...] = ()
     intents: tuple[tuple[str, tuple[str, ...]], ...] = ()
     fillers: tuple[str, ...] = ()  # words that say how someone asks, not what about ("near", "postcode")
+    # A question's opening words -> the words that say what it asks about, searched instead.
+    openings: tuple[tuple[str, str], ...] = ()
     contact_url: str = ""  # where people report problems (the accessibility statement links to it)
 
     def collection(self, collection_id: str) -> Collection:
@@ -135,10 +137,21 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
         isinstance(w, str) and w.strip() and " " not in w.strip() for w in fillers
     ):
         raise ConfigError(f"{path}: search.fillers must be a list of single words")
+    openings = table.get("openings", {})
+    if not isinstance(openings, dict) or not all(
+        isinstance(words, str) and len(words.split()) >= 2 and isinstance(asks, str) for words, asks in openings.items()
+    ):
+        raise ConfigError(
+            f'{path}: [search.openings] must be a table of "opening words" = "what they ask about" '
+            "(two or more words each; the value may be empty)"
+        )
     return {
         "synonyms": tuple(tuple(word.strip() for word in group) for group in groups),
         "intents": tuple((word, tuple(types)) for word, types in intents.items()),
         "fillers": tuple(word.strip().lower() for word in fillers),
+        "openings": tuple(
+            (" ".join(words.lower().split()), " ".join(asks.split())) for words, asks in openings.items()
+        ),
     }
 
 

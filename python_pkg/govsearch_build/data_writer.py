@@ -136,6 +136,7 @@ def search_terms_of(config: SiteConfig, records: list[Record] | None = None) -> 
         synonym_groups(config, records or []),
         {word: list(types) for word, types in config.intents},
         fillers=config.fillers,
+        openings=dict(config.openings),
     )
 
 
@@ -181,7 +182,7 @@ def synonym_groups(config: SiteConfig, records: list[Record]) -> list[list[str]]
 def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
     """What the re-ranker reads: every record's flags (one character each, by
     number; written into the facet profiles, not the ranking file), the
-    site's synonym groups, intent words and filler words, and the estate's
+    site's synonym groups, intent words, filler words and question openings, and the estate's
     place names (govsearch_build.places)."""
     return {
         "flags": "".join(flag_code(record_flags(record)) for record in records),
@@ -189,6 +190,7 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
             "synonyms": synonym_groups(config, records),
             "intents": {word: list(types) for word, types in config.intents},
             "fillers": list(config.fillers),
+            "openings": dict(config.openings),
             "places": place_names(records),
         },
     }

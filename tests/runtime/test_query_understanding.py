@@ -11,6 +11,7 @@ VOCABULARY = SearchTerms.from_lists(
     {"data": ["dataset"], "api": ["api"], "who": ["organisation"]},
     fillers=["near", "nearest", "please"],
     places=["bristol", "leeds"],
+    openings={"how many people live in": "population", "how many people": ""},
 )
 
 
@@ -59,6 +60,20 @@ def test_a_stop_words_contraction_is_left_out_beside_other_words():
     # A possessive is a word of its own ("children's" is not a stop word), and a contraction alone stays.
     assert [term.typed for term in read("children's services")] == ["children's", "services"]
     assert [term.typed for term in read("don't")] == ["don't"]
+
+
+def test_a_questions_opening_words_are_read_as_what_it_asks_about():
+    # "how many people live in X" asks for X's population; the place is still a preference.
+    terms = read("How many people live in Bristol?")
+    assert [(term.typed, term.place) for term in terms] == [("population", False), ("bristol", True)]
+    assert required("how many people live in Bristol") == {"population"}
+    # "how many people" counts people: the topic is what follows, the longest opening wins.
+    assert [term.typed for term in read("how many people are homeless in Leeds")] == ["homeless", "leeds"]
+    assert [term.typed for term in read("how  many People live in   leeds")] == ["population", "leeds"]
+    # Only where it opens the query, as whole words, and never alone: something must be searched for.
+    assert [term.typed for term in read("older people living alone")] == ["older", "people", "living", "alone"]
+    assert [term.typed for term in read("how many peoples")] == ["many", "peoples"]
+    assert [term.typed for term in read("how many people")] == ["many", "people"]
 
 
 def test_a_word_being_typed_is_never_taken_for_a_filler():

@@ -1,6 +1,7 @@
 """The record prior: what the build found out about each record (its flags,
 rules.FLAG_WEIGHTS) as a factor on its lunr score, and the site's search
-terms (synonym groups, intent words, fillers, places) the ranking file holds."""
+terms (synonym groups, intent words, fillers, question openings, places) the
+ranking file holds."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class RankingData:
             search.get("synonyms", []),
             search.get("intents", {}),
             fillers=search.get("fillers", ()),
+            openings=search.get("openings", {}),
             places=search.get("places", ()),
         )
 

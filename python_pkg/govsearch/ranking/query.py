@@ -10,8 +10,10 @@ prefix-while-typing (`prefix_last`), which the page decides.
 
 Query understanding lives here too: a phrase of a synonym group becomes the
 group's token, intent words ask for resource types, a place beside a topic
-is preferred rather than required, and filler words ("near", and a stop
-word's contraction: "isn't", "don't") are left out.
+is preferred rather than required, filler words ("near", and a stop
+word's contraction: "isn't", "don't") are left out, and a question's opening
+words are read as what they ask about ("how many people live in" ->
+"population").
 Typo matching applies to words of FUZZY_MIN_LENGTH to FUZZY_MAX_LENGTH
 characters (the work budget, govsearch.terms).
 """
@@ -82,7 +84,11 @@ class SearchTerms:
     # Question words (lunr's stop words, so never index terms) that ask for a kind of answer
     # when they open a query: "who runs prisons" asks for a body -> resource types.
     questions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # A question's opening words (lower case, single spaces) -> the words that say what it
+    # asks about, searched instead: "how many people live in" asks for a population.
+    openings: dict[str, str] = field(default_factory=dict)
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
+    _opening: re.Pattern[str] | None = field(init=False, repr=False, compare=False)  # any opening, longest first
 
     # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
     starts: tuple[frozenset[str], frozenset[str]] = field(init=False)
@@ -91,6 +97,7 @@ class SearchTerms:
         object.__setattr__(self, "longest", max(map(len, self.phrases), default=0))
         typed = frozenset(key[0] for key in self.phrases if len(key) == 1)
         object.__setattr__(self, "starts", (typed, frozenset(key[0] for key in self.phrases if len(key) > 1)))
+        object.__setattr__(self, "_opening", _opening_pattern(self.openings))
 
     @classmethod
     def from_lists(
@@ -100,6 +107,7 @@ class SearchTerms:
         *,
         fillers: Collection[str] = (),
         places: Collection[str] = (),
+        openings: dict[str, str] | None = None,
     ) -> SearchTerms:
         phrases: dict[tuple[str, ...], str] = {}
         for group in synonyms:
@@ -115,7 +123,17 @@ class SearchTerms:
                 intent_terms[pairs[0][1]] = tuple(types)
             else:  # a stop word: the pipeline drops it, so it is read where it opens a query
                 questions[word.strip().lower()] = tuple(types)
-        return cls(phrases, intent_terms, frozenset(fillers), frozenset(places), questions)
+        return cls(phrases, intent_terms, frozenset(fillers), frozenset(places), questions, dict(openings or {}))
+
+    def reopened(self, text: str) -> str:
+        """The query with its opening words (the longest of the site's openings) put
+        as what they ask about, when more words follow them: "how many people are
+        homeless" counts people, so "people" is no topic; alone, an opening is kept."""
+        found = self._opening.match(text) if self._opening else None
+        if found is None:
+            return text
+        asks = self.openings[" ".join(found[1].lower().split())]
+        return f"{asks} {text[found.end() :]}"
 
     def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
         """The longest group phrase starting at `start` of (typed, indexed)
@@ -156,6 +174,15 @@ class SearchTerms:
         return found
 
 
+def _opening_pattern(openings: Collection[str]) -> re.Pattern[str] | None:
+    """Any of the openings (longest first) at the start of a query, as whole words, with a word after them."""
+    if not openings:
+        return None
+    words = sorted(openings, key=len, reverse=True)
+    alternatives = "|".join(r"\s+".join(map(re.escape, opening.split())) for opening in words)
+    return re.compile(rf"\W*({alternatives})\b(?=\W*\w)", re.IGNORECASE)
+
+
 NO_SEARCH_TERMS = SearchTerms({}, {})
 
 
@@ -167,8 +194,10 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     before a word is finished. A phrase of a synonym group becomes the
     group's word; an intent word carries the resource types it asks for; a
     place word is marked (preferred, not required, beside other words).
-    Filler words ("near", "nearest") are left out when other words remain.
+    Filler words ("near", "nearest") are left out when other words remain,
+    and a question's opening words are read as what they ask about.
     """
+    text = search_terms.reopened(text)
     terms = _plain_terms(text, prefix_last)
     asked = [term for term in terms if term.prefix or not _filler(term.typed, search_terms)]
     terms = asked if any(not term.prefix for term in asked) else terms
