@@ -88,6 +88,13 @@ def test_a_synonym_phrase_adds_the_group_word_in_its_own_field():
     assert document["summary"].endswith(" ons_") and document["title"] == "Flood risk zones"
 
 
+def first_result_on(folder, records):
+    """A search's first result on a site of `records` built with site.toml's search vocabulary."""
+    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+    return lambda query: catalogue.call("search_government_knowledge", {"query": query})["results"][0]
+
+
 def test_a_question_opening_with_who_puts_the_body_first(tmp_path):
     """ "who" asks for a body: an organisation record rises above a guide
     holding the same words (site.toml's search.intents), which leads the
@@ -107,12 +114,7 @@ def test_a_question_opening_with_who_puts_the_body_first(tmp_path):
         url="https://www.gov.uk/motorway-guide",
         resourceType="guidance",
     )
-    write_data(load_config(REPO / "site" / "site.toml"), [body, guide], tmp_path / "data")
-    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
-
-    def first(query):
-        return catalogue.call("search_government_knowledge", {"query": query})["results"][0]
-
+    first = first_result_on(tmp_path, [body, guide])
     assert first("responsible for motorways")["title"] == "Motorway rules"
     asked = first("who is responsible for motorways")
     assert asked["title"] == "National Highways" and "type_matches_intent" in asked["reasons"]
@@ -138,11 +140,6 @@ def test_how_many_people_live_in_a_place_asks_for_its_population(tmp_path):
         resourceType="guidance",
         publisher="Bristol City Council",
     )
-    write_data(load_config(REPO / "site" / "site.toml"), [estimates, guide], tmp_path / "data")
-    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
-
-    def titles(query):
-        return [hit["title"] for hit in catalogue.call("search_government_knowledge", {"query": query})["results"]]
-
-    assert titles("people live in Bristol")[0] == "Help for people who live in Bristol"
-    assert titles("How many people live in Bristol?")[0] == "Population estimates"
+    first = first_result_on(tmp_path, [estimates, guide])
+    assert first("people live in Bristol")["title"] == "Help for people who live in Bristol"
+    assert first("How many people live in Bristol?")["title"] == "Population estimates"
