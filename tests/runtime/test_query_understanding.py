@@ -74,6 +74,8 @@ def test_a_questions_opening_words_are_read_as_what_it_asks_about():
     assert [term.typed for term in read("older people living alone")] == ["older", "people", "living", "alone"]
     assert [term.typed for term in read("how many peoples")] == ["many", "peoples"]
     assert [term.typed for term in read("how many people")] == ["many", "people"]
+    # Case is folded as Unicode folds it: a dotless "ı" matches "i", and is read like it, never a failure.
+    assert [term.typed for term in read("how many people lıve in Leeds")] == ["population", "leeds"]
 
 
 def test_a_word_being_typed_is_never_taken_for_a_filler():

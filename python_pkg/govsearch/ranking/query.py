@@ -88,7 +88,8 @@ class SearchTerms:
     # asks about, searched instead: "how many people live in" asks for a population.
     openings: dict[str, str] = field(default_factory=dict)
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
-    _opening: re.Pattern[str] | None = field(init=False, repr=False, compare=False)  # any opening, longest first
+    # Each opening's pattern and what it asks about, longest first.
+    _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
 
     # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
     starts: tuple[frozenset[str], frozenset[str]] = field(init=False)
@@ -97,7 +98,7 @@ class SearchTerms:
         object.__setattr__(self, "longest", max(map(len, self.phrases), default=0))
         typed = frozenset(key[0] for key in self.phrases if len(key) == 1)
         object.__setattr__(self, "starts", (typed, frozenset(key[0] for key in self.phrases if len(key) > 1)))
-        object.__setattr__(self, "_opening", _opening_pattern(self.openings))
+        object.__setattr__(self, "_openings", _opening_patterns(self.openings))
 
     @classmethod
     def from_lists(
@@ -129,11 +130,11 @@ class SearchTerms:
         """The query with its opening words (the longest of the site's openings) put
         as what they ask about, when more words follow them: "how many people are
         homeless" counts people, so "people" is no topic; alone, an opening is kept."""
-        found = self._opening.match(text) if self._opening else None
-        if found is None:
-            return text
-        asks = self.openings[" ".join(found[1].lower().split())]
-        return f"{asks} {text[found.end() :]}"
+        for pattern, asks in self._openings:
+            found = pattern.match(text)
+            if found:
+                return f"{asks} {text[found.end() :]}"
+        return text
 
     def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
         """The longest group phrase starting at `start` of (typed, indexed)
@@ -174,13 +175,15 @@ class SearchTerms:
         return found
 
 
-def _opening_pattern(openings: Collection[str]) -> re.Pattern[str] | None:
-    """Any of the openings (longest first) at the start of a query, as whole words, with a word after them."""
-    if not openings:
-        return None
-    words = sorted(openings, key=len, reverse=True)
-    alternatives = "|".join(r"\s+".join(map(re.escape, opening.split())) for opening in words)
-    return re.compile(rf"\W*({alternatives})\b(?=\W*\w)", re.IGNORECASE)
+def _opening_patterns(openings: dict[str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each opening (longest first) at the start of a query, as whole words with a word after them, and
+    what it asks about. Matched without regard to case, which Unicode also takes from some letters of
+    other alphabets ("ı" for "i"): the match, not its text, says which opening it was."""
+    patterns = []
+    for opening in sorted(openings, key=len, reverse=True):
+        words = r"\s+".join(map(re.escape, opening.split()))
+        patterns.append((re.compile(rf"\W*{words}\b(?=\W*\w)", re.IGNORECASE), openings[opening]))
+    return tuple(patterns)
 
 
 NO_SEARCH_TERMS = SearchTerms({}, {})
