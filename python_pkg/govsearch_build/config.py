@@ -108,7 +108,7 @@ def load_config(path: Path, sources_dir: Path | None = None) -> SiteConfig:
 
 
 def _search(path: Path, table: Any) -> dict[str, Any]:
-    """The [search] table: synonym groups and intent words, checked."""
+    """The [search] table: synonym groups, intent words, fillers and question openings, checked."""
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [search] must be a table")
     groups = table.get("synonyms", [])
