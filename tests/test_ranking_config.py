@@ -88,11 +88,17 @@ def test_a_synonym_phrase_adds_the_group_word_in_its_own_field():
     assert document["summary"].endswith(" ons_") and document["title"] == "Flood risk zones"
 
 
-def first_result_on(folder, records):
-    """A search's first result on a site of `records` built with site.toml's search vocabulary."""
+def results_on(folder, records):
+    """A search's results on a site of `records` built with site.toml's search vocabulary."""
     write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
     catalogue = Catalogue.open(DirectoryLoader(folder))
-    return lambda query: catalogue.call("search_government_knowledge", {"query": query})["results"][0]
+    return lambda query: catalogue.call("search_government_knowledge", {"query": query})["results"]
+
+
+def first_result_on(folder, records):
+    """A search's first result on a site of `records` built with site.toml's search vocabulary."""
+    search = results_on(folder, records)
+    return lambda query: search(query)[0]
 
 
 def test_a_question_opening_with_who_puts_the_body_first(tmp_path):
@@ -143,3 +149,41 @@ def test_how_many_people_live_in_a_place_asks_for_its_population(tmp_path):
     first = first_result_on(tmp_path, [estimates, guide])
     assert first("people live in Bristol")["title"] == "Help for people who live in Bristol"
     assert first("How many people live in Bristol?")["title"] == "Population estimates"
+
+
+def test_a_place_ranks_its_records_without_lifting_a_record_that_only_names_it(tmp_path):
+    """A place beside a topic is a preference (docs/ranking.md, "Questions and
+    places"): the place's own record on the topic leads, then the national
+    figures, and only then a council register that names the place in its
+    title and the topic in passing. The place's name, a rare word, no longer
+    adds its weight to the register's score."""
+    estimates = record(
+        id="population-estimates",
+        title="Population estimates",
+        summary="Mid-year estimates of the resident population of each local authority.",
+        url="https://www.ons.gov.uk/population-estimates",
+        publisher="Office for National Statistics",
+    )
+    register = record(
+        id="cornwall-brownfield",
+        title="Cornwall Council Brownfield Register",
+        summary="Sites suitable for housing, listed with the population of the parish each is in.",
+        url="https://www.data.gov.uk/dataset/cornwall-brownfield",
+        publisher="Cornwall Council",
+    )
+    profile = record(
+        id="cornwall-population",
+        title="Cornwall population profile",
+        summary="Residents of Cornwall by age and sex.",
+        url="https://www.data.gov.uk/dataset/cornwall-population",
+        publisher="Cornwall Council",
+    )
+    search = results_on(tmp_path, [estimates, register, profile])
+    found = search("population of Cornwall")
+    assert [result["title"] for result in found] == [
+        "Cornwall population profile",
+        "Population estimates",
+        "Cornwall Council Brownfield Register",
+    ]
+    assert "place_matches" in found[0]["reasons"] and "place_matches" not in found[1].get("reasons", [])
+    assert "cornwall" in found[2]["matched"]["title"]  # the register still holds the place: it is found, not lifted

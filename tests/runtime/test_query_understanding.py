@@ -32,6 +32,14 @@ def test_a_place_beside_a_topic_is_preferred_not_required():
     assert required("population of Bristol", "any_term") == set()
 
 
+def test_a_place_beside_a_topic_adds_nothing_to_lunrs_score():
+    # It ranks by the place boost alone (rules.PLACE_WEIGHT): its name's idf would lift any record naming it.
+    terms = read("population of Bristol")
+    assert [clause.boost for clause in clauses_for(terms, "all_terms")] == [1.0, 0.0]
+    assert [clause.boost for clause in clauses_for(read("Bristol"), "all_terms")] == [1.0]
+    assert [clause.boost for clause in clauses_for(read("Leeds data"), "all_terms")] == [1.0, 1.0]
+
+
 def test_a_place_alone_or_with_intent_words_only_is_required():
     assert required("Bristol") == {"bristol"}
     assert required("Leeds data") == {"leeds"}

@@ -30,6 +30,7 @@ from lunr.token import Token
 from lunr.tokenizer import Tokenizer
 
 from ..terms import Clause
+from . import rules
 from .analysis import PIPELINE, TRIM_ONLY, WORDLIKE, analysed
 
 # In the order the engine tries them (docs/ranking.md): every word; every
@@ -310,7 +311,9 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
             clauses.append(Clause(term.indexed, presence, wildcard=True))
             continue
         fuzzy = mode == "fuzzy" and term.fuzzable and (misspelt is None or term.indexed in misspelt)
-        clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0))
+        # A place beside a topic ranks by rules.PLACE_BOOST, not by lunr's score for its name.
+        weight = rules.PLACE_WEIGHT if term.place and not term.intent and topic else 1.0
+        clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0, boost=weight))
     return clauses
 
 

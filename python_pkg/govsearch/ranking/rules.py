@@ -54,7 +54,12 @@ TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
 PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 1.5  # the record's type is one an intent word asks for
-PLACE_BOOST = 3.0  # the record holds the place the query names beside its topic (any mode)
+PLACE_BOOST = 6.0  # the record holds the place the query names beside its topic (any mode)
+# ... and a place beside a topic counts for lunr's score this much (its clause boost): nothing.
+# It ranks by PLACE_BOOST alone: a place name is a rare word, so its idf in a title would
+# otherwise lift a record that names the place (a council's brownfield register) above
+# the topic's own records ("population of Cornwall").
+PLACE_WEIGHT = 0.0
 # any_term: each word of the query a record lacks divides its share by this (coordination):
 # a record holding more of the words comes first, its words' idf orders records holding as many.
 COVERAGE = 2.0
@@ -116,6 +121,7 @@ def settings() -> tuple[float, ...]:
         ALTERNATIVE_POSTINGS,
         RELATED_WHILE_FEWER,
         PLACE_BOOST,
+        PLACE_WEIGHT,
     )
 
 
