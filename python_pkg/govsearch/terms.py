@@ -51,6 +51,9 @@ class Clause:
     # Index terms a record may hold in the term's place (ranking.related, for
     # coverage): our extension, which lunr's query cannot say, so no as_dict.
     alternatives: tuple[str, ...] = ()
+    # A related word of a query word (ranking.related): its postings come carried by that
+    # word's (govsearch.format: POSTING_RELATED_POSTINGS), so its own shard need not be read.
+    related: bool = False
 
     def as_dict(self) -> dict[str, object]:
         # lunr.js turns on fuzzy matching (which reads "*" literally) whenever

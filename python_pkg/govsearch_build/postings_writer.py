@@ -151,10 +151,7 @@ def postings_shards(
     summary_files: dict[str, dict[str, Any]] = {}  # the current shard's summarised words' summary files
     for term in terms:
         pairs_by_field = postings.of(term)
-        fields = {
-            field: encode_column([number for number, _ in pairs], [weight for _, weight in pairs])
-            for field, pairs in pairs_by_field.items()
-        }
+        fields = _columns(pairs_by_field)
         current[term] = counted[term] = {
             keys.POSTING_TERM_INDEX: postings.term_index(term),
             keys.POSTING_FIELDS: fields,
@@ -200,12 +197,42 @@ def postings_shards(
             # Bytes to download, so in the shard's size; not work the budget counts (a list read once).
             current[term] = {**current[term], keys.POSTING_RELATED: related[term]}
             size += len(dump(related[term])) + 4
+            # Their postings too, so that searching them costs no round of downloads of its own.
+            # Left out of the size: shards are cut, and the budget decides, as without them.
+            current[term] = {**current[term], keys.POSTING_RELATED_POSTINGS: _carried(postings, related[term])}
         if size >= POSTINGS_SHARD_BYTES:
             shards.append(_close_shard(writer, len(shards), current, counted, summary_files))
             current, counted, size, summary_files = {}, {}, 0, {}
     if current:
         shards.append(_close_shard(writer, len(shards), current, counted, summary_files))
     return shards
+
+
+def _carried(postings: Postings, related: list[str]) -> dict[str, dict[str, Any]]:
+    """The postings a term carries for its related terms (govsearch.format:
+    POSTING_RELATED_POSTINGS): a related term's term index and columns when the
+    runtime can afford them (rules.ALTERNATIVE_POSTINGS postings or fewer),
+    else only how many postings it has, which is all the runtime asks of it."""
+    carried = {}
+    for other in related:
+        pairs_by_field = postings.of(other)
+        count = sum(map(len, pairs_by_field.values()))
+        if count > rules.ALTERNATIVE_POSTINGS:
+            carried[other] = {keys.POSTING_COUNT: count}
+            continue
+        carried[other] = {
+            keys.POSTING_TERM_INDEX: postings.term_index(other),
+            keys.POSTING_FIELDS: _columns(pairs_by_field),
+        }
+    return carried
+
+
+def _columns(pairs_by_field: Mapping[str, list[tuple[int, float]]]) -> dict[str, list[str]]:
+    """A posting's columns: per field, its records and weights (encode_column)."""
+    return {
+        field: encode_column([number for number, _ in pairs], [weight for _, weight in pairs])
+        for field, pairs in pairs_by_field.items()
+    }
 
 
 def _close_shard(

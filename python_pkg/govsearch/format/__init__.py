@@ -97,7 +97,15 @@ sharded layout: `directory` is
     (encode_column: two comma-separated strings, decoded only when a query
     reads the column), POSTING_RELATED to the term's related index terms
     when it has any (govsearch_build.related_words: other words for the
-    same thing, read by ranking.related), and, for common words only, POSTING_ROWS to `[[number, *row], ...]`: the
+    same thing, read by ranking.related) and POSTING_RELATED_POSTINGS to
+    theirs, `{related term: posting}`, each with POSTING_TERM_INDEX and
+    POSTING_FIELDS as its own shard has them when it has ALTERNATIVE_POSTINGS
+    (ranking.rules) postings or fewer, else only POSTING_COUNT (more than a
+    call's related words may reach): a query falling to any_term searches its
+    words' related words without a round of downloads of their own; these
+    bytes are not counted in where shards are cut nor in their `work`, so
+    every decision of the work budget is as without them. For common words
+    only, POSTING_ROWS to `[[number, *row], ...]`: the
     rows of the word's best records (two windows' worth when its first
     window groups into too few results), so a one-word search needs no row
     shards. A word in very many records (and no intent word) also has

@@ -20,6 +20,7 @@ __all__ = [
     "POSTING_COUNT",
     "POSTING_SUMMARY_FILES",
     "POSTING_RELATED",
+    "POSTING_RELATED_POSTINGS",
     "INDEX_RELATED",
     "SERIES",
     "SUMMARY_TALLY",
@@ -87,6 +88,7 @@ POSTING_SUMMARY = "s"
 POSTING_COUNT = "p"
 POSTING_SUMMARY_FILES = "summaries"
 POSTING_RELATED = "w"  # a term's related index terms (govsearch_build.related_words)
+POSTING_RELATED_POSTINGS = "a"  # their postings, carried beside the term's (postings_writer)
 INDEX_RELATED = "related"  # single layout: {term: [related terms]} beside lunr's own keys
 SUMMARY_TALLY = "t"
 SUMMARY_NUMBERS = "n"

@@ -7,7 +7,9 @@ Only there: a record holding every word as typed is in a stricter tier and
 always comes first, and a query whose words all match somewhere is untouched;
 and only while those stricter tiers hold fewer than a first page of records
 (rules.RELATED_WHILE_FEWER): past it, related words would order records
-after the page, for a round of downloads.
+after the page, for the rows of the records they bring. Their postings
+come carried in their word's (govsearch.format: POSTING_RELATED_POSTINGS),
+so searching them downloads nothing of their own.
 Measured on the judged set's dev part (docs/meaning.md): a whole tier of
 "every word or a related word" before any_term lost (its loose matches
 pushed any_term's better ones down); related words inside any_term gained.
@@ -42,7 +44,7 @@ def alternative_clauses(engine: SearchEngine, budget: Budget, terms: list[Term],
     for other in (other for row in ranked for other in row if other):
         if other not in searched and len(wanted) < rules.ALTERNATIVES:
             searched.add(other)
-            wanted.append(Clause(other, "optional", boost=rules.ALTERNATIVE_BOOST))
+            wanted.append(Clause(other, "optional", boost=rules.ALTERNATIVE_BOOST, related=True))
     if not wanted:
         return []
     counts = engine.matcher.postings(wanted, budget)

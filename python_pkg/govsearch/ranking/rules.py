@@ -71,7 +71,7 @@ ALTERNATIVE_BOOST = 0.5
 ALTERNATIVES = 4
 ALTERNATIVE_POSTINGS = 2_000  # 4,000 scored the same (docs/meaning.md) and cost more Python
 # Only while the stricter tiers hold fewer records than a first page (the tool's default 8,
-# the judged set's 10): beyond it they order records after the page, for a round of downloads.
+# the judged set's 10): beyond it they order records after the page, for the rows of the records they bring.
 RELATED_WHILE_FEWER = 10
 TIER_ORDER = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
 

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from ..data_reader import SiteUnavailable, parse, read_verified_bytes
-from ..format import keys, listed_shard_path, page_folder
+from ..format import column_length, keys, listed_shard_path, page_folder
 from ..loaders import LaterRead, Loader, gather
 
 # Shards kept parsed, by the size of their JSON: a long session must not grow
@@ -19,6 +19,7 @@ from ..loaders import LaterRead, Loader, gather
 # needs a few MB at most; the whole full-estate index is about 85 MB.
 CACHE_BYTES = 24 * 1024 * 1024
 KNOWN_ROWS = 4096  # rows kept from postings (a query's words bring 20 each) and pools files (a few hundred each)
+CARRIED_KEPT = 4096  # related words' postings kept from the postings carrying them (a few per word)
 ROW_FILES_KEPT = 16  # summaries' pools files on offer (each names a few hundred records)
 # A pools file weighs about ten row shards (32 KB gzipped against 3 at 300,000
 # records): it is downloaded when it saves this many row shards or more.
@@ -44,6 +45,7 @@ class ShardDirectory:
         self.cached_bytes = 0
         self._cache: OrderedDict[str, tuple[Any, int]] = OrderedDict()
         self._known_rows: OrderedDict[int, list[Any]] = OrderedDict()
+        self._carried: OrderedDict[str, Mapping[str, Any]] = OrderedDict()
         self._row_files: OrderedDict[str, tuple[Mapping[str, Any], frozenset[int]]] = OrderedDict()
 
     def offer_rows(self, entry: Mapping[str, Any], numbers: Iterable[int]) -> None:
@@ -90,6 +92,8 @@ class ShardDirectory:
             return self._cache[path][0]
         data = read_verified_bytes(self.loader, entry, role)
         value = parse(data, path)
+        if role == keys.POSTINGS and keys.TERMS in value:
+            self._carry(value[keys.TERMS].values())
         self._cache[path] = (value, len(data))
         self.cached_bytes += len(data)
         while self.cached_bytes > self.cache_bytes and len(self._cache) > 1:
@@ -137,6 +141,43 @@ class ShardDirectory:
         """The term's postings, or None when the index does not hold the term."""
         entry = self.postings.entry(term)
         return None if entry is None else self.read(entry, keys.POSTINGS)[keys.TERMS].get(term)
+
+    def _carry(self, postings: Iterable[Mapping[str, Any]]) -> None:
+        """Keep the related words' postings these postings carry (POSTING_RELATED_POSTINGS)."""
+        for posting in postings:
+            for term, carried in posting.get(keys.POSTING_RELATED_POSTINGS, {}).items():
+                self._carried[term] = carried
+                self._carried.move_to_end(term)
+        while len(self._carried) > CARRIED_KEPT:
+            self._carried.popitem(last=False)
+
+    def carried(self, term: str) -> bool:
+        """Whether a posting read already carries the term's columns: a related
+        word's search then needs no download of its own shard."""
+        return keys.POSTING_FIELDS in self._carried.get(term, {})
+
+    def counted(self, term: str) -> bool:
+        """Whether a posting read already says how many postings the term has."""
+        return term in self._carried
+
+    def columns(self, term: str) -> Mapping[str, Any] | None:
+        """The term's term index and columns: from its shard when that is at
+        hand, else as a posting read already carries them (the same values),
+        else from its shard, read now. None when the index lacks the term."""
+        entry = self.postings.entry(term)
+        if entry is None:
+            return None
+        if entry[keys.PATH] not in self._cache and self.carried(term):
+            return self._carried[term]
+        return self.read(entry, keys.POSTINGS)[keys.TERMS].get(term)
+
+    def count(self, term: str) -> int:
+        """How many postings the term has (over every field): carried, or from its columns."""
+        carried = self._carried.get(term)
+        if carried is not None and keys.POSTING_COUNT in carried:
+            return carried[keys.POSTING_COUNT]
+        posting = self.columns(term)
+        return sum(map(column_length, posting[keys.POSTING_FIELDS].values())) if posting else 0
 
     def summary_file(self, term: str) -> Mapping[str, Any] | None:
         """A summarised word's summary file (govsearch.format: its posting without

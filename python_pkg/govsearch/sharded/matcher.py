@@ -63,7 +63,7 @@ class ShardedMatcher:
         """For each index term the clause reaches: per field, its records (sorted numbers)."""
         found: dict[str, dict[str, list[int]]] = {}
         for term in budgeted(self.expand(clause), clause):
-            posting = self.shards.posting(term)
+            posting = self.shards.columns(term)
             if posting is None:
                 continue
             columns = posting[keys.POSTING_FIELDS]
@@ -156,7 +156,7 @@ class ShardedMatcher:
     # would push out of its keeping the costly typo expansions the same call reads again.
     def has_term(self, term: str) -> bool:
         """Whether the index holds the term (a word with no `*`): `expand` of its exact clause is not empty."""
-        return self._known(term) and self.shards.posting(term) is not None
+        return self._known(term) and (self.shards.counted(term) or self.shards.posting(term) is not None)
 
     def has_prefix(self, prefix: str) -> bool:
         """Whether an index term begins with `prefix` (no `*`): `expand` of its wildcard clause is not empty."""
@@ -170,18 +170,23 @@ class ShardedMatcher:
         terms = [term for term in terms if self._known(term)]
         self.shards.require(self.shards.posting_entries(terms), keys.POSTINGS)
 
+    def _own_terms(self, clause: Clause, terms: list[str]) -> list[str]:
+        """The clause's terms whose shards must be read: none of a related word whose
+        posting a query word's carries (the postings, or how many, are all it is asked)."""
+        return [term for term in terms if not (clause.related and self.shards.counted(term))]
+
     def _expansions(self, clauses: list[Clause]) -> tuple[list[list[str]], tuple[str, ...]]:
         """Each clause's index terms within the expansion budget (their
         postings read), and the clause terms the budget cut.
 
         Everything is asked for in two batches (exact terms, then
         expansions), so a deferring loader can fetch each in parallel."""
-        self._require_postings(
-            [c.term for c in clauses if not c.edit_distance and not c.wildcard and "*" not in c.term]
-        )
+        self._require_postings([term for c in clauses if self._exact(c) for term in self._own_terms(c, [c.term])])
         reached = [self.expand(clause) for clause in clauses]
         expansions = [budgeted(terms, clause) for terms, clause in zip(reached, clauses)]
-        self._require_postings([term for terms in expansions for term in terms])
+        self._require_postings(
+            [term for terms, clause in zip(expansions, clauses) for term in self._own_terms(clause, terms)]
+        )
         return expansions, tuple(
             clause.term for clause, terms, kept in zip(clauses, reached, expansions) if len(kept) < len(terms)
         )
@@ -218,21 +223,15 @@ class ShardedMatcher:
         if summary_file is not None:
             # A common word alone: its search answers from the summary file, which says how many postings it holds.
             return [self.shards.read(summary_file, keys.POSTINGS)[keys.POSTING_COUNT]]
-        self._require_postings([term for position in sorted(fits) for term in reached[position]])
-        counts = []
-        for position, terms in enumerate(reached):
-            found = (self.shards.posting(term) for term in terms if self._known(term)) if position in fits else ()
-            counts.append(
-                sum(
-                    column_length(column)
-                    for posting in found
-                    if posting
-                    for column in posting[keys.POSTING_FIELDS].values()
-                )
-                if position in fits
-                else UNREAD + needs[position]
-            )
-        return counts
+        self._require_postings(
+            [term for position in sorted(fits) for term in self._own_terms(clauses[position], reached[position])]
+        )
+        return [
+            sum(self.shards.count(term) for term in terms if self._known(term))
+            if position in fits
+            else UNREAD + needs[position]
+            for position, terms in enumerate(reached)
+        ]
 
     @staticmethod
     def _exact(clause: Clause) -> bool:
@@ -269,7 +268,7 @@ class ShardedMatcher:
         for clause, expanded in zip(clauses, expansions):
             clause_numbers: list[list[int]] = []
             for term in expanded:
-                posting = self.shards.posting(term)
+                posting = self.shards.columns(term)
                 if posting is None:
                     raise SiteUnavailable(f"the postings for a vocabulary term are missing ({term[:40]!r})")
                 term_index = posting[keys.POSTING_TERM_INDEX]
