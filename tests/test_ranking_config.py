@@ -187,3 +187,29 @@ def test_a_place_ranks_its_records_without_lifting_a_record_that_only_names_it(t
     ]
     assert "place_matches" in found[0]["reasons"] and "place_matches" not in found[1].get("reasons", [])
     assert "cornwall" in found[2]["matched"]["title"]  # the register still holds the place: it is found, not lifted
+
+
+def test_a_title_holding_several_of_the_words_comes_before_one_holding_them_scattered(tmp_path):
+    """When no record holds every word (any_term), a record titled by two of
+    them ("charging points") is about them and leads a reviewed GOV.UK page
+    that holds as many of them, scattered through its text."""
+    chargers = record(
+        id="chelmsford-ev",
+        title="EV Charging Points in Chelmsford",
+        summary="Where to find public charging points in the city, and what each one offers.",
+        url="https://www.data.gov.uk/dataset/ev-charging-points-in-chelmsford",
+        publisher="Energy Saving Trust",
+    )
+    scattered = record(
+        id="vehicle-tax",
+        title="Road tax rates",
+        summary="Rates for each car by its emissions: an electric car pays less.",
+        url="https://www.gov.uk/vehicle-tax-rate-tables",
+        resourceType="guidance",
+        publisher="HM Revenue & Customs",
+        source={"kind": "curated"},
+    )
+    found = results_on(tmp_path, [chargers, scattered])("electric car charging points")
+    assert [result["title"] for result in found] == ["EV Charging Points in Chelmsford", "Road tax rates"]
+    assert all(result["matchMode"] == "any_term" for result in found)
+    assert "words_in_title" in found[0]["reasons"] and "words_in_title" not in found[1]["reasons"]

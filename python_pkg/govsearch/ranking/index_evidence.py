@@ -4,7 +4,9 @@ for, a place the query names."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..engine import SearchEngine
 from ..terms import Clause
@@ -36,6 +38,15 @@ def in_title(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> 
         if not holders:
             return set()
     return holders or set()
+
+
+def titled_by_words(engine: SearchEngine, words: list[Clause]) -> set[int]:
+    """Records whose title holds rules.TITLE_WORDS or more of these words (each as
+    typed or one of its expansions; not its related words, which only find records)."""
+    held: Counter[int] = Counter()
+    for clause in words:
+        held.update(records_holding(engine, replace(clause, alternatives=()), ("title",)))
+    return {number for number, count in held.items() if count >= rules.TITLE_WORDS}
 
 
 def intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:

@@ -51,6 +51,11 @@ FLAG_WEIGHTS = (
     ("restricted_access", 0.7),  # only eligible people or organisations may use it (accessStatus "restricted")
 )
 TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
+# any_term: the title holds TITLE_WORDS or more of the query's (topic) words, as typed: a record
+# titled by two of the words is about them, where one holding more of them scattered through
+# its text is often not ("EV Charging Points In Chelmsford" for "electric car charging points").
+TITLE_WORDS = 2
+TITLE_WORDS_BOOST = 2.0
 PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 1.5  # the record's type is one an intent word asks for
@@ -122,6 +127,8 @@ def settings() -> tuple[float, ...]:
         RELATED_WHILE_FEWER,
         PLACE_BOOST,
         PLACE_WEIGHT,
+        TITLE_WORDS,
+        TITLE_WORDS_BOOST,
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from . import rules
 from .coverage import Coverage
-from .index_evidence import in_title, intent_profiles, placed
+from .index_evidence import in_title, intent_profiles, placed, titled_by_words
 from .prior import RankingData
 from .query import has_topic, preference
 from .related import with_alternatives
@@ -28,12 +28,18 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
     # A place beside the topic is a preference (index_evidence.placed), not information a record must hold.
     topic = has_topic(tier.terms)
     words = [(term, clause) for term, clause in zip(tier.terms, tier.clauses) if not preference(term, topic)]
-    coverage = None
+    coverage, titled_by = None, set()
     if tier.mode == "any_term" and len(words) > 1:
         # A record scores the share of the query's information it holds, each word as typed
         # or as one of the related words the tier searched (its clauses after the terms').
         related = {clause.term for clause in tier.clauses[len(tier.terms) :]}
         coverage = Coverage(engine, with_alternatives(engine, words, related))
+        # A title holding several of the words says what the record is about: before the share,
+        # so the share's pruning (Coverage.scored) sees the scores the tier ranks by.
+        titled_by = titled_by_words(engine, [clause for _, clause in words])
+        base = [
+            score * rules.TITLE_WORDS_BOOST if number in titled_by else score for number, score in zip(numbers, base)
+        ]
     titled = in_title(engine, tier.terms, tier.clauses)
     wanted = intent_profiles(engine, tier.terms)
     located = placed(engine, tier.terms, tier.clauses, topic)
@@ -64,6 +70,7 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
                 number in titled,
                 bool(wanted) and profile_of[number] in wanted,
                 number in located,
+                number in titled_by,
             ),
         )
         for number, score in best
@@ -71,12 +78,20 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
 
 
 def reasons(
-    ranking: RankingData, mode: str, number: int, in_title: bool, intended: bool, placed: bool = False
+    ranking: RankingData,
+    mode: str,
+    number: int,
+    in_title: bool,
+    intended: bool,
+    placed: bool = False,
+    titled_by: bool = False,
 ) -> list[str]:
     """The rules that applied to a record: its flags, then its evidence."""
     found = ranking.flag_names(number)
     if in_title:
         found.append("all_words_in_title")
+    elif titled_by:
+        found.append("words_in_title")
     if intended:
         found.append("type_matches_intent")
     if placed:
