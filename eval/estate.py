@@ -20,7 +20,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python_pkg"))
 
-from govsearch.ranking.series import series_of  # noqa: E402
+from govsearch.ranking.series import group_of  # noqa: E402
 from govsearch_build.config import SiteConfig, load_config  # noqa: E402
 from govsearch_build.data_writer import write_data  # noqa: E402
 from govsearch_build.records import load_content  # noqa: E402
@@ -105,12 +105,13 @@ def record_urls(records: list[Any]) -> list[str]:
 
 
 def record_series(records: list[Any]) -> list[list[str]]:
-    """The URLs of each series of two records or more (govsearch.ranking.series: one
-    publisher's records of one type under one title, editions apart). An answer shows a
-    series as one result, so its judged URLs are one ideal result."""
+    """The URLs of each group of two records or more (govsearch.ranking.series.group_of:
+    one publisher's records of one type under one title, editions apart, or one title
+    that local authorities each publish). An answer shows a group as one result, so
+    its judged URLs are one ideal result."""
     members: dict[tuple[str, str, str], list[Any]] = {}
     for record in records:
-        key = series_of(record.data)
+        key = group_of(record.data)
         if key:
             members.setdefault(key, []).append(record)
     return sorted(

@@ -1,4 +1,5 @@
-"""Series (govsearch.ranking.series): one publisher's editions of one title are one result.
+"""Series (govsearch.ranking.series): one publisher's editions of one title, or one title
+that local authorities each publish, are one result.
 
 A searcher for the house price index wants the index, not ten monthly
 releases in a row: the newest release leads its series, the others stand
@@ -115,3 +116,46 @@ def test_an_edition_is_its_newest_year_and_month():
 def test_grouping_keeps_each_series_at_its_first_place():
     a, b = ("pub", "a"), ("pub", "b")
     assert grouped([a, None, b, a, None, b, a]) == [(0, [3, 6]), (1, []), (2, [5]), (4, [])]
+
+
+COUNCILS = [
+    ("tpo-leeds", "Tree Preservation Orders 2019", "Leeds City Council"),
+    ("tpo-sheffield", "Tree Preservation Orders", "Sheffield City Council"),
+    ("tpo-bristol", "Tree Preservation Orders 2024", "Bristol City Council"),
+    # A national body's record of the same title is no local authority's: apart.
+    ("tpo-national", "Tree Preservation Orders", "Forestry Commission"),
+]
+
+
+@pytest.fixture(scope="module")
+def councils(tmp_path_factory) -> Catalogue:
+    content = tmp_path_factory.mktemp("councils-corpus")
+    for record_id, title, publisher in COUNCILS:
+        summary = f"Trees protected by order, from {publisher}."
+        text = RECORD.format(id=record_id, title=title, summary=summary, publisher=publisher, kind="dataset")
+        (content / f"{record_id}.md").write_text(text, "utf-8")
+    site = build_fixture_site(tmp_path_factory.mktemp("councils-site"), content)
+    return Catalogue.open(DirectoryLoader(Path(site)))
+
+
+def test_one_title_that_local_authorities_each_publish_is_one_result(councils):
+    """Three councils' "Tree Preservation Orders" are one result with two
+    more behind it, so other records keep their places; a national body's of
+    the same title stands apart."""
+    answer = search(councils, "tree preservation orders")
+    results = {item["id"]: item for item in answer["results"]}
+    local = [item for item in answer["results"] if item["id"] in {"tpo-leeds", "tpo-sheffield", "tpo-bristol"}]
+    assert len(local) == 1 and local[0]["more"] == 2 and "tpo-national" in results
+    assert {local[0]["id"], *(other["id"] for other in local[0]["others"])} == {
+        "tpo-leeds",
+        "tpo-sheffield",
+        "tpo-bristol",
+    }
+
+
+def test_a_named_place_leads_its_councils_group_whatever_the_others_dates(councils):
+    """ "Leeds" puts Leeds's record first; Bristol's newer-dated record of the
+    same title is another council's data, not a newer edition of Leeds's."""
+    lead = search(councils, "tree preservation orders Leeds")["results"][0]
+    assert lead["id"] == "tpo-leeds" and "place_matches" in lead["reasons"]
+    assert {other["id"] for other in lead["others"]} == {"tpo-sheffield", "tpo-bristol"}

@@ -637,7 +637,7 @@ def series_sites(tmp_path, years=(2023, 2024, 2025)):
     for number in range(24):  # other records, each its own result
         record_id = f"footfall-study-{number}"
         title = f"Footfall study of town centre {number} and its shops"
-        text = SERIES_RECORD.format(id=record_id, title=title, topic="footfall", publisher=f"Council {number}")
+        text = SERIES_RECORD.format(id=record_id, title=title, topic="footfall", publisher=f"Footfall Survey {number}")
         (content / f"{record_id}.md").write_text(text, "utf-8")
     loaded = load_content(content)
     assert not loaded.rejected

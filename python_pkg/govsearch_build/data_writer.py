@@ -47,6 +47,7 @@ from govsearch.format import (
 )
 from govsearch.ranking import RankingData, flag_code, rules
 from govsearch.ranking.query import NO_SEARCH_TERMS, SearchTerms
+from govsearch.ranking.series import LOCAL_AUTHORITY
 from govsearch.tools import tool_definitions
 
 from .acronyms import defined_acronyms
@@ -140,10 +141,6 @@ def search_terms_of(config: SiteConfig, records: list[Record] | None = None) -> 
     )
 
 
-_LOCAL_AUTHORITY = re.compile(
-    r"\b(council|borough|district|county|metropolitan|city of|unitary authority|national park authority)\b",
-    re.IGNORECASE,
-)
 # Bulk catalogue rows named after their file format, not their content.
 _FORMAT_TITLE = re.compile(
     r"^\s*(download( data)?|data|csv|xlsx?|xml|json|geojson|kml|kmz|shapefile|shp|zip|pdf|wms|wfs|wmts|esri rest|arcgis( rest)?( service)?|"
@@ -164,7 +161,7 @@ def record_flags(record: Record) -> list[str]:
         flags.append("official_page")
     if kind == "api-catalogue":
         flags.append("national_api_catalogue")
-    if _LOCAL_AUTHORITY.search(data["publisher"]):
+    if LOCAL_AUTHORITY.search(data["publisher"]):
         flags.append("local_authority_row")
     if _FORMAT_TITLE.match(data["title"]):
         flags.append("format_only_title")

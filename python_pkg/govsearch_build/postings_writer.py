@@ -84,7 +84,7 @@ def _reads_a_second_window(best: list[tuple[int, float]], rows: list[list[Any]])
     """Whether the word's best rules.POOL records (its first window), their
     series grouped as an answer groups them, leave fewer than
     rules.WINDOW_TARGET results."""
-    first = [series.series_of(dict(zip(ROW_FIELDS, rows[number]))) for number, _ in best[: rules.POOL]]
+    first = [series.group_of(dict(zip(ROW_FIELDS, rows[number]))) for number, _ in best[: rules.POOL]]
     return len(series.grouped(first)) < rules.WINDOW_TARGET
 
 

@@ -57,12 +57,12 @@ def write_shards(
 
 
 def _series_file(writer: DataWriter, rows: list[list[Any]]) -> dict[str, Any]:
-    """The record numbers of each series of two or more records, as the
-    answer groups them (ranking.series.series_of of their rows), each list
+    """The record numbers of each group of two or more records, as the
+    answer groups them (ranking.series.group_of of their rows), each list
     as its first number and the gaps after it."""
     members: dict[Any, list[int]] = {}
     for number, row in enumerate(rows):
-        key = series.series_of(dict(zip(ROW_FIELDS, row)))
+        key = series.group_of(dict(zip(ROW_FIELDS, row)))
         if key is not None:
             members.setdefault(key, []).append(number)
     groups = [numbers for numbers in members.values() if len(numbers) > 1]

@@ -10,12 +10,16 @@ the build's record pages (govsearch_build.related) and for the answer
 (ranking.stages):
 
 - a series is one publisher's records of one resource type whose titles
-  are the same once what varies is removed (`series_of`, `series_key`): a
-  council's "Tree Preservation Orders" and another council's are different
-  data, and an organisation is no edition of its API;
-- in an answer, the series' best-placed record leads it and keeps its place;
-  the others in the same answer stand behind it (`grouped`), so the answer
-  shows other records instead;
+  are the same once what varies is removed (`series_of`, `series_key`); an
+  organisation is no edition of its API;
+- an answer groups a series, and also one title that local authorities each
+  publish (`group_of`: 42 councils' "Tree Preservation Orders" are different
+  data, and the record pages keep them apart, but ten of them in one answer
+  would push out every other kind of record);
+- in an answer, the group's best-placed record leads it and keeps its place
+  (a place the query names puts that place's record first); the others in
+  the same answer stand behind it (`grouped`), so the answer shows other
+  records instead;
 - a query naming no year wants the newest edition first (`edition`).
 """
 
@@ -102,14 +106,31 @@ def series_of(record: Mapping[str, Any]) -> Key | None:
     return (record.get("publisher", ""), record.get("resourceType", ""), key) if key else None
 
 
+# How local authorities name themselves (the build's `local_authority_row` flag reads it too).
+LOCAL_AUTHORITY = re.compile(
+    r"\b(council|borough|district|county|metropolitan|city of|unitary authority|national park authority)\b",
+    re.IGNORECASE,
+)
+LOCAL_AUTHORITIES = "local authorities"  # the publisher of a group of local authorities' records
+
+
+def group_of(record: Mapping[str, Any]) -> Key | None:
+    """The group an answer shows as one result: the record's series, with every
+    local authority counted as one publisher (one title each of them publishes)."""
+    key = series_of(record)
+    if key is None or not LOCAL_AUTHORITY.search(key[0]):
+        return key
+    return (LOCAL_AUTHORITIES, *key[1:])
+
+
 def grouped_answer(terms: Sequence[Term], ranked: list[Ranked], rows: Mapping[int, Mapping[str, Any]]) -> list[Ranked]:
-    """The answer's records with each series behind its best-placed record
-    (in its `others`), the series' dated editions newest first when the query
-    names no year."""
-    series = {item.number: series_of(rows[item.number]) for item in ranked}
+    """The answer's records with each group (group_of) behind its best-placed
+    record (in its `others`), a series' dated editions newest first when the
+    query names no year (one publisher's: another council's newer record is
+    no newer edition of the named place's)."""
     if not any(_YEAR.fullmatch(term.typed) for term in terms):
-        newest_first(ranked, [series[item.number] for item in ranked], rows)
-    keys = [series[item.number] for item in ranked]
+        newest_first(ranked, [series_of(rows[item.number]) for item in ranked], rows)
+    keys = [group_of(rows[item.number]) for item in ranked]
     kept = []
     for place, others in grouped(keys):
         lead = ranked[place]
