@@ -590,7 +590,7 @@ def test_the_header_search_box_keeps_the_words_in_the_fragment(open_page, served
 
 
 def test_a_series_shows_as_one_result_with_the_rest_behind_a_disclosure(open_page, site_dir):
-    """Monthly editions of one title are one result: "N more in this series"
+    """Monthly editions of one title are one result: "N more like this"
     opens a list of the others, each a link to its record page, in the tool's order."""
     query = "uk house price index"
     tool = _tool(site_dir, {"query": query, "limit": 8})
@@ -599,7 +599,7 @@ def test_a_series_shows_as_one_result_with_the_rest_behind_a_disclosure(open_pag
     _status(page, f"‘{query}’")
     item = page.locator(f"#search-results > li[data-record-id='{lead['id']}']")
     disclosure = item.locator("details.app-series")
-    assert disclosure.locator("summary").text_content() == f"{lead['more']} more in this series"
+    assert disclosure.locator("summary").text_content() == f"{lead['more']} more like this"
     assert not disclosure.locator("ul").is_visible()
     disclosure.locator("summary").click()
     links = disclosure.locator("li a")

@@ -126,11 +126,11 @@ export function resultItem(item, { base, label, query }) {
   return li;
 }
 
-// The rest of a result's series in this answer (editions of one title),
-// behind one native disclosure: "12 more in this series".
+// The rest of a result's series in this answer (editions of one title, or
+// other councils' records of it), behind one native disclosure: "12 more like this".
 function seriesOthers(others, base) {
   const details = element("details", "app-series");
-  details.append(element("summary", "app-series__summary", `${thousands(others.length)} more in this series`));
+  details.append(element("summary", "app-series__summary", `${thousands(others.length)} more like this`));
   const list = element("ul", "app-series__list");
   for (const other of others) {
     const entry = element("li");
