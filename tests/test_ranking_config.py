@@ -126,18 +126,23 @@ def test_a_question_opening_with_who_puts_the_body_first(tmp_path):
     assert asked["title"] == "National Highways" and "type_matches_intent" in asked["reasons"]
 
 
-def test_how_many_people_live_in_a_place_asks_for_its_population(tmp_path):
-    """ "how many people live in Bristol" is a population question (site.toml's
-    search.openings): the population estimates lead, not a guide that holds
-    "people" and "live" and names the place, which leads the same words
-    asked as keywords."""
-    estimates = record(
+def population_estimates():
+    """The national population estimates: what population questions about any place find first or next."""
+    return record(
         id="population-estimates",
         title="Population estimates",
         summary="Mid-year estimates of the resident population of each local authority.",
         url="https://www.ons.gov.uk/population-estimates",
         publisher="Office for National Statistics",
     )
+
+
+def test_how_many_people_live_in_a_place_asks_for_its_population(tmp_path):
+    """ "how many people live in Bristol" is a population question (site.toml's
+    search.openings): the population estimates lead, not a guide that holds
+    "people" and "live" and names the place, which leads the same words
+    asked as keywords."""
+    estimates = population_estimates()
     guide = record(
         id="bristol-guide",
         title="Help for people who live in Bristol",
@@ -157,13 +162,7 @@ def test_a_place_ranks_its_records_without_lifting_a_record_that_only_names_it(t
     figures, and only then a council register that names the place in its
     title and the topic in passing. The place's name, a rare word, no longer
     adds its weight to the register's score."""
-    estimates = record(
-        id="population-estimates",
-        title="Population estimates",
-        summary="Mid-year estimates of the resident population of each local authority.",
-        url="https://www.ons.gov.uk/population-estimates",
-        publisher="Office for National Statistics",
-    )
+    estimates = population_estimates()
     register = record(
         id="cornwall-brownfield",
         title="Cornwall Council Brownfield Register",

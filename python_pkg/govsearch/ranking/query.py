@@ -312,7 +312,7 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
             continue
         fuzzy = mode == "fuzzy" and term.fuzzable and (misspelt is None or term.indexed in misspelt)
         # A place beside a topic ranks by rules.PLACE_BOOST, not by lunr's score for its name.
-        weight = rules.PLACE_WEIGHT if term.place and not term.intent and topic else 1.0
+        weight = rules.PLACE_WEIGHT if term.place and topic else 1.0  # a place is never an intent word
         clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0, boost=weight))
     return clauses
 
