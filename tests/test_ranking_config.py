@@ -212,3 +212,33 @@ def test_a_title_holding_several_of_the_words_comes_before_one_holding_them_scat
     assert [result["title"] for result in found] == ["EV Charging Points in Chelmsford", "Road tax rates"]
     assert all(result["matchMode"] == "any_term" for result in found)
     assert "words_in_title" in found[0]["reasons"] and "words_in_title" not in found[1]["reasons"]
+
+
+def test_an_intent_word_puts_its_type_above_a_reviewed_page_holding_the_words(tmp_path):
+    """ "api" asks for an API: the API record leads a reviewed GOV.UK page
+    that holds every word, whose prior (reviewed x official) outweighed the
+    type's factor at 1.5 (rules.INTENT_BOOST, 2.0). Without the intent word
+    the page leads."""
+    api = record(
+        id="tariff-api",
+        title="Trade Tariff API",
+        summary="Look up commodity codes, duties and quotas from your own software: the trade tariff as data.",
+        url="https://developer.example.org/trade-tariff-api",
+        resourceType="api",
+        publisher="HM Revenue & Customs",
+    )
+    page = record(
+        id="tariff-lookup",
+        title="Trade Tariff: look up commodity codes, duty and VAT rates",
+        summary="Find the commodity code for goods you import or export, and the duty and VAT you pay on them.",
+        url="https://www.gov.uk/trade-tariff",
+        resourceType="govuk-content",
+        publisher="HM Revenue & Customs",
+        source={"kind": "curated"},
+        keywords=["commodity codes"],
+    )
+    search = results_on(tmp_path, [api, page])
+    assert [result["id"] for result in search("trade tariff commodity codes")] == ["tariff-lookup", "tariff-api"]
+    asked = search("trade tariff API commodity codes")
+    assert [result["id"] for result in asked] == ["tariff-api", "tariff-lookup"]
+    assert "type_matches_intent" in asked[0]["reasons"] and "reviewed" in asked[1]["reasons"]
