@@ -96,11 +96,17 @@ def dcg(earned: Iterable[int], k: int) -> float:
 def ndcg(
     urls: Sequence[str | Sequence[str]], grades: Mapping[str, int], k: int = 10, ideal: Iterable[int] | None = None
 ) -> float | None:
-    """nDCG@k of the ranked URLs; `ideal` is the grades a perfect list could show."""
+    """nDCG@k of the ranked URLs; `ideal` is the grades a perfect list could show.
+    `ideal_grades` builds that list greedily, and where records share links a
+    list can earn more than it ("Bank Wizard" holding only an API catalogue's
+    documentation page, shown before "Citizen Claims" linking the catalogue
+    and that page: two results at 3 where the greedy ideal shows one); a list
+    that earns more is itself a better ideal, so no answer scores above 1."""
     best = dcg(sorted(grades.values() if ideal is None else ideal, reverse=True), k)
     if best == 0:
         return None
-    return dcg(gains(urls, grades), k) / best
+    earned = dcg(gains(urls, grades), k)
+    return earned / max(best, earned)
 
 
 def recall(urls: Sequence[str | Sequence[str]], grades: Mapping[str, int], k: int = 10) -> float | None:

@@ -101,6 +101,18 @@ def test_records_sharing_a_link_are_each_an_ideal_result():
     assert sorted(ideal_grades(grades, [[A, B, C]])) == [3]  # one record merged from three: one result
 
 
+def test_a_list_earning_more_than_the_greedy_ideal_scores_one():
+    # One record holds only B, another links A and B: shown in that order
+    # they earn 3 and 3, where the ideal, taking the record of two links
+    # first, holds one 3. The answer is the better ideal: 1.0, never above
+    # (it was 1.56); a list earning less than the ideal still scores below 1.
+    grades = {normalise_url(A): 3, normalise_url(B): 3, normalise_url(C): 1}
+    ideal = ideal_grades(grades, [[A, B], [B, B]])
+    assert sorted(ideal) == [1, 3]
+    assert ndcg([B, (A, B), C], grades, ideal=ideal) == pytest.approx(1.0)
+    assert ndcg([C, (A, B)], grades, ideal=ideal) == pytest.approx((1 + 7 / math.log2(3)) / (7 + 1 / math.log2(3)))
+
+
 def test_recall_counts_grade_two_and_up_out_of_at_most_k():
     assert recall([C, A], GRADES) == 0.5
     many = {normalise_url(f"https://m.gov.uk/{n}"): 2 for n in range(15)}
