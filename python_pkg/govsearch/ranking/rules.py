@@ -58,7 +58,7 @@ TITLE_WORDS = 2
 TITLE_WORDS_BOOST = 2.0
 PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
-INTENT_BOOST = 2.0  # the record's type is one an intent word asks for
+INTENT_BOOST = 2.0  # the record's type is one an intent word asks for: above a reviewed page's prior (1.6 x 1.3)
 PLACE_BOOST = 6.0  # the record holds the place the query names beside its topic (any mode)
 # ... and a place beside a topic counts for lunr's score this much (its clause boost): nothing.
 # It ranks by PLACE_BOOST alone: a place name is a rare word, so its idf in a title would
