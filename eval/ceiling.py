@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import estate  # noqa: E402  (puts python_pkg on the path)
 from judgments import load_all  # noqa: E402
-from relevance import RELEVANT, ideal_grades, keys, ndcg  # noqa: E402
+from relevance import RELEVANT, grade_of, ideal_grades, ndcg  # noqa: E402
 from run import _links  # noqa: E402
 
 from govsearch import Catalogue, DirectoryLoader  # noqa: E402
@@ -47,7 +47,7 @@ def main() -> int:
         shown = [_links(item, same) for item in _first(catalogue, query.arguments(PAGE), max(DEPTHS))]
         row = [ndcg(shown[:10], query.grades, 10, ideal) or 0.0]
         for depth in DEPTHS:
-            reordered = sorted(shown[:depth], key=lambda links: -_grade(links, query.grades))
+            reordered = sorted(shown[:depth], key=lambda links: -grade_of(links, query.grades))
             row.append(ndcg(reordered[:10], query.grades, 10, ideal) or 0.0)
         for group in (query.part, f"{query.part}: {'visitors' if query.visitor else 'keywords'}"):
             sums.setdefault(group, []).append(row)
@@ -69,10 +69,6 @@ def _first(catalogue: Catalogue, arguments: dict, count: int) -> list[dict]:
         if len(page) < PAGE:
             break
     return results[:count]
-
-
-def _grade(links: list[str], grades: dict[str, int]) -> int:
-    return max((grades.get(key) or 0 for key in keys(links)), default=0)
 
 
 if __name__ == "__main__":

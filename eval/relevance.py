@@ -50,6 +50,11 @@ def keys(result: str | Sequence[str]) -> list[str]:
     return [normalise_url(result)] if isinstance(result, str) else [normalise_url(url) for url in result]
 
 
+def grade_of(result: str | Sequence[str], grades: Mapping[str, int]) -> int:
+    """The best grade of a result's URLs (unjudged 0)."""
+    return max((grades.get(key) or 0 for key in keys(result)), default=0)
+
+
 def gains(results: Sequence[str | Sequence[str]], grades: Mapping[str, int]) -> list[int]:
     """The grade each ranked result earns: its best-graded URL not already
     shown (unjudged 0, a repeated URL 0)."""

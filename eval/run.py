@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import estate  # noqa: E402  (puts python_pkg on the path)
 from judgments import Query, digest, load_all  # noqa: E402
-from relevance import RELEVANT, ideal_grades, keys, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
+from relevance import RELEVANT, grade_of, ideal_grades, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
 
 from govsearch import Catalogue, DirectoryLoader  # noqa: E402
 
@@ -79,7 +79,7 @@ def judge(
             {
                 "url": item["url"],
                 "title": item["title"],
-                "grade": max((grades.get(key) or 0 for key in keys(links)), default=0) or None,
+                "grade": grade_of(links, grades) or None,
             }
             for item, links in zip(results, urls)
         ],
