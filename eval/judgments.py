@@ -27,7 +27,9 @@ VISITORS = QUERIES.with_name("visitors.toml")
 # no one picks which queries the rules are tuned on (eval/README.md, "Two parts").
 TEST_SHARE = 0.45
 INTENTS = ("citizen", "developer", "statistics", "land-property", "organisation")
-TAGS = ("typo", "acronym", "ambiguous", "no-answer", "question", "place", "year", "near-me")
+# `sentence`: a need sent whole, as an in-page agent words a visitor's request ("I need the
+# official dataset of ..."), not as the words someone types into a search box.
+TAGS = ("typo", "acronym", "ambiguous", "no-answer", "question", "place", "year", "near-me", "sentence")
 SCHEMA = (
     Path(__file__).resolve().parents[1]
     / "python_pkg"
