@@ -18,6 +18,8 @@ def test_the_words_never_license_a_resource_under_another_licence():
     assert attribution({**IMPORTED, "licence": "Open Government Licence v3.0"}) == OGL_ATTRIBUTION
     assert attribution({"licence": "Open Government Licence v3.0"}) == OGL_ATTRIBUTION
     assert attribution({"source": {"kind": "curated"}, "licence": "Crown copyright"}) is None
+    # an annotated record's catalogue details are the export's, so they carry its attribution
+    assert attribution({"source": {"kind": "annotated"}, "licence": "Crown copyright"}) == CATALOGUE_ATTRIBUTION
 
 
 def test_reviewed_evidence_states_the_licence_when_the_record_does_not():

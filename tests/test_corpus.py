@@ -17,13 +17,19 @@ from pathlib import Path
 import pytest
 
 from govsearch.tool_schemas import ACCESS_STATUSES, COLLECTIONS, RESOURCE_TYPES
-from govsearch_build.records import load_content
+from govsearch_build.config import load_config
+from govsearch_build.importers import run_import
+from govsearch_build.pipeline import publisher_authority
+from govsearch_build.records import AUTHORED_KINDS, load_content
 
 REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "site" / "content"
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 EXCEPTIONS_FILE = REPO / "python_pkg" / "govsearch_build" / "publisher_exceptions.txt"
 EXCEPTIONS_DOC = REPO / "docs" / "publisher-exceptions.md"
+FULL_ESTATE = REPO / "site" / "full-estate.toml"
+# The facts an annotated record takes from its export unchanged.
+EXPORT_FACTS = ("title", "url", "publisher", "resourceType", "accessStatus")
 
 
 @pytest.fixture(scope="module")
@@ -72,8 +78,14 @@ def test_record_files_are_named_by_collection_and_id(corpus):
     assert wrong == []
 
 
-def test_curated_provenance(records):
-    assert all(r.get("source", {}).get("kind") == "curated" for r in records)
+def test_content_is_curated_or_annotated(records):
+    assert {r.get("source", {}).get("kind") for r in records} <= AUTHORED_KINDS
+
+
+def test_an_annotated_record_names_the_export_it_annotates(records):
+    for record in records:
+        if record["source"]["kind"] == "annotated":
+            assert record["source"].get("file") and record["source"].get("revision"), record["id"]
 
 
 def test_urls_are_https(records):
@@ -322,3 +334,31 @@ def test_summaries_are_in_our_own_words(records, exports):
             if summary == text or (len(summary) > 40 and summary in text):
                 copied.append(r["id"])
     assert copied == []
+
+
+@pytest.fixture(scope="module")
+def imported_facts():
+    """Each imported record's facts, by URL, as the full estate's importers give them."""
+    if not DATA.is_dir():
+        pytest.skip(f"real exports not present at {DATA}")
+    facts: dict[str, list[tuple[str, ...]]] = collections.defaultdict(list)
+    config = load_config(FULL_ESTATE, sources_dir=DATA)
+    authority = publisher_authority(config)
+    for source in config.sources:
+        result = run_import(source.kind, [source.path], collection=source.collection, authority=authority)
+        for record in result.records:
+            facts[record.data["url"]].append(tuple(record.data[name] for name in EXPORT_FACTS))
+    return facts
+
+
+@pytest.mark.shared_data
+def test_annotated_records_keep_their_exports_facts(records, imported_facts):
+    # An annotated record adds our words, never our facts: whatever it states beyond
+    # its summary and keywords must be what an importer reads from the export.
+    changed = [
+        (r["id"], tuple(r[name] for name in EXPORT_FACTS))
+        for r in records
+        if r["source"]["kind"] == "annotated"
+        and tuple(r[name] for name in EXPORT_FACTS) not in imported_facts[r["url"]]
+    ]
+    assert changed == []

@@ -10,7 +10,7 @@ import pytest
 
 from govsearch import Catalogue, DirectoryLoader
 from govsearch_build.config import load_config
-from govsearch_build.data_writer import write_data
+from govsearch_build.data_writer import record_flags, write_data
 from govsearch_build.estate import finish_estate
 from govsearch_build.importers.cleaning import MAX_LINKS
 from govsearch_build.importers.merge import merge_into
@@ -100,6 +100,23 @@ def test_same_resource_becomes_one_record_and_reviewed_facts_win():
     quality = log.as_dict()
     assert quality["same-resource-merged"]["merged"] == 2 and quality["licence-from-govuk"]["changed"] == 1
     assert quality["generic-title"]["changed"] == 1
+
+
+def test_an_annotated_record_wins_the_merge_with_its_import_but_claims_no_review():
+    annotated = {
+        **GOVUK_PAGE,
+        "id": "pay-tax",
+        "summary": "Settle a tax bill online, by bank transfer or by card.",
+        "keywords": ["settle a tax bill"],
+        "source": {"kind": "annotated", "file": "okf-uk-living/resources-0.json", "revision": "241209d2"},
+    }
+    imported = Record(data={**GOVUK_PAGE, "keywords": ["hmrc"]}, body="", file="resources-0.json#3")
+    # the import comes first, as an import read before the content folder would
+    (merged,) = finish_estate([imported, Record(data=annotated, body="", file="uk-living/pay-tax.md")], QualityLog())
+    assert (merged.id, merged.data["summary"]) == ("pay-tax", annotated["summary"])
+    assert merged.data["keywords"] == ["settle a tax bill", "hmrc"]
+    assert merged.data["source"]["kind"] == "annotated"
+    assert "reviewed" not in record_flags(merged)
 
 
 def test_apis_behind_one_gateway_stay_apart():

@@ -62,6 +62,8 @@ def record(**fields):
     [
         ({}, []),
         ({"source": {"kind": "curated"}}, ["reviewed"]),
+        # our words on an export's facts: nobody checked access or licence
+        ({"source": {"kind": "annotated"}}, []),
         ({"collection": "deep-evidence"}, ["reviewed"]),
         ({"url": "https://www.gov.uk/flood-risk"}, ["official_page"]),
         ({"url": "https://check-for-flooding.service.gov.uk/"}, ["official_page"]),

@@ -8,7 +8,7 @@ import pytest
 
 from govsearch_build.config import ConfigError, load_config
 from govsearch_build.facets import Facet, by_letter
-from govsearch_build.record_page import provenance_rows
+from govsearch_build.record_page import authorship, provenance_rows
 from govsearch_build.template_filters import govuk_date, thousands
 
 REPO = Path(__file__).resolve().parents[1]
@@ -27,6 +27,12 @@ def test_counts_have_thousands_separators():
     assert thousands(37816) == "37,816"
     assert thousands(999) == "999"
     assert thousands("n/a") == "n/a"
+
+
+def test_a_record_page_says_who_wrote_the_record():
+    assert authorship({}) == "curated"
+    assert authorship({"kind": "annotated"}) == "annotated"
+    assert authorship({"kind": "okf-uk-living"}) == "imported"
 
 
 def test_provenance_rows_are_plain():

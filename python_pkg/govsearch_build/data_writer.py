@@ -152,9 +152,10 @@ _FORMAT_TITLE = re.compile(
 def record_flags(record: Record) -> list[str]:
     """The build-time evidence behind a record's ranking prior (govsearch.ranking.rules.FLAG_WEIGHTS)."""
     data = record.data
-    kind = data.get("source", {}).get("kind", "curated")
+    kind = record.kind
     host = urlsplit(data["url"]).hostname or ""
     flags = []
+    # An annotated record's words are ours but its facts are the export's, unchecked.
     if kind == "curated" or data["collection"] == "deep-evidence" or "evidence" in data:
         flags.append("reviewed")
     if host == "www.gov.uk" or host.endswith(".service.gov.uk"):

@@ -17,7 +17,7 @@ under a numbered slug with the same title, summary and date, an API and its
 own documentation, and a service and the dataset page that describes it.
 
 Which record's facts win: a reviewed record (one with `evidence`, the
-`deep-evidence` tier) first, then curated records, then imports in the order
+`deep-evidence` tier) first, then curated and annotated records, then imports in the order
 of `[[sources]]`. The winner keeps its title, summary, url, publisher, type,
 access status, access note and licence; a reviewed record never takes access
 or licence facts from an import (they are what its review checked). The
@@ -46,7 +46,7 @@ OGL = "Open Government Licence v3.0"
 
 
 def _rank(record: Record, position: int) -> tuple[int, int]:
-    return (0 if "evidence" in record.data else 1 if record.curated else 2, position)
+    return (0 if "evidence" in record.data else 1 if record.authored else 2, position)
 
 
 # words that say what kind of thing a title names, not which one
@@ -58,16 +58,17 @@ def _title_words(record: Record) -> set[str]:
 
 
 def _resources(members: list[tuple[int, Record]]) -> list[list[tuple[int, Record]]]:
-    """The resources among records at one URL: a curated record whose title shares
-    no word with an earlier curated one's is a resource of its own; every import
-    joins the first resource (an import's title is no evidence either way)."""
+    """The resources among records at one URL: an authored record (curated or
+    annotated) whose title shares no word with an earlier one's is a resource of
+    its own; every import joins the first resource (an import's title is no
+    evidence either way)."""
     resources: list[list[tuple[int, Record]]] = []
-    for position, record in sorted(members, key=lambda pair: not pair[1].curated):
+    for position, record in sorted(members, key=lambda pair: not pair[1].authored):
         home = next(
             (
                 resource
                 for resource in resources
-                if not record.curated or any(_title_words(r) & _title_words(record) for _, r in resource)
+                if not record.authored or any(_title_words(r) & _title_words(record) for _, r in resource)
             ),
             None,
         )
@@ -251,12 +252,12 @@ def _is_api_root(record: Record) -> bool:
 
 
 def _page_first(record: Record, position: int) -> tuple[int, bool, int]:
-    """Reviewed, then curated records first; among imports the dataset's page."""
+    """Reviewed, then curated and annotated records first; among imports the dataset's page."""
     return _rank(record, position)[0], not _is_page(record), position
 
 
 def _root_first(record: Record, position: int) -> tuple[int, bool, int, int]:
-    """Reviewed, then curated records first (whose facts win, as for one URL); among
+    """Reviewed, then curated and annotated records first (whose facts win, as for one URL); among
     imports the API at its root: its documentation and endpoints are parts of it."""
     return _rank(record, position)[0], not _is_api_root(record), len(normalised_url(record.data["url"])), position
 
@@ -342,13 +343,13 @@ def type_rule(records: list[Record], log: QualityLog) -> None:
     documentation page on a developer portal is `api-documentation` (HMRC's from the
     API catalogue as HMRC's curated ones), at its endpoint or product page an `api`
     (DVLA's, OS's, the UKHO's); a curated record's author chose its type by that
-    rule already; a data.gov.uk dataset page is
+    rule already (an annotated one's type is the export's, so the rule applies); a data.gov.uk dataset page is
     a `dataset`; an ArcGIS web map application is a way to view data (`dataset`),
     not an `api`."""
     for record in records:
         data = record.data
         kind = data["resourceType"]
-        if kind == "api" and _API_DOCS_PAGE.search(data["url"]) and not record.curated:
+        if kind == "api" and _API_DOCS_PAGE.search(data["url"]) and record.kind != "curated":
             new = "api-documentation"
         elif kind == "catalogue-record" and _DGU_PAGE.match(data["url"]):
             new = "dataset"

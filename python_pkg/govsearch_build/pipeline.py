@@ -88,14 +88,14 @@ def collect_records(config: SiteConfig) -> LoadResult:
 
     Curated records come first; records of the same resource (same normalised
     URL, any collection) then become one (see govsearch_build/estate.py: a
-    reviewed record's facts win, then curated, then sources in order).
+    reviewed record's facts win, then curated and annotated, then sources in order).
     """
     loaded = load_content(config.content_dir, http_allowed_hosts=config.http_allowed_hosts)
     records = loaded.records
     if config.sources:
         from .importers import combine_results, run_import
 
-        authority = _publisher_authority(config)
+        authority = publisher_authority(config)
         results = []
         for source in config.sources:
             console.print(f"  importing {source.kind} from {source.path}")
@@ -125,7 +125,7 @@ def collect_records(config: SiteConfig) -> LoadResult:
     return loaded
 
 
-def _publisher_authority(config: SiteConfig):
+def publisher_authority(config: SiteConfig):
     """The GOV.UK organisations list, when a source provides it, names publishers exactly."""
     from .publishers import PublisherAuthority
 

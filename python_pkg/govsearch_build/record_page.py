@@ -22,6 +22,7 @@ LINK_KINDS = {"download": "download", "service": "service", "documentation": "do
 # Where a record comes from, in plain words (importer kinds are jargon).
 SOURCE_NAMES = {
     "curated": "the govsearch editors",
+    "annotated": "an imported catalogue, with a summary and keywords by the govsearch editors",
     "api-catalogue": "the UK government API catalogue (Central Digital and Data Office)",
     "govuk-organisations": "the GOV.UK list of government organisations",
     "okf-search-shards": "a public catalogue of UK government APIs (okf-uk-government-apis)",
@@ -37,6 +38,13 @@ SOURCE_FIELDS = (
     ("file", "Place in the export"),
     ("revision", "Export version"),
 )
+
+
+def authorship(source: dict[str, Any]) -> str:
+    """Who wrote a record, for its page: `curated` (our editors, facts checked),
+    `annotated` (our words on an export's facts) or `imported`."""
+    kind = source.get("kind", "curated")
+    return kind if kind in ("curated", "annotated") else "imported"
 
 
 def provenance_rows(source: dict[str, Any]) -> list[tuple[str, str, str | None]]:

@@ -65,6 +65,12 @@ class Rejection:
         return {"file": self.file, "field": self.field, "reason": self.reason}
 
 
+# Source kinds written in site/content. Only `curated` claims a person checked the
+# facts (the `reviewed` ranking flag); `annotated` keeps an export's title, URL,
+# publisher, type and access as the export gives them and adds our words.
+AUTHORED_KINDS = frozenset({"curated", "annotated"})
+
+
 @dataclass(frozen=True)
 class Record:
     """A valid record: its front matter fields, Markdown body and origin."""
@@ -78,9 +84,16 @@ class Record:
         return self.data["id"]
 
     @property
-    def curated(self) -> bool:
-        """Written by our own authors (a record without a `source` is), not imported."""
-        return self.data.get("source", {}).get("kind", "curated") == "curated"
+    def kind(self) -> str:
+        """The source kind: `curated`, `annotated` or the importer's (docs/record-format.md)."""
+        return self.data.get("source", {}).get("kind", "curated")
+
+    @property
+    def authored(self) -> bool:
+        """Written in site/content by our own authors rather than imported: a curated
+        record (a record without a `source` is one) or an annotated one (an export's
+        facts with our summary and keywords). Either wins a merge with imports."""
+        return self.kind in AUTHORED_KINDS
 
 
 @dataclass

@@ -26,7 +26,7 @@ from .config import SiteConfig
 from .facets import Facet, by_letter, facet_groups
 from .labels import ACCESS_DESCRIPTIONS, ACCESS_STATUSES, ACCESS_TAG_COLOURS, RESOURCE_TYPES
 from .pagination import RECORDS_PER_PAGE, page_path, pages_of
-from .record_page import LINK_KINDS, SOURCE_NAMES, licence_statement, provenance_rows
+from .record_page import LINK_KINDS, SOURCE_NAMES, authorship, licence_statement, provenance_rows
 from .records import Record
 from .related import Related, related_records
 from .runtime import first_visit_bytes
@@ -287,7 +287,7 @@ class Renderer:
             body=render_markdown(body) if (body := record.get("body", self.bodies.get(record["id"]))) else None,
             source_rows=source_rows,
             source_name=SOURCE_NAMES.get(source.get("kind", "curated"), str(source.get("kind"))),
-            curated=source.get("kind", "curated") == "curated",
+            authorship=authorship(source),
             evidence=evidence,
             licence=licence,
             link_kinds=LINK_KINDS,

@@ -42,7 +42,7 @@ lists every export in `../shared/data` as `[[sources]]`.
   aside) become one record in every collection they
   were in: `collection` is the winner's, `collections` lists all (the winner's
   first). The winner: a reviewed record (with `evidence`, the `deep-evidence`
-  tier), then curated records, then imports in `[[sources]]` order. It keeps
+  tier), then curated and annotated records, then imports in `[[sources]]` order. It keeps
   its title, summary, url, publisher, type, access status, access note and
   licence; a reviewed record never takes access or licence facts from an
   import (they are what its review checked); the others add keywords and

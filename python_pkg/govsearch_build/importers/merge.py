@@ -77,7 +77,7 @@ def _better_summary(target: Record, other: Record, log: QualityLog | None) -> No
     again, or the importer's own "X from Y, listed in Z.") gives way to the merged
     record's own; the one given way is kept among the other names (`keep_names`)."""
     data, theirs = target.data, other.data
-    if target.curated or not is_stand_in_summary(data["summary"], data["title"]):
+    if target.authored or not is_stand_in_summary(data["summary"], data["title"]):
         return
     says_only_our_title = loose_text(theirs["summary"]) == loose_text(data["title"])
     if is_stand_in_summary(theirs["summary"], theirs["title"]) or says_only_our_title:
