@@ -338,7 +338,7 @@ def site_config(content_dir: Path, target: Path, template: Path = ROOT / "site" 
     """The full estate's configuration (hosts, collections, search vocabulary) over the simulated content, without sources."""
     text = template.read_text("utf-8")
     text = re.split(r"(?m)^\[\[sources\]\]", text)[0]
-    text = re.sub(r"(?m)^(sources_dir|sources_lock)\s*=.*\n", "", text)
+    text = re.sub(r"(?m)^(sources_dir|sources_lock|annotations_dir)\s*=.*\n", "", text)
     text, replaced = re.subn(
         r"(?m)^content_dir\s*=.*$", f"content_dir = {json.dumps(str(content_dir.resolve()))}", text
     )

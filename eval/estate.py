@@ -40,6 +40,7 @@ def fingerprint(config: SiteConfig) -> str:
         Path(__file__),
         config.file,
         config.content_dir,
+        *([config.annotations_dir] if config.annotations_dir else []),
         REPO / "python_pkg",
         *(source.path for source in config.sources),
     ]

@@ -1,4 +1,5 @@
-"""Requirements on the curated default corpus in site/content.
+"""Requirements on the curated default corpus in site/content, and on the
+annotations in site/annotations (our words for imported records).
 
 The counts, access notes and evidence checks run everywhere. The fact checks
 (publisher names, URLs and titles taken from the real exports, summaries in
@@ -20,10 +21,11 @@ from govsearch.tool_schemas import ACCESS_STATUSES, COLLECTIONS, RESOURCE_TYPES
 from govsearch_build.config import load_config
 from govsearch_build.importers import run_import
 from govsearch_build.pipeline import publisher_authority
-from govsearch_build.records import AUTHORED_KINDS, load_content
+from govsearch_build.records import load_content
 
 REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "site" / "content"
+ANNOTATIONS = REPO / "site" / "annotations"
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 EXCEPTIONS_FILE = REPO / "python_pkg" / "govsearch_build" / "publisher_exceptions.txt"
 EXCEPTIONS_DOC = REPO / "docs" / "publisher-exceptions.md"
@@ -40,6 +42,16 @@ def corpus():
 @pytest.fixture(scope="module")
 def records(corpus):
     return [record.data for record in corpus.records]
+
+
+@pytest.fixture(scope="module")
+def annotations():
+    return load_content(ANNOTATIONS, label="annotations/")
+
+
+@pytest.fixture(scope="module")
+def annotated(annotations):
+    return [record.data for record in annotations.records]
 
 
 def test_no_rejections(corpus):
@@ -78,14 +90,20 @@ def test_record_files_are_named_by_collection_and_id(corpus):
     assert wrong == []
 
 
-def test_content_is_curated_or_annotated(records):
-    assert {r.get("source", {}).get("kind") for r in records} <= AUTHORED_KINDS
+def test_content_is_curated(records):
+    assert {r.get("source", {}).get("kind") for r in records} == {"curated"}
 
 
-def test_an_annotated_record_names_the_export_it_annotates(records):
-    for record in records:
-        if record["source"]["kind"] == "annotated":
-            assert record["source"].get("file") and record["source"].get("revision"), record["id"]
+def test_annotations_are_annotated_records_of_their_own(annotations, annotated, records):
+    assert annotations.rejected == [], [r.as_dict() for r in annotations.rejected[:10]]
+    assert len(annotated) >= 500
+    assert {r["source"]["kind"] for r in annotated} == {"annotated"}
+    # each names the export it annotates, and is the only record of its id and URL
+    assert all(r["source"].get("file") and r["source"].get("revision") for r in annotated)
+    assert not {r["id"] for r in annotated} & {r["id"] for r in records}
+    assert not {r["url"] for r in annotated} & {r["url"] for r in records}
+    wrong = [r.file for r in annotations.records if r.file != f"annotations/{r.data['collection']}/{r.data['id']}.md"]
+    assert wrong == []
 
 
 def test_urls_are_https(records):
@@ -189,9 +207,9 @@ def exports():
 
 
 @pytest.mark.shared_data
-def test_publishers_are_govuk_organisations_or_exceptions(records, exports):
+def test_publishers_are_govuk_organisations_or_exceptions(records, annotated, exports):
     allowed = exports["org_titles"] | _exceptions()
-    unknown = sorted({r["publisher"] for r in records} - allowed)
+    unknown = sorted({r["publisher"] for r in records + annotated} - allowed)
     assert unknown == [], f"publishers neither on GOV.UK nor in publisher_exceptions.txt: {unknown}"
 
 
@@ -325,9 +343,9 @@ def test_titles_appear_in_exports(records, exports):
 
 
 @pytest.mark.shared_data
-def test_summaries_are_in_our_own_words(records, exports):
+def test_summaries_are_in_our_own_words(records, annotated, exports):
     copied = []
-    for r in records:
+    for r in records + annotated:
         summary = _norm(r["summary"])
         for description in exports["descriptions"].get(r["url"], ()):
             text = _norm(description)
@@ -352,13 +370,18 @@ def imported_facts():
 
 
 @pytest.mark.shared_data
-def test_annotated_records_keep_their_exports_facts(records, imported_facts):
+def test_annotated_records_keep_their_exports_facts(annotated, imported_facts):
     # An annotated record adds our words, never our facts: whatever it states beyond
     # its summary and keywords must be what an importer reads from the export.
     changed = [
         (r["id"], tuple(r[name] for name in EXPORT_FACTS))
-        for r in records
-        if r["source"]["kind"] == "annotated"
-        and tuple(r[name] for name in EXPORT_FACTS) not in imported_facts[r["url"]]
+        for r in annotated
+        if tuple(r[name] for name in EXPORT_FACTS) not in imported_facts[r["url"]]
     ]
     assert changed == []
+
+
+def test_only_the_full_estate_reads_the_annotations():
+    # an annotation gives an import our words; the curated site has no imports
+    assert load_config(FULL_ESTATE).annotations_dir.resolve() == ANNOTATIONS
+    assert load_config(REPO / "site" / "site.toml").annotations_dir is None

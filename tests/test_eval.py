@@ -269,12 +269,14 @@ def test_the_full_estate_cache_is_rebuilt_when_an_input_changes(tmp_path):
     from estate import fingerprint
 
     (tmp_path / "content").mkdir()
+    (tmp_path / "annotations").mkdir()
     (tmp_path / "source").mkdir()
     (tmp_path / "site.toml").write_text("title = 'x'\n")
     (tmp_path / "source" / "rows.csv").write_text("a,b\n")
     config = SimpleNamespace(
         file=tmp_path / "site.toml",
         content_dir=tmp_path / "content",
+        annotations_dir=tmp_path / "annotations",
         sources=[SimpleNamespace(path=tmp_path / "source")],
     )
     first = fingerprint(config)
@@ -282,5 +284,8 @@ def test_the_full_estate_cache_is_rebuilt_when_an_input_changes(tmp_path):
     (tmp_path / "content" / "new-record.md").write_text("---\n")
     second = fingerprint(config)
     assert second != first
+    (tmp_path / "annotations" / "new-annotation.md").write_text("---\n")
+    third = fingerprint(config)
+    assert third != second
     (tmp_path / "source" / "rows.csv").write_text("a,b\n1,2\n")
-    assert fingerprint(config) != second
+    assert fingerprint(config) != third

@@ -22,6 +22,7 @@ from govsearch_build.code_titles import is_bare_code
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.quality import RULES
+from govsearch_build.records import load_content
 from govsearch_build.render import Renderer
 from govsearch_build.report import build_report
 from govsearch_build.summaries import is_placeholder, repeats_title
@@ -63,10 +64,21 @@ def test_the_report_reconciles_inputs_to_records(estate):
     report = build_report(loaded)
     totals = report["totals"]
     assert totals["reconciles"] and totals["built"] == len(loaded.records), totals
-    assert totals["curated_inputs"] == len(list((REPO / "site" / "content").rglob("*.md")))
+    authored = [*(REPO / "site" / "content").rglob("*.md"), *(REPO / "site" / "annotations").rglob("*.md")]
+    assert totals["curated_inputs"] == len(authored)
     # every link of a folded row kept or dropped with its reason
     assert report["links"]["kept"] > 25_000 and report["links"]["kept_by_kind"]["kept (plain http, flagged)"] > 1_000
     assert all(reason for reason in report["links"]["dropped_by_reason"])
+
+
+def test_every_annotation_is_built_over_its_import_with_our_words(estate):
+    loaded, _ = estate
+    annotations = load_content(REPO / "site" / "annotations")
+    by_url = {record.data["url"]: record.data for record in loaded.records}
+    for annotation in annotations.records:
+        built = by_url[annotation.data["url"]]
+        assert (built["id"], built["summary"]) == (annotation.id, annotation.data["summary"])
+        assert built["source"]["kind"] == "annotated" and set(annotation.data["keywords"]) <= set(built["keywords"])
 
 
 def _input_rows() -> list[tuple[str, list[str]]]:

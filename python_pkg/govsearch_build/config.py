@@ -45,6 +45,9 @@ class SiteConfig:
     index_layout: str = "auto"  # "single", "sharded", or "auto" (sharded for large sites)
     sources_dir: Path | None = None  # where [[sources]] paths start: ../shared/data or the fetched cache
     sources_lock: Path | None = None  # the lock pinning the bytes sources_dir must hold
+    # Annotated records (docs/record-format.md): our words for imported records, read
+    # beside content_dir by a build that imports their exports (the full estate).
+    annotations_dir: Path | None = None
     # [search]: ranking data kept out of code (docs/ranking.md). Synonym
     # groups, each led by the one word the others are indexed and searched
     # as; intent words -> the resource types they ask for.
@@ -102,6 +105,7 @@ def load_config(path: Path, sources_dir: Path | None = None) -> SiteConfig:
         index_layout=_layout(path, raw.get("index_layout", "auto")),
         sources_dir=Path(sources_dir).resolve() if sources_dir is not None else None,
         sources_lock=(where / lock).resolve() if lock else None,
+        annotations_dir=where / raw["annotations_dir"] if raw.get("annotations_dir") else None,
         **_search(path, raw.get("search", {})),
         contact_url=_contact(path, raw.get("contact_url", "")),
     )

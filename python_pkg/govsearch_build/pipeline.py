@@ -91,6 +91,10 @@ def collect_records(config: SiteConfig) -> LoadResult:
     reviewed record's facts win, then curated and annotated, then sources in order).
     """
     loaded = load_content(config.content_dir, http_allowed_hosts=config.http_allowed_hosts)
+    if config.annotations_dir is not None:
+        loaded.absorb(
+            load_content(config.annotations_dir, http_allowed_hosts=config.http_allowed_hosts, label="annotations/")
+        )
     records = loaded.records
     if config.sources:
         from .importers import combine_results, run_import
@@ -179,6 +183,7 @@ def _refuse_unsafe_out(config: SiteConfig, out: Path) -> None:
     protected = {
         "the repository": PROJECT_ROOT,
         "the content folder": config.content_dir.resolve(),
+        **({"the annotations folder": config.annotations_dir.resolve()} if config.annotations_dir else {}),
         "the folder holding the configuration": config.file.resolve().parent,
         **{f"the {source.kind} source": source.path.resolve() for source in config.sources},
     }

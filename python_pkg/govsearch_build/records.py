@@ -65,9 +65,8 @@ class Rejection:
         return {"file": self.file, "field": self.field, "reason": self.reason}
 
 
-# Source kinds written in site/content. Only `curated` claims a person checked the
-# facts (the `reviewed` ranking flag); `annotated` keeps an export's title, URL,
-# publisher, type and access as the export gives them and adds our words.
+# Source kinds we write (docs/record-format.md): only `curated` claims a person checked
+# the facts (the `reviewed` flag); `annotated` is an export's facts with our words.
 AUTHORED_KINDS = frozenset({"curated", "annotated"})
 
 
@@ -84,8 +83,7 @@ class Record:
         return self.data["id"]
 
     @property
-    def kind(self) -> str:
-        """The source kind: `curated`, `annotated` or the importer's (docs/record-format.md)."""
+    def kind(self) -> str:  # `curated`, `annotated` or the importer's
         return self.data.get("source", {}).get("kind", "curated")
 
     @property
@@ -108,6 +106,14 @@ class LoadResult:
     curated_inputs: int = 0  # Markdown files read from the content folder
     curated_built: int = 0  # ... of which became records (the rest rejected)
     duplicates_after_merge: int = 0  # records refused once every source was merged (same id or url)
+
+    def absorb(self, other: LoadResult) -> None:
+        """Take in another folder's records, rejections and counts (the annotations)."""
+        self.records += other.records
+        self.rejected += other.rejected
+        self.rejected_files |= other.rejected_files
+        self.curated_inputs += other.curated_inputs
+        self.curated_built += other.curated_built
 
     def reject(self, problems: Iterable[Rejection]) -> None:
         for problem in problems:
@@ -434,12 +440,13 @@ def markdown_hazard(body: str) -> str | None:
     return None
 
 
-def load_content(content_dir: Path, *, http_allowed_hosts: Iterable[str] = ()) -> LoadResult:
-    """Load every `*.md` below content_dir; invalid files become rejections."""
+def load_content(content_dir: Path, *, http_allowed_hosts: Iterable[str] = (), label: str = "") -> LoadResult:
+    """Load every `*.md` below content_dir; invalid files become rejections. Each
+    file is named by its path below content_dir, after `label` ("annotations/")."""
     result = LoadResult()
     root = content_dir.resolve()
     for path in sorted(content_dir.rglob("*.md")):
-        shown_as = path.relative_to(content_dir).as_posix()
+        shown_as = label + path.relative_to(content_dir).as_posix()
         # Checked for every file, not only for the last path component being a
         # symlink, so a symlinked folder (should a glob ever follow one) cannot
         # bring in files from elsewhere. A symlink that stays inside the folder
