@@ -53,7 +53,7 @@ class SiteConfig:
     # as; intent words -> the resource types they ask for.
     synonyms: tuple[tuple[str, ...], ...] = ()
     intents: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    fillers: tuple[str, ...] = ()  # words that say how someone asks, not what about ("near", "postcode")
+    fillers: tuple[str, ...] = ()  # words or phrases that say how, where or when someone asks ("near", "latest")
     # A question's opening words -> the words that say what it asks about, searched instead.
     openings: tuple[tuple[str, str], ...] = ()
     contact_url: str = ""  # where people report problems (the accessibility statement links to it)
@@ -137,10 +137,8 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
                 f"{path}: search.intents.{word} must list resource types from {', '.join(RESOURCE_TYPES)}"
             )
     fillers = table.get("fillers", [])
-    if not isinstance(fillers, list) or not all(
-        isinstance(w, str) and w.strip() and " " not in w.strip() for w in fillers
-    ):
-        raise ConfigError(f"{path}: search.fillers must be a list of single words")
+    if not isinstance(fillers, list) or not all(isinstance(w, str) and w.strip() for w in fillers):
+        raise ConfigError(f"{path}: search.fillers must be a list of words or phrases")
     openings = table.get("openings", {})
     if not isinstance(openings, dict) or not all(
         isinstance(words, str) and len(words.split()) >= 2 and isinstance(asks, str) for words, asks in openings.items()
@@ -152,7 +150,7 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
     return {
         "synonyms": tuple(tuple(word.strip() for word in group) for group in groups),
         "intents": tuple((word, tuple(types)) for word, types in intents.items()),
-        "fillers": tuple(word.strip().lower() for word in fillers),
+        "fillers": tuple(" ".join(words.lower().split()) for words in fillers),
         "openings": tuple(
             (" ".join(words.lower().split()), " ".join(asks.split())) for words, asks in openings.items()
         ),

@@ -9,7 +9,7 @@ from govsearch.ranking.series import newest_first, series_of
 VOCABULARY = SearchTerms.from_lists(
     [["ons", "office for national statistics"]],
     {"data": ["dataset"], "api": ["api"], "who": ["organisation"]},
-    fillers=["near", "nearest", "please"],
+    fillers=["near", "nearest", "please", "next to", "latest", "last year"],
     places=["bristol", "leeds"],
     openings={"how many people live in": "population", "how many people": ""},
 )
@@ -59,6 +59,25 @@ def test_filler_words_are_left_out_beside_other_words():
     assert [term.typed for term in read("nearest library please")] == ["library"]
     # A query of nothing else keeps them: something must be searched for.
     assert [term.typed for term in read("near")] == ["near"]
+
+
+def test_filler_phrases_are_left_out_wherever_they_stand():
+    # "next to" says where, "last year" and "latest" when (a query with no year gets the newest edition first)
+    assert [term.typed for term in read("who owns the land Next  To my house")] == ["owns", "land", "house", "who"]
+    assert [term.typed for term in read("how many people moved to the UK last year")] == ["moved", "uk"]
+    assert [term.typed for term in read("latest inflation rate")] == ["inflation", "rate"]
+    # only the whole phrase: "next of kin" and "last will" are what someone asks about
+    assert [term.typed for term in read("next of kin")] == ["next", "kin"]
+    assert [term.typed for term in read("last will and testament")] == ["last", "testament"]
+    assert [term.typed for term in read("last year")] == ["last", "year"]  # nothing else to search for
+    # a phrase still being typed may grow into another word ("last yearbook")
+    typing = query_terms("house prices last year", prefix_last=True, search_terms=VOCABULARY)
+    assert [(term.typed, term.prefix) for term in typing] == [
+        ("house", False),
+        ("prices", False),
+        ("last", False),
+        ("year", True),
+    ]
 
 
 def test_a_stop_words_contraction_is_left_out_beside_other_words():

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from lunr.stop_word_filter import stop_word_filter
@@ -80,7 +80,9 @@ class SearchTerms:
     # words collide ("ons" and "one" both stem to "on").
     phrases: dict[tuple[str, ...], str]
     intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
-    fillers: frozenset[str] = frozenset()  # words as typed that say how someone asks ("near", "nearest")
+    # Words as typed, and phrases, that say how, where or when someone asks, not what
+    # about ("near", "nearest", "next to", "latest", "last year").
+    fillers: frozenset[str] = frozenset()
     places: frozenset[str] = frozenset()  # words as typed that name a place (govsearch_build.places)
     # Question words (lunr's stop words, so never index terms) that ask for a kind of answer
     # when they open a query: "who runs prisons" asks for a body -> resource types.
@@ -91,6 +93,8 @@ class SearchTerms:
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
     # Each opening's pattern and what it asks about, longest first.
     _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
+    # The fillers of two or more words, anywhere in a query, as whole words.
+    _filler_phrases: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
 
     # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
     starts: tuple[frozenset[str], frozenset[str]] = field(init=False)
@@ -100,6 +104,7 @@ class SearchTerms:
         typed = frozenset(key[0] for key in self.phrases if len(key) == 1)
         object.__setattr__(self, "starts", (typed, frozenset(key[0] for key in self.phrases if len(key) > 1)))
         object.__setattr__(self, "_openings", _opening_patterns(self.openings))
+        object.__setattr__(self, "_filler_phrases", _phrase_pattern(f for f in self.fillers if " " in f))
 
     @classmethod
     def from_lists(
@@ -136,6 +141,16 @@ class SearchTerms:
             if found:
                 return f"{asks} {text[found.end() :]}"
         return text
+
+    def without_filler_phrases(self, text: str, prefix_last: bool = False) -> str:
+        """The query without its filler phrases ("land next to my house": "land my
+        house"), except one ending a query still being typed (its last word may
+        grow into another)."""
+        if self._filler_phrases is None:
+            return text
+        return self._filler_phrases.sub(
+            lambda found: found[0] if prefix_last and not text[found.end() :].strip() else " ", text
+        )
 
     def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
         """The longest group phrase starting at `start` of (typed, indexed)
@@ -187,6 +202,12 @@ def _opening_patterns(openings: dict[str, str]) -> tuple[tuple[re.Pattern[str], 
     return tuple(patterns)
 
 
+def _phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
+    """Any of these phrases as whole words, however spaced or cased (longest first)."""
+    words = [r"\s+".join(map(re.escape, phrase.split())) for phrase in sorted(phrases, key=len, reverse=True)]
+    return re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE) if words else None
+
+
 NO_SEARCH_TERMS = SearchTerms({}, {})
 
 
@@ -198,12 +219,13 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     before a word is finished. A phrase of a synonym group becomes the
     group's word; an intent word carries the resource types it asks for; a
     place word is marked (preferred, not required, beside other words).
-    Filler words ("near", "nearest") are left out when other words remain,
+    Filler words and phrases ("near", "next to", "latest") are left out when other words remain,
     and a question's opening words are read as what they ask about.
     """
     text = search_terms.reopened(text)
     terms = _plain_terms(text, prefix_last)
-    asked = [term for term in terms if term.prefix or not _filler(term.typed, search_terms)]
+    unfilled = _plain_terms(search_terms.without_filler_phrases(text, prefix_last), prefix_last)
+    asked = [term for term in unfilled if term.prefix or not _filler(term.typed, search_terms)]
     terms = asked if any(not term.prefix for term in asked) else terms
     finished = [term for term in terms if not term.prefix]
     pairs = [(term.typed, term.indexed) for term in finished]
