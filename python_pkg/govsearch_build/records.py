@@ -88,9 +88,9 @@ class Record:
 
     @property
     def authored(self) -> bool:
-        """Written in site/content by our own authors rather than imported: a curated
-        record (a record without a `source` is one) or an annotated one (an export's
-        facts with our summary and keywords). Either wins a merge with imports."""
+        """Written by our own authors rather than imported: a curated record (one
+        without a `source` is) or an annotated one (an export's facts with our
+        summary and keywords). Either wins a merge with imports."""
         return self.kind in AUTHORED_KINDS
 
 
@@ -103,7 +103,7 @@ class LoadResult:
     imports: list[dict[str, Any]] = field(default_factory=list)  # one report per imported source
     quality: QualityLog = field(default_factory=QualityLog)  # what each data-quality rule changed
     moved: dict[str, str] = field(default_factory=dict)  # merged record id -> the record it is now part of
-    curated_inputs: int = 0  # Markdown files read from the content folder
+    curated_inputs: int = 0  # Markdown files read from the content (and annotations) folder
     curated_built: int = 0  # ... of which became records (the rest rejected)
     duplicates_after_merge: int = 0  # records refused once every source was merged (same id or url)
 
