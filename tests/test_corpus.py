@@ -19,8 +19,7 @@ import pytest
 
 from govsearch.tool_schemas import ACCESS_STATUSES, COLLECTIONS, RESOURCE_TYPES
 from govsearch_build.config import load_config
-from govsearch_build.importers import run_import
-from govsearch_build.pipeline import publisher_authority
+from govsearch_build.pipeline import import_source, publisher_authority
 from govsearch_build.records import load_content
 
 REPO = Path(__file__).resolve().parents[1]
@@ -365,13 +364,7 @@ def imported_facts():
     config = load_config(FULL_ESTATE, sources_dir=DATA)
     authority = publisher_authority(config)
     for source in config.sources:
-        result = run_import(
-            source.kind,
-            [source.path],
-            collection=source.collection,
-            authority=authority,
-            http_hosts=config.http_allowed_hosts,
-        )
+        result = import_source(config, source, authority)
         for record in result.records:
             facts[record.data["url"]].append(tuple(record.data.get(name) for name in EXPORT_FACTS))
     return facts

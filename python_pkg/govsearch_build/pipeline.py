@@ -11,14 +11,19 @@ import json
 import shutil
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from govsearch.format import DATA_FOLDER, MANIFEST
 
-from .config import SiteConfig
+from .config import SiteConfig, Source
 from .console import console, step
 from .estate import finish_estate, record_former_ids
 from .records import LoadResult, drop_duplicates, load_content
 from .report import build_report
+
+if TYPE_CHECKING:  # the importers load only when a configuration names sources
+    from .importers.common import ImportResult
+    from .publishers import PublisherAuthority
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 REPORT_NAME = "build-report.json"
@@ -97,21 +102,13 @@ def collect_records(config: SiteConfig) -> LoadResult:
         )
     records = loaded.records
     if config.sources:
-        from .importers import combine_results, run_import
+        from .importers import combine_results
 
         authority = publisher_authority(config)
         results = []
         for source in config.sources:
             console.print(f"  importing {source.kind} from {source.path}")
-            result = run_import(
-                source.kind,
-                [source.path],
-                collection=source.collection,
-                authority=authority,
-                revision=source.revision,
-                observed=source.observed,
-                http_hosts=config.http_allowed_hosts,
-            )
+            result = import_source(config, source, authority)
             loaded.reject(result.rejected)
             loaded.imports.append(result.report)
             loaded.quality.extend(result.quality)
@@ -127,6 +124,21 @@ def collect_records(config: SiteConfig) -> LoadResult:
     loaded.moved = {old: new for old, new in loaded.moved.items() if old not in built and new in built}
     record_former_ids(kept, loaded.moved)
     return loaded
+
+
+def import_source(config: SiteConfig, source: Source, authority: PublisherAuthority | None) -> ImportResult:
+    """One configured source through its importer, as the build reads it."""
+    from .importers import run_import
+
+    return run_import(
+        source.kind,
+        [source.path],
+        collection=source.collection,
+        authority=authority,
+        revision=source.revision,
+        observed=source.observed,
+        http_hosts=config.http_allowed_hosts,
+    )
 
 
 def publisher_authority(config: SiteConfig):
