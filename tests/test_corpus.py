@@ -30,7 +30,7 @@ EXCEPTIONS_FILE = REPO / "python_pkg" / "govsearch_build" / "publisher_exception
 EXCEPTIONS_DOC = REPO / "docs" / "publisher-exceptions.md"
 FULL_ESTATE = REPO / "site" / "full-estate.toml"
 # The facts an annotated record takes from its export unchanged.
-EXPORT_FACTS = ("title", "url", "publisher", "resourceType", "accessStatus", "accessNote")
+EXPORT_FACTS = ("title", "url", "linkSecurity", "publisher", "resourceType", "accessStatus", "accessNote")
 
 
 @pytest.fixture(scope="module")

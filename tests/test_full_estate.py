@@ -4,6 +4,7 @@ Skips when the real exports are not beside the checkout. Slow (a few
 minutes): it imports every export and indexes the whole estate twice.
 """
 
+import collections
 import gzip
 import json
 import random
@@ -236,7 +237,11 @@ def test_http_only_official_links_are_searchable(estate):
     flagged = [r for r in loaded.records if r.data.get("linkSecurity") == "http-only"]
     assert len(flagged) >= 200 and all(r.data["url"].startswith("http://") for r in flagged)
     catalogue = Catalogue.open(DirectoryLoader(sites["sharded"]))
-    for record in random.Random(5).sample(flagged, 10):
+    # a title only one record has: one many councils share ("Tree Preservation Orders") is one
+    # result whose other records stand behind it (docs/ranking.md, series)
+    titles = collections.Counter(r.data["title"] for r in loaded.records)
+    own_titles = [r for r in flagged if titles[r.data["title"]] == 1]
+    for record in random.Random(5).sample(own_titles, 10):
         answer = catalogue.call("search_government_knowledge", {"query": record.data["title"], "limit": 20})
         hit = [result for result in answer["results"] if result["id"] == record.id]
         assert hit and hit[0]["linkSecurity"] == "http-only", record.data["title"]
