@@ -134,6 +134,8 @@ REJECTED = {
     "urls/doc-credentials.md": ("documentationUrl", "credentials"),
     "urls/url-unclosed-ipv6.md": ("url", "not a valid URL"),
     "urls/url-trailing-newline.md": ("url", "line breaks"),
+    # plain http on a listed public-body host, not marked: its page would not say the link is not encrypted
+    "urls/url-http-unmarked.md": ("linkSecurity", "must be marked http-only"),
     "nul-in-title.md": ("title", "control character U+0000"),
     "summary-1mb.md": ("(file)", "the limit is 262144"),
     "summary-10kb.md": ("summary", "maxLength"),
@@ -205,6 +207,11 @@ def hostile_corpus(root: Path) -> Path:
     write(content / "urls/url-unclosed-ipv6.md", markdown_file(record("url-ipv6", url="https://[www.gov.uk/")))
     write(
         content / "urls/url-trailing-newline.md", markdown_file(record("url-newline", url="https://www.gov.uk/page\n"))
+    )
+
+    write(
+        content / "urls/url-http-unmarked.md",
+        markdown_file(record("url-http-unmarked", url="http://opendatacommunities.org/data/unmarked")),
     )
 
     write(content / "nul-in-title.md", markdown_file(record("nul-title", title="before\x00after")))

@@ -7,7 +7,6 @@ its input. See docs/record-format.md for the format.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import re
@@ -20,12 +19,12 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import fastjsonschema
 import jsonschema
 import yaml
 
+from .field_checks import Rejection, date_problems, flagged_host, http_unmarked, url_problems
 from .quality import QualityLog
 
 MAX_FILE_BYTES = 256 * 1024
@@ -50,19 +49,6 @@ ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
 # them. (C1 characters such as U+0080 are left alone: real GOV.UK exports hold
 # them in organisation names.)
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_SPACE = re.compile(r"\s")  # str.isspace's characters, found without a Python-level loop
-
-
-@dataclass(frozen=True)
-class Rejection:
-    """Why one input was not built: the place (file, field) and the rule broken."""
-
-    file: str
-    field: str
-    reason: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {"file": self.file, "field": self.field, "reason": self.reason}
 
 
 # Source kinds we write (docs/record-format.md): only `curated` claims a person checked
@@ -307,30 +293,21 @@ def validate_record(data: dict[str, Any], file: str, *, http_allowed_hosts: Iter
     problems.extend(_control_character_problems(data, file))
     allowed = set(http_allowed_hosts)
     for name in ("url", "documentationUrl"):
-        problems.extend(_url_problems(data.get(name), name, file, allowed))
+        problems.extend(url_problems(data.get(name), name, file, allowed))
+    if not problems and http_unmarked(data):
+        problems.append(Rejection(file, "linkSecurity", "a plain-http url must be marked http-only (pages say so)"))
     for number, link in enumerate(data.get("links") or []):
         if isinstance(link, dict):
             # a link marked http-only is plain http on purpose (UrlCleaner.link), on any host
-            problems.extend(_url_problems(link.get("url"), f"links/{number}/url", file, allowed | _flagged_host(link)))
+            problems.extend(url_problems(link.get("url"), f"links/{number}/url", file, allowed | flagged_host(link)))
     for name in ("observed", "updated"):
-        problems.extend(_date_problems(data.get(name), name, file))
+        problems.extend(date_problems(data.get(name), name, file))
     if isinstance(data.get("evidence"), dict):
         problems.extend(
-            _url_problems(data["evidence"].get("accessEvidenceUrl"), "evidence/accessEvidenceUrl", file, allowed)
+            url_problems(data["evidence"].get("accessEvidenceUrl"), "evidence/accessEvidenceUrl", file, allowed)
         )
-        problems.extend(_date_problems(data["evidence"].get("observed"), "evidence/observed", file))
+        problems.extend(date_problems(data["evidence"].get("observed"), "evidence/observed", file))
     return problems
-
-
-def _flagged_host(link: dict[str, Any]) -> set[str]:
-    """The host of a link marked http-only, whose plain http is allowed on any host."""
-    url = link.get("url")
-    if link.get("linkSecurity") != "http-only" or not isinstance(url, str) or not url.startswith("http://"):
-        return set()
-    try:
-        return {urlsplit(url).hostname or ""}
-    except ValueError:
-        return set()
 
 
 def _control_character_problems(data: Any, file: str, where: str = "") -> list[Rejection]:
@@ -349,41 +326,6 @@ def _control_character_problems(data: Any, file: str, where: str = "") -> list[R
     else:
         return []
     return [problem for path, value in items for problem in _control_character_problems(value, file, path)]
-
-
-def _url_problems(value: Any, name: str, file: str, http_allowed: set[str]) -> list[Rejection]:
-    if not isinstance(value, str):
-        return []
-    if _SPACE.search(value):
-        # The schema pattern's `$` lets a trailing newline through (re.search).
-        return [Rejection(file, name, "url: must not contain spaces or line breaks")]
-    try:
-        parts = urlsplit(value)
-        _ = parts.port  # raises ValueError for a port that is not a number in range
-    except ValueError as error:
-        # e.g. "https://[x/" (an unclosed IPv6 bracket) would otherwise crash the build.
-        return [Rejection(file, name, f"url: not a valid URL ({error})")]
-    if parts.username or parts.password:
-        return [Rejection(file, name, "url: credentials are not allowed in URLs")]
-    if parts.scheme == "http" and parts.hostname not in http_allowed:
-        return [
-            Rejection(
-                file,
-                name,
-                "url: must use https (add the host to http_allowed_hosts in site.toml only if it offers nothing else)",
-            )
-        ]
-    return []
-
-
-def _date_problems(value: Any, name: str, file: str) -> list[Rejection]:
-    if not isinstance(value, str):
-        return []
-    try:
-        dt.date.fromisoformat(value)
-    except ValueError:
-        return [Rejection(file, name, f"date: {value[:20]!r} is not a real calendar date")]
-    return []
 
 
 def read_record_file(
