@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .records import AUTHORED_KINDS
 from .sanitise import safe_href
 from .template_filters import govuk_date
 
@@ -22,7 +23,6 @@ LINK_KINDS = {"download": "download", "service": "service", "documentation": "do
 # Where a record comes from, in plain words (importer kinds are jargon).
 SOURCE_NAMES = {
     "curated": "the govsearch editors",
-    "annotated": "an imported catalogue, with a summary and keywords by the govsearch editors",
     "api-catalogue": "the UK government API catalogue (Central Digital and Data Office)",
     "govuk-organisations": "the GOV.UK list of government organisations",
     "okf-search-shards": "a public catalogue of UK government APIs (okf-uk-government-apis)",
@@ -44,7 +44,7 @@ def authorship(source: dict[str, Any]) -> str:
     """Who wrote a record, for its page: `curated` (our editors, facts checked),
     `annotated` (our words on an export's facts) or `imported`."""
     kind = source.get("kind", "curated")
-    return kind if kind in ("curated", "annotated") else "imported"
+    return kind if kind in AUTHORED_KINDS else "imported"
 
 
 def provenance_rows(source: dict[str, Any]) -> list[tuple[str, str, str | None]]:

@@ -197,15 +197,19 @@ def _opening_patterns(openings: dict[str, str]) -> tuple[tuple[re.Pattern[str], 
     other alphabets ("ı" for "i"): the match, not its text, says which opening it was."""
     patterns = []
     for opening in sorted(openings, key=len, reverse=True):
-        words = r"\s+".join(map(re.escape, opening.split()))
-        patterns.append((re.compile(rf"\W*{words}\b(?=\W*\w)", re.IGNORECASE), openings[opening]))
+        patterns.append((re.compile(rf"\W*{_spaced(opening)}\b(?=\W*\w)", re.IGNORECASE), openings[opening]))
     return tuple(patterns)
 
 
 def _phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
     """Any of these phrases as whole words, however spaced or cased (longest first)."""
-    words = [r"\s+".join(map(re.escape, phrase.split())) for phrase in sorted(phrases, key=len, reverse=True)]
+    words = [_spaced(phrase) for phrase in sorted(phrases, key=len, reverse=True)]
     return re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE) if words else None
+
+
+def _spaced(phrase: str) -> str:
+    """A phrase's words as a pattern, however many spaces part them."""
+    return r"\s+".join(map(re.escape, phrase.split()))
 
 
 NO_SEARCH_TERMS = SearchTerms({}, {})
@@ -223,10 +227,13 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     and a question's opening words are read as what they ask about.
     """
     text = search_terms.reopened(text)
-    terms = _plain_terms(text, prefix_last)
-    unfilled = _plain_terms(search_terms.without_filler_phrases(text, prefix_last), prefix_last)
-    asked = [term for term in unfilled if term.prefix or not _filler(term.typed, search_terms)]
-    terms = asked if any(not term.prefix for term in asked) else terms
+    unfilled = search_terms.without_filler_phrases(text, prefix_last)
+    terms = _plain_terms(unfilled, prefix_last)
+    asked = [term for term in terms if term.prefix or not _filler(term.typed, search_terms)]
+    if any(not term.prefix for term in asked):
+        terms = asked
+    elif unfilled != text:  # nothing but fillers: the query as typed is what is asked
+        terms = _plain_terms(text, prefix_last)
     finished = [term for term in terms if not term.prefix]
     pairs = [(term.typed, term.indexed) for term in finished]
     combined: list[Term] = []
