@@ -12,7 +12,7 @@ from govsearch.ranking import rules, tiers
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.records import load_content
-from govsearch_build.related_words import TABLE, read_table, related_for, related_stems
+from govsearch_build.related_words import TABLE, read_table, related_for, related_stems, word_usage
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -39,14 +39,13 @@ RECORDS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def sites(tmp_path_factory) -> dict[str, Catalogue]:
+def built(tmp_path_factory, records) -> dict[str, Catalogue]:
     content = tmp_path_factory.mktemp("related-corpus")
-    for record_id, title, summary, publisher in RECORDS:
+    for record_id, title, summary, publisher in records:
         text = RECORD.format(id=record_id, title=title, summary=summary, publisher=publisher)
         (content / f"{record_id}.md").write_text(text, "utf-8")
     loaded = load_content(content)
-    assert len(loaded.records) == len(RECORDS) and not loaded.rejected
+    assert len(loaded.records) == len(records) and not loaded.rejected
     config = load_config(REPO / "site" / "site.toml")
     catalogues = {}
     for layout in ("single", "sharded"):
@@ -54,6 +53,11 @@ def sites(tmp_path_factory) -> dict[str, Catalogue]:
         write_data(config, loaded.records, site / "data", layout=layout)
         catalogues[layout] = Catalogue.open(DirectoryLoader(site))
     return catalogues
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory) -> dict[str, Catalogue]:
+    return built(tmp_path_factory, RECORDS)
 
 
 def titles(catalogue: Catalogue, query: str) -> list[str]:
@@ -106,6 +110,35 @@ def test_related_stems_keep_index_terms_merge_forms_and_keep_the_nearest():
     assert related == {"salari": ["wage", "pai", "incom"]}
     assert related_stems(dict(reversed(table.items())), vocabulary, min_similarity=0.6, most=3) == related
     assert related_stems(table, vocabulary, min_similarity=0.7, most=3) == {"salari": ["wage"]}
+
+
+def test_a_stem_takes_the_neighbours_of_the_words_the_estate_uses():
+    # "inflation" and "inflated" are one index term; a catalogue of statistics says "inflation".
+    table = {"inflation": [("monetary", 0.68)], "inflated": [("air", 0.63), ("pump", 0.61)]}
+    vocabulary = {"inflat", "monetari", "air", "pump"}
+    usage = word_usage(["Consumer price inflation", "Inflation rose; inflation fell", "prices inflated"])
+    assert usage["inflation"] == 3 and usage["inflated"] == 1
+    assert related_stems(table, vocabulary, usage=usage) == {"inflat": ["monetari"]}
+    assert related_stems(table, vocabulary) == {"inflat": ["monetari", "air", "pump"]}
+    # a word used at least half as often as the stem's most used one still counts; an unused stem keeps all
+    assert related_stems(table, vocabulary, usage={"inflation": 2, "inflated": 1}) == related_stems(table, vocabulary)
+    assert related_stems(table, vocabulary, usage={"other": 5}) == related_stems(table, vocabulary)
+
+
+def test_a_search_for_inflation_does_not_bring_the_tyre_pump(tmp_path_factory):
+    # The shipped table relates "inflated" to air and pump; these records never say "inflated".
+    # No record holds "rate" as well, so related words are asked.
+    records = [
+        (
+            "consumer-price-inflation",
+            "Consumer price inflation",
+            "How fast the prices of goods and services rise, as inflation.",
+            "ONS",
+        ),
+        ("tyre-air-pump", "Tyre air pump", "Where to find an air pump for your tyres.", "DVSA"),
+    ]
+    for catalogue in built(tmp_path_factory, records).values():
+        assert titles(catalogue, "inflation rate") == ["Consumer price inflation"]
 
 
 def test_a_malformed_table_line_names_its_place():

@@ -57,7 +57,7 @@ from .data_files import DataWriter, dump, facet_value, stored_record
 from .places import place_names
 from .postings import Postings
 from .records import Record
-from .related_words import related_for
+from .related_words import related_for, word_usage
 from .shard_writer import write_shards
 
 # lunr's BM25 over the boosted fields of govsearch.ranking.rules.FIELD_BOOSTS.
@@ -130,6 +130,13 @@ def _add_alias_words(document: dict[str, str], aliases: list[dict[str, str]]) ->
                 new.append(word)
         if new:
             document[field] = " ".join([document[field], *new]) if document[field] else " ".join(new)
+
+
+def _usage(records: list[Record]) -> Mapping[str, int]:
+    """How often the records' text uses each word: which sense of a stem related words follow."""
+    return word_usage(
+        " ".join([r.data["title"], r.data["summary"], " ".join(r.data.get("keywords", [])), r.body]) for r in records
+    )
 
 
 def search_terms_of(config: SiteConfig, records: list[Record] | None = None) -> SearchTerms:
@@ -262,14 +269,14 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     }
     if layout == SHARDED:
         postings = Postings.build((index_document(r, search_terms, compounds) for r in ordered), list(FIELDS))
-        words = related_for(postings.terms())
+        words = related_for(postings.terms(), usage=_usage(ordered))
         files["directory"] = writer.write(
             "directory", write_shards(writer, postings, ordered, RankingData(ranking), profile_of, words), len(ordered)
         )
         up_front = small_indexes(writer.written)
     else:
         index = build_index(ordered, search_terms, compounds)
-        words = related_for(index.inverted_index)
+        words = related_for(index.inverted_index, usage=_usage(ordered))
         files["index"] = writer.write("index", {**index.serialize(), INDEX_RELATED: words}, len(ordered))
         files[RECORDS] = writer.write(RECORDS, {RECORDS: [stored_record(r) for r in ordered]}, len(ordered))
     manifest = {

@@ -10,10 +10,19 @@ similarity, made once by `python -m govsearch_build.related_words_model`
 through the index's own pipeline: a word and its neighbours become stems,
 and only pairs of stems the index holds are kept, so what a site ships
 depends on its own vocabulary.
+
+Words of one stem can mean different things: "inflation" (monetary) and
+"inflate" (air, pump) are both `inflat`, "important" and "import" both
+`import`. A stem takes the neighbours of the words its records use
+(`usage`: how often each word occurs in the estate's text), those used at
+least half as often as its most used one, so "inflation" in a catalogue of
+statistics never reaches the records about tyres and air.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
@@ -25,6 +34,9 @@ TABLE = Path(__file__).with_name("related_words.tsv")
 # one more way to find a record that is not about what was asked.
 MIN_SIMILARITY = 0.6
 MAX_RELATED = 3
+# A word of a stem counts if the estate uses it at least this share as often as the stem's most used word.
+USED_SHARE = 0.5
+_WORD = re.compile(r"[a-z]+")
 
 
 def read_table(lines: Iterable[str], where: str = str(TABLE)) -> dict[str, list[tuple[str, float]]]:
@@ -50,15 +62,18 @@ def related_stems(
     vocabulary: Collection[str],
     min_similarity: float = MIN_SIMILARITY,
     most: int = MAX_RELATED,
+    usage: Mapping[str, int] | None = None,
 ) -> dict[str, list[str]]:
     """index term -> at most `most` other index terms whose words are at least
     `min_similarity` similar to one of its words, most similar first (then
-    alphabetical): the same for any order of the table."""
+    alphabetical): the same for any order of the table. With `usage`, only
+    the words of a stem the estate uses (`USED_SHARE`) lend it neighbours."""
     vocabulary = frozenset(vocabulary)
+    used = _used_words(table, usage) if usage else None
     found: dict[str, dict[str, float]] = {}
     for word, neighbours in table.items():
         key = stem_of(word)
-        if key is None or key not in vocabulary:
+        if key is None or key not in vocabulary or (used is not None and word not in used):
             continue
         for other, similarity in neighbours:
             stem = stem_of(other)
@@ -71,10 +86,31 @@ def related_stems(
     }
 
 
-def related_for(vocabulary: Collection[str], path: Path = TABLE) -> dict[str, list[str]]:
-    """The related stems of an index's vocabulary, from the table at `path`."""
+def _used_words(table: Mapping[str, list[tuple[str, float]]], usage: Mapping[str, int]) -> frozenset[str]:
+    """The table's words that speak for their stem: used at least USED_SHARE as
+    often as its most used word (all of them when the estate uses none)."""
+    stems = {word: stem_of(word) for word in table}
+    most: dict[str | None, int] = {}
+    for word, key in stems.items():
+        most[key] = max(most.get(key, 0), usage.get(word, 0))
+    return frozenset(word for word, key in stems.items() if usage.get(word, 0) >= USED_SHARE * most[key])
+
+
+def word_usage(texts: Iterable[str]) -> Counter[str]:
+    """How often each lower-case word occurs in these texts."""
+    usage: Counter[str] = Counter()
+    for text in texts:
+        usage.update(_WORD.findall(text.lower()))
+    return usage
+
+
+def related_for(
+    vocabulary: Collection[str], path: Path = TABLE, usage: Mapping[str, int] | None = None
+) -> dict[str, list[str]]:
+    """The related stems of an index's vocabulary, from the table at `path`
+    (`usage`: how often the estate uses each word, see `related_stems`)."""
     with path.open(encoding="utf-8") as lines:
-        return related_stems(read_table(lines, str(path)), vocabulary)
+        return related_stems(read_table(lines, str(path)), vocabulary, usage=usage)
 
 
 def stem_of(word: str) -> str | None:
