@@ -21,6 +21,7 @@ from govsearch.tool_schemas import ACCESS_STATUSES, COLLECTIONS, RESOURCE_TYPES
 from govsearch_build.config import load_config
 from govsearch_build.pipeline import import_source, publisher_authority
 from govsearch_build.records import load_content
+from govsearch_build.text_repair import repair_mojibake
 
 REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "site" / "content"
@@ -175,7 +176,7 @@ def exports():
                         descriptions[row[key]].add(row["description"])
 
     orgs = json.loads((DATA / "govuk-organisations" / "gov.uk_api_organisations.json").read_text("utf-8"))["results"]
-    org_titles = {o["title"].strip() for o in orgs}  # the build trims a title as it reads it
+    org_titles = {repair_mojibake(o["title"]).strip() for o in orgs}  # as the build reads a title
     _strings(orgs, values)
 
     with (DATA / "okf-land-registry" / "catalogue.csv").open(encoding="utf-8", newline="") as handle:
