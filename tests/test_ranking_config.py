@@ -221,6 +221,33 @@ def test_a_title_holding_several_of_the_words_comes_before_one_holding_them_scat
     assert "words_in_title" in found[0]["reasons"] and "words_in_title" not in found[1]["reasons"]
 
 
+def test_figures_ask_for_statistics_as_statistics_does(tmp_path):
+    """ "figures" is how people say statistics ("uk employment figures"): a
+    dataset leads a GOV.UK page titled by the same word, which leads without
+    it, and "figures" is not required of it (site.toml's search.intents)."""
+    dataset = record(
+        id="employment-statistics",
+        title="Employment in the UK",
+        summary="Monthly estimates of people in work, by age and sex.",
+        url="https://www.ons.gov.uk/employmentandlabourmarket/peopleinwork",
+        resourceType="dataset",
+        publisher="Office for National Statistics",
+    )
+    page = record(
+        id="employment-contracts",
+        title="Employment contracts",
+        summary="What your employer must give you in writing when you start a job.",
+        url="https://www.gov.uk/employment-contracts-and-conditions",
+        resourceType="govuk-content",
+        publisher="Department for Business and Trade",
+    )
+    search = results_on(tmp_path, [dataset, page])
+    assert [result["id"] for result in search("employment")] == ["employment-contracts", "employment-statistics"]
+    asked = search("employment figures")
+    assert [result["id"] for result in asked] == ["employment-statistics", "employment-contracts"]
+    assert "type_matches_intent" in asked[0]["reasons"]
+
+
 def test_an_intent_word_puts_its_type_above_a_reviewed_page_holding_the_words(tmp_path):
     """ "api" asks for an API: the API record leads a reviewed GOV.UK page
     that holds every word, whose prior (reviewed x official) outweighed the
