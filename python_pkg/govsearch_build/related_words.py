@@ -12,11 +12,12 @@ and only pairs of stems the index holds are kept, so what a site ships
 depends on its own vocabulary.
 
 Words of one stem can mean different things: "inflation" (monetary) and
-"inflate" (air, pump) are both `inflat`, "important" and "import" both
-`import`. A stem takes the neighbours of the words its records use
-(`usage`: how often each word occurs in the estate's text), those used at
-least half as often as its most used one, so "inflation" in a catalogue of
-statistics never reaches the records about tyres and air.
+"inflated" (balloon, air, pump) are both `inflat`. A stem takes the
+neighbours of the words its records use (`usage`: how often each word
+occurs in the estate's text), those used at least half as often as its
+most used one, so "inflation" in a catalogue of statistics never reaches
+the records about air. A stem has one list, so where the estate uses
+another sense more ("important" over "import"), that sense is the one.
 """
 
 from __future__ import annotations
