@@ -65,8 +65,8 @@ def test_the_report_reconciles_inputs_to_records(estate):
     report = build_report(loaded)
     totals = report["totals"]
     assert totals["reconciles"] and totals["built"] == len(loaded.records), totals
-    authored = [*(REPO / "site" / "content").rglob("*.md"), *(REPO / "site" / "annotations").rglob("*.md")]
-    assert totals["curated_inputs"] == len(authored)
+    assert totals["curated_inputs"] == len(list((REPO / "site" / "content").rglob("*.md")))
+    assert totals["annotated_inputs"] == len(list((REPO / "site" / "annotations").rglob("*.md")))
     # every link of a folded row kept or dropped with its reason
     assert report["links"]["kept"] > 25_000 and report["links"]["kept_by_kind"]["kept (plain http, flagged)"] > 1_000
     assert all(reason for reason in report["links"]["dropped_by_reason"])

@@ -89,17 +89,19 @@ class LoadResult:
     imports: list[dict[str, Any]] = field(default_factory=list)  # one report per imported source
     quality: QualityLog = field(default_factory=QualityLog)  # what each data-quality rule changed
     moved: dict[str, str] = field(default_factory=dict)  # merged record id -> the record it is now part of
-    curated_inputs: int = 0  # Markdown files read from the content (and annotations) folder
+    curated_inputs: int = 0  # Markdown files read from the content folder
     curated_built: int = 0  # ... of which became records (the rest rejected)
+    annotated_inputs: int = 0  # Markdown files read from the annotations folder (absorb)
+    annotated_built: int = 0
     duplicates_after_merge: int = 0  # records refused once every source was merged (same id or url)
 
     def absorb(self, other: LoadResult) -> None:
-        """Take in another folder's records, rejections and counts (the annotations)."""
+        """Take in the annotations folder's records, rejections and counts."""
         self.records += other.records
         self.rejected += other.rejected
         self.rejected_files |= other.rejected_files
-        self.curated_inputs += other.curated_inputs
-        self.curated_built += other.curated_built
+        self.annotated_inputs += other.curated_inputs
+        self.annotated_built += other.curated_built
 
     def reject(self, problems: Iterable[Rejection]) -> None:
         for problem in problems:

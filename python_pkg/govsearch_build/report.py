@@ -48,10 +48,12 @@ def totals(loaded: LoadResult) -> dict[str, Any]:
 
     parts = {
         "curated_inputs": loaded.curated_inputs,
+        "annotated_inputs": loaded.annotated_inputs,
         "imported_inputs": summed("inputs"),
         "derived_records": sum(report["derived"]["built"] for report in imports),
         "built": len(loaded.records),
         "curated_rejected": loaded.curated_inputs - loaded.curated_built,
+        "annotated_rejected": loaded.annotated_inputs - loaded.annotated_built,
         "merged_within_a_source": summed("merged"),
         "merged_across_sources": sum(report.get("cross_source_merged", 0) for report in loaded.imports),
         "merged_one_resource": sum(counted.get(rule, {}).get("merged", 0) for rule in ESTATE_MERGES),
@@ -59,11 +61,11 @@ def totals(loaded: LoadResult) -> dict[str, Any]:
         "rejected": summed("rejected"),
         "duplicates_after_merge": loaded.duplicates_after_merge,
     }
-    given = parts["curated_inputs"] + parts["imported_inputs"] + parts["derived_records"]
-    accounted = sum(
-        value for name, value in parts.items() if name not in ("curated_inputs", "imported_inputs", "derived_records")
-    )
-    return {"inputs": parts["curated_inputs"] + parts["imported_inputs"], **parts, "reconciles": given == accounted}
+    given_names = ("curated_inputs", "annotated_inputs", "imported_inputs", "derived_records")
+    given = sum(parts[name] for name in given_names)
+    accounted = sum(value for name, value in parts.items() if name not in given_names)
+    inputs = parts["curated_inputs"] + parts["annotated_inputs"] + parts["imported_inputs"]
+    return {"inputs": inputs, **parts, "reconciles": given == accounted}
 
 
 def links_accounted(loaded: LoadResult) -> dict[str, Any]:
