@@ -90,10 +90,15 @@ def test_a_synonym_phrase_adds_the_group_word_in_its_own_field():
     assert document["summary"].endswith(" ons_") and document["title"] == "Flood risk zones"
 
 
+def catalogue_on(folder, records) -> Catalogue:
+    """A site of `records` built with site.toml's search vocabulary."""
+    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
+    return Catalogue.open(DirectoryLoader(folder))
+
+
 def results_on(folder, records):
     """A search's results on a site of `records` built with site.toml's search vocabulary."""
-    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
-    catalogue = Catalogue.open(DirectoryLoader(folder))
+    catalogue = catalogue_on(folder, records)
     return lambda query: catalogue.call("search_government_knowledge", {"query": query})["results"]
 
 
@@ -212,8 +217,7 @@ def test_a_title_holding_several_of_the_words_comes_before_one_holding_them_scat
         publisher="HM Revenue & Customs",
         source={"kind": "curated"},
     )
-    write_data(load_config(REPO / "site" / "site.toml"), [chargers, scattered], tmp_path / "data")
-    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    catalogue = catalogue_on(tmp_path, [chargers, scattered])
     monkeypatch.setattr(catalogue.engine.matcher, "related", lambda term: ())
     found = catalogue.call("search_government_knowledge", {"query": "electric car charging points"})["results"]
     assert [result["title"] for result in found] == ["EV Charging Points in Chelmsford", "Road tax rates"]

@@ -92,7 +92,7 @@ class LoadResult:
     curated_inputs: int = 0  # Markdown files read from the content folder
     curated_built: int = 0  # ... of which became records (the rest rejected)
     annotated_inputs: int = 0  # Markdown files read from the annotations folder (absorb)
-    annotated_built: int = 0
+    annotated_built: int = 0  # ... of which became records
     duplicates_after_merge: int = 0  # records refused once every source was merged (same id or url)
 
     def absorb(self, other: LoadResult) -> None:

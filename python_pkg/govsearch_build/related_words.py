@@ -70,10 +70,11 @@ def related_stems(
     alphabetical): the same for any order of the table. With `usage`, only
     the words of a stem the estate uses (`USED_SHARE`) lend it neighbours."""
     vocabulary = frozenset(vocabulary)
-    used = _used_words(table, usage) if usage else None
+    stems = {word: stem_of(word) for word in table}
+    used = _used_words(stems, usage) if usage else None
     found: dict[str, dict[str, float]] = {}
     for word, neighbours in table.items():
-        key = stem_of(word)
+        key = stems[word]
         if key is None or key not in vocabulary or (used is not None and word not in used):
             continue
         for other, similarity in neighbours:
@@ -87,10 +88,10 @@ def related_stems(
     }
 
 
-def _used_words(table: Mapping[str, list[tuple[str, float]]], usage: Mapping[str, int]) -> frozenset[str]:
-    """The table's words that speak for their stem: used at least USED_SHARE as
-    often as its most used word (all of them when the estate uses none)."""
-    stems = {word: stem_of(word) for word in table}
+def _used_words(stems: Mapping[str, str | None], usage: Mapping[str, int]) -> frozenset[str]:
+    """The table's words (`stems`: each word's stem) that speak for their stem:
+    used at least USED_SHARE as often as its most used word (all of them when
+    the estate uses none)."""
     most: dict[str | None, int] = {}
     for word, key in stems.items():
         most[key] = max(most.get(key, 0), usage.get(word, 0))
