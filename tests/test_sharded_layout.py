@@ -25,7 +25,7 @@ from govsearch_build import data_writer, postings_writer, shard_writer
 from govsearch_build.config import load_config
 from govsearch_build.data_files import ROW_FIELDS
 from govsearch_build.data_writer import write_data
-from govsearch_build.records import load_content
+from govsearch_build.records import Record, load_content
 
 REPO = Path(__file__).resolve().parents[1]
 FILTERS = [
@@ -44,9 +44,12 @@ def layouts(tmp_path_factory):
     sites = {}
     # Small pages and profile chunks, so a few hundred records span many of each, as an estate does;
     # and words in 20 records summarised (their best 25, and 20 a value), so every test
-    # comparing the layouts checks the summaries too.
+    # comparing the layouts checks the summaries too. Every record here is curated, so none has
+    # its row read ahead, or no search would read a row shard (an estate's imports do; the rows
+    # read ahead have a test of their own).
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(shard_writer, "PAGE", 4)
+        patch.setattr(shard_writer, "AHEAD_ROWS", 0)
         patch.setattr(data_writer, "PROFILES_PER_CHUNK", 37)
         patch.setattr(postings_writer, "SUMMARY_FROM", 20)
         patch.setattr(postings_writer, "SUMMARY_BEST", 25)  # fewer than most summarised words' records
@@ -465,6 +468,56 @@ def test_while_idle_the_worker_fetches_what_later_searches_need_so_they_take_few
     assert len(cold) >= 4, cold  # directory page, postings, profile chunks, row page, rows
 
 
+def test_rows_of_authored_records_are_read_ahead_so_a_later_search_fetches_row_shards_only_for_imports(
+    tmp_path, monkeypatch
+):
+    """Our authored records fill about half of the answers' places: once the
+    worker has read their rows while idle, a search downloads row shards for
+    the imported records it shows alone, and answers as it would have."""
+
+    def flood_record(number, title, kind):
+        data = {
+            "id": f"{kind}-{number:02d}",
+            "title": f"{title} {number:02d}",
+            "summary": "Flood warnings and river levels.",
+            "url": f"https://www.gov.uk/{kind}-{number:02d}",
+            "resourceType": "guidance",
+            "publisher": "Environment Agency",
+            "accessStatus": "public",
+            "collection": "uk-living",
+            "source": {"kind": kind},
+        }
+        return Record(file=f"{kind}-{number:02d}.md", data=data, body="")
+
+    # Numbered by title: the curated records fill row shard 0, the imported ones shard 1.
+    per_shard = shard_writer.ROWS_PER_SHARD
+    records = [flood_record(n, "Apple flood guide", "curated") for n in range(per_shard)]
+    records += [flood_record(n, "Zebra flood data", "okf-search-shards") for n in range(per_shard)]
+    site = tmp_path / "site"
+    monkeypatch.setattr(postings_writer, "TOP_ROWS_FROM", len(records) + 1)  # no word's postings carry rows
+    write_data(load_config(REPO / "site" / "site.toml"), records, site / "data", layout="sharded")
+    arguments = {"query": "flood", "limit": 20}
+    rows_fetched, answers = {}, {}
+    for idle in (False, True):
+        rounds, answers[idle] = browser_rounds(
+            site, tmp_path, "search_government_knowledge", arguments, with_up_front=False, idle=idle
+        )
+        rows_fetched[idle] = sorted(
+            name.split(".")[0] for names in rounds for name in names if name.startswith("rows/")
+        )
+    shown = {result["id"].split("-")[0] for result in json.loads(answers[True])["results"]}
+    assert answers[True] == answers[False] and shown == {"curated", "okf"}
+    assert rows_fetched == {False: ["rows/00000", "rows/00001"], True: ["rows/00001"]}
+    ahead = sorted(path.relative_to(site / "data").as_posix() for path in (site / "data" / "ahead").glob("*.json"))
+    assert (
+        ahead and [name for name in Session(DirectoryLoader(site)).later_files() if name.startswith("ahead/")] == ahead
+    )
+    rounds, _ = browser_rounds(
+        site, tmp_path, "search_government_knowledge", {"query": "apple"}, with_up_front=False, idle=True
+    )
+    assert not [name for names in rounds for name in names if name.startswith("rows/")]
+
+
 def test_reading_ahead_while_idle_leaves_a_later_search_only_its_own_shards_to_read(layouts):
     """Once fetched ahead, the profile chunks and the pages locating shards are
     read (checked and decoded) while nobody waits, a few per piece: a later
@@ -704,6 +757,7 @@ def test_the_series_table_brings_a_second_windows_rows_with_the_first(tmp_path, 
     take a round of their own. The answer is the same either way, and the
     single layout's."""
     monkeypatch.setattr(postings_writer, "TOP_ROWS_FROM", 10**6)  # no postings carry rows: every row is a download
+    monkeypatch.setattr(shard_writer, "AHEAD_ROWS", 0)  # nor are any read ahead (the editions are curated)
     sites, editions = series_sites(tmp_path)
     arguments = {"query": "retail bulletin", "limit": 20}
     expected = Session(DirectoryLoader(sites["single"])).answer_sync(

@@ -61,7 +61,8 @@ single layout: `index` is lunr 2.3.9's own serialisation (lunr.js can load
 sharded layout: `directory` is
   `{"fields": [lunr fields], "vocabulary": entry, "series": entry, "postings": key pages,
   "ids": key pages, "identifiers": key pages, "records": {"perShard": n,
-  **hash pages}, "rows": {"perShard": n, "fields": [...], **hash pages}}`.
+  **hash pages}, "rows": {"perShard": n, "fields": [...], "ahead": [sha256],
+  **hash pages}}`.
 
   Shard lists come in pages of `perPage` (page_folder: `directory/<kind>/
   <number>.<hash>.json`), each listed by hash, so the directory grows with
@@ -79,6 +80,11 @@ sharded layout: `directory` is
     "shards": n, "pages": [sha256]}`; a page is `{"sha256": [...]}`.
 
   The files:
+  - ahead (AHEAD): `ahead/<n>.<hash>.json`, `{"rows": [[number, *row], ...]}`,
+    the rows of the records our authors wrote (curated and annotated; at
+    most shard_writer.AHEAD_ROWS), listed by hash in "ahead": read while
+    idle and kept, they spare a later answer the row shards of about half
+    its results (docs/architecture.md);
   - series (SERIES): `{"series": [[first, gap, ...], ...]}`, the record
     numbers of every series of two or more records (ranking.series.series_of
     of their rows), each as its first number and the gaps to the next

@@ -42,6 +42,7 @@ __all__ = [
     "IDS",
     "IDENTIFIERS",
     "POOLS",
+    "AHEAD",
     "SUMMARIES",
     "VOCABULARY",
     "TERMS",
@@ -115,6 +116,9 @@ ROWS = "rows"
 IDS = "ids"
 IDENTIFIERS = "identifiers"
 POOLS = "pools"  # a summarised word's other rows (SUMMARY_ROWS)
+# In the directory's rows: the hashes of `ahead/<n>.<hash>.json`, {ROWS: [[number, *row], ...]},
+# the rows of the records our authors wrote, read while idle (govsearch.sharded.store).
+AHEAD = "ahead"
 SUMMARIES = "summaries"  # a summarised word's posting without its columns
 VOCABULARY = "vocabulary"
 # The directory's entry of `series.<hash>.json`, {SERIES: [[first, gap, ...], ...]}: the record

@@ -41,10 +41,16 @@ class ShardDirectory:
         self.ids = KeyPages(self, keys.IDS, directory[keys.IDS])
         self.identifiers = KeyPages(self, keys.IDENTIFIERS, directory[keys.IDENTIFIERS])
         self.listed = {kind: HashPages(self, kind, directory[kind]) for kind in (keys.RECORDS, keys.ROWS)}
+        self.ahead = [  # the files of rows read ahead (hold_rows)
+            {keys.PATH: listed_shard_path(keys.AHEAD, number, sha256), keys.SHA256: sha256}
+            for number, sha256 in enumerate(directory[keys.ROWS][keys.AHEAD])
+        ]
         self.cache_bytes = cache_bytes
         self.cached_bytes = 0
         self._cache: OrderedDict[str, tuple[Any, int]] = OrderedDict()
         self._known_rows: OrderedDict[int, list[Any]] = OrderedDict()
+        self._held_rows: dict[int, list[Any]] = {}  # read ahead (the store's AHEAD files), kept for good
+        self._held_files: set[str] = set()
         self._carried: OrderedDict[str, Mapping[str, Any]] = OrderedDict()
         self._row_files: OrderedDict[str, tuple[Mapping[str, Any], frozenset[int]]] = OrderedDict()
 
@@ -82,8 +88,21 @@ class ShardDirectory:
         while len(self._known_rows) > KNOWN_ROWS:
             self._known_rows.popitem(last=False)
 
+    def hold_rows(self, entry: Mapping[str, Any]) -> None:
+        """Read a file of rows ([number, *row]) and keep them while the page
+        lives: unlike the rows postings carry, no later read pushes them out
+        (and, kept as rows, they are not kept as a file too)."""
+        path = entry[keys.PATH]
+        rows = parse(read_verified_bytes(self.loader, entry, keys.ROWS), path)[keys.ROWS]
+        self._held_rows.update((number, values) for number, *values in rows)
+        self._held_files.add(path)
+
+    def holds(self, entry: Mapping[str, Any]) -> bool:
+        return entry[keys.PATH] in self._held_files
+
     def known_row(self, number: int) -> list[Any] | None:
-        return self._known_rows.get(number)
+        held = self._held_rows.get(number)
+        return held if held is not None else self._known_rows.get(number)
 
     def read(self, entry: Mapping[str, Any], role: str) -> Any:
         path = entry[keys.PATH]
@@ -114,6 +133,7 @@ class ShardDirectory:
             yield from pages
         for listed in self.listed.values():
             yield from listed.entries(list(range(listed.count)))
+        yield from self.ahead
         for entry in self.postings:  # summary files by the pages, pools files by the summaries that offer them
             yield from entry.get(keys.POSTING_SUMMARY_FILES, {}).values()
             for posting in self.read(entry, keys.POSTINGS)[keys.TERMS].values():

@@ -4,6 +4,7 @@ the rows postings and pools files carry)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from itertools import accumulate
 from typing import Any
 
@@ -24,9 +25,15 @@ class ShardedStore:
 
     def later_reads(self) -> list[LaterRead]:
         """Data files most later searches need, not read yet: the pages
-        locating postings and row shards, and the series table."""
+        locating postings and row shards, the series table, and the rows of
+        the records our authors wrote (about half of the answers' places)."""
         table = [] if self._series is not None else [(self.shards.directory[keys.SERIES][keys.PATH], self.series)]
-        return self.shards.later_reads() + table
+        ahead = [
+            (entry[keys.PATH], partial(self.shards.hold_rows, entry))
+            for entry in self.shards.ahead
+            if not self.shards.holds(entry)
+        ]
+        return self.shards.later_reads() + table + ahead
 
     def series(self) -> Mapping[int, int]:
         """Each record of a series of two or more records: its series (a number shared by the series)."""

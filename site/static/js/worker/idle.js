@@ -44,7 +44,8 @@ export function warmWhenIdle() {
 }
 
 // The data files most later searches need (every record's profile, the pages
-// locating shards, the series table; Python names those it has not read), once no call has run
+// locating shards, the series table, the rows of the records our authors
+// wrote; Python names those it has not read), once no call has run
 // for a moment (a person reading results, an agent thinking) and at low
 // priority, so they never hold up a call's own downloads. They wait on disk
 // until read ahead (below) or by a search: each such search saves a round of
