@@ -22,10 +22,11 @@ RECORDS_PER_SHARD = 32
 # records, in shards a quarter of the bytes.
 ROWS_PER_SHARD = 16
 # The records our authors wrote (curated and annotated) fill about half of the
-# answers' places (docs/startup.md), scattered over the numbering by title:
-# their rows also come in a few files the worker reads while idle, so a later
-# answer's rows for them need no row shard. Capped, as the first visit pays
-# for them after its first answer (1,939 rows, 160 KB gzipped at full estate).
+# answers' places (docs/architecture.md), scattered over the numbering by
+# title: their rows also come in a few files the worker reads while idle, so a
+# later answer's rows for them need no row shard. Capped, as the first visit
+# pays for them after its first answer (about 1,950 rows, 160 KB gzipped at
+# full estate).
 AHEAD_ROWS = 4096
 AHEAD_PER_FILE = 512
 IDS_PER_SHARD = 500
