@@ -48,7 +48,7 @@ def real_pool() -> Pool:
     fail (they are edited while benchmarks run), the cache is used and the
     results say so."""
     try:
-        pool = _import_pool()
+        pool = _estate_pool()
     except Exception as error:  # noqa: BLE001 - fall back to the last good import
         if not POOL_CACHE.exists():
             raise
@@ -73,7 +73,7 @@ def real_pool() -> Pool:
     return pool
 
 
-def _import_pool() -> Pool:
+def _estate_pool() -> Pool:
     """The full estate's records as its build collects them (pipeline.collect_records):
     our curated records and annotations as well as every source's imports, merged.
     The records our authors wrote fill about half of the answers' places and the

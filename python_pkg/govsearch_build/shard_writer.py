@@ -80,10 +80,12 @@ def _series_file(writer: DataWriter, rows: list[list[Any]]) -> dict[str, Any]:
 
 def _record_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:
     hashes = [
-        writer.write(
-            shard_stem(keys.RECORDS, start // RECORDS_PER_SHARD),
+        _listed(
+            writer,
+            keys.RECORDS,
+            start // RECORDS_PER_SHARD,
             {keys.RECORDS: [stored_record(r) for r in records[start : start + RECORDS_PER_SHARD]]},
-        )[keys.SHA256][: keys.SHORTEST_DIGEST]
+        )
         for start in range(0, len(records), RECORDS_PER_SHARD)
     ]
     return {keys.PER_SHARD: RECORDS_PER_SHARD, **_hash_pages(writer, keys.RECORDS, hashes)}
@@ -130,7 +132,7 @@ def _key_pages(writer: DataWriter, kind: str, entries: list[dict[str, Any]]) -> 
 
 def _row_shards(writer: DataWriter, records: list[Record], rows: list[list[Any]]) -> dict[str, Any]:
     hashes = [
-        _listed(writer, keys.ROWS, start // ROWS_PER_SHARD, rows[start : start + ROWS_PER_SHARD])
+        _listed(writer, keys.ROWS, start // ROWS_PER_SHARD, {keys.ROWS: rows[start : start + ROWS_PER_SHARD]})
         for start in range(0, len(rows), ROWS_PER_SHARD)
     ]
     authored = [number for number, record in enumerate(records) if record.authored][:AHEAD_ROWS]
@@ -139,7 +141,7 @@ def _row_shards(writer: DataWriter, records: list[Record], rows: list[list[Any]]
             writer,
             keys.AHEAD,
             start // AHEAD_PER_FILE,
-            [[n, *rows[n]] for n in authored[start : start + AHEAD_PER_FILE]],
+            {keys.ROWS: [[n, *rows[n]] for n in authored[start : start + AHEAD_PER_FILE]]},
         )
         for start in range(0, len(authored), AHEAD_PER_FILE)
     ]
@@ -151,9 +153,10 @@ def _row_shards(writer: DataWriter, records: list[Record], rows: list[list[Any]]
     }
 
 
-def _listed(writer: DataWriter, kind: str, number: int, rows: list[list[Any]]) -> str:
-    """Write a file of rows, listed by hash alone (listed_shard_path); its hash."""
-    return writer.write(shard_stem(kind, number), {keys.ROWS: rows})[keys.SHA256][: keys.SHORTEST_DIGEST]
+def _listed(writer: DataWriter, folder: str, number: int, content: dict[str, Any]) -> str:
+    """Write file `number` of a folder the directory lists by hash alone
+    (listed_shard_path: records, rows, rows read ahead); its hash as listed."""
+    return writer.write(shard_stem(folder, number), content)[keys.SHA256][: keys.SHORTEST_DIGEST]
 
 
 def _id_shards(writer: DataWriter, number_of: dict[str, Any], folder: str = keys.IDS) -> list[dict[str, Any]]:
