@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader, load_schema
-from govsearch.ranking.series import edition, grouped, series_key
+from govsearch.ranking.series import edition, group_of, grouped, series_key
 from sitefixture import build_fixture_site
 
 RECORD = """---
@@ -122,6 +122,9 @@ COUNCILS = [
     ("tpo-leeds", "Tree Preservation Orders 2019", "Leeds City Council"),
     ("tpo-sheffield", "Tree Preservation Orders", "Sheffield City Council"),
     ("tpo-bristol", "Tree Preservation Orders 2024", "Bristol City Council"),
+    # Some councils put their own name or initials in the title: still the same title.
+    ("tpo-knowsley", "Knowsley Tree Preservation Orders", "Knowsley Borough Council"),
+    ("tpo-ldnpa", "LDNPA Tree Preservation Orders", "Lake District National Park Authority"),
     # A national body's record of the same title is no local authority's: apart.
     ("tpo-national", "Tree Preservation Orders", "Forestry Commission"),
 ]
@@ -138,19 +141,35 @@ def councils(tmp_path_factory) -> Catalogue:
     return Catalogue.open(DirectoryLoader(Path(site)))
 
 
+LOCAL = {"tpo-leeds", "tpo-sheffield", "tpo-bristol", "tpo-knowsley", "tpo-ldnpa"}
+
+
 def test_one_title_that_local_authorities_each_publish_is_one_result(councils):
-    """Three councils' "Tree Preservation Orders" are one result with two
-    more behind it, so other records keep their places; a national body's of
-    the same title stands apart."""
+    """Five local authorities' "Tree Preservation Orders", two of them titled
+    with their own name or initials, are one result with four more behind it,
+    so other records keep their places; a national body's of the same title
+    stands apart."""
     answer = search(councils, "tree preservation orders")
     results = {item["id"]: item for item in answer["results"]}
-    local = [item for item in answer["results"] if item["id"] in {"tpo-leeds", "tpo-sheffield", "tpo-bristol"}]
-    assert len(local) == 1 and local[0]["more"] == 2 and "tpo-national" in results
-    assert {local[0]["id"], *(other["id"] for other in local[0]["others"])} == {
-        "tpo-leeds",
-        "tpo-sheffield",
-        "tpo-bristol",
-    }
+    local = [item for item in answer["results"] if item["id"] in LOCAL]
+    assert len(local) == 1 and local[0]["more"] == 4 and "tpo-national" in results
+    assert {local[0]["id"], *(other["id"] for other in local[0]["others"])} == LOCAL
+
+
+def test_an_authoritys_own_name_is_left_out_of_its_titles_group_and_nothing_else():
+    def group(title: str, publisher: str, kind: str = "dataset") -> tuple:
+        return group_of({"title": title, "publisher": publisher, "resourceType": kind})
+
+    conservation = group("Conservation Areas", "Leeds City Council")
+    assert group("Erewash District Council Conservation Areas", "Erewash Borough Council") == conservation
+    assert group("RBWM Conservation Areas", "Royal Borough of Windsor and Maidenhead") == conservation
+    assert group("Public Toilets in Ipswich", "Ipswich Borough Council") == group("Public Toilets", "Wigan Council")
+    # A word of the title that is no part of the publisher's name keeps the title apart.
+    assert group("Conservation Areas Appraisals", "Leeds City Council") != conservation
+    # Bodies' own records are named for the body: nothing is left once the name goes.
+    assert group("Arts Council England", "Arts Council England", "organisation") != group(
+        "British Council", "British Council", "organisation"
+    )
 
 
 def test_a_named_place_leads_its_councils_group_whatever_the_others_dates(councils):
@@ -158,4 +177,4 @@ def test_a_named_place_leads_its_councils_group_whatever_the_others_dates(counci
     same title is another council's data, not a newer edition of Leeds's."""
     lead = search(councils, "tree preservation orders Leeds")["results"][0]
     assert lead["id"] == "tpo-leeds" and "place_matches" in lead["reasons"]
-    assert {other["id"] for other in lead["others"]} == {"tpo-sheffield", "tpo-bristol"}
+    assert {other["id"] for other in lead["others"]} == LOCAL - {"tpo-leeds"}

@@ -114,13 +114,40 @@ LOCAL_AUTHORITY = re.compile(
 LOCAL_AUTHORITIES = "local authorities"  # the publisher of a group of local authorities' records
 
 
+# Words of local authorities' names that name no one place ("Erewash District Council"),
+# and the words that join a name to a title ("Public Toilets in Ipswich").
+_AUTHORITY_WORDS = frozenset(
+    "council borough district county metropolitan city unitary authority national park royal "
+    "of the and in for at on".split()
+)
+
+
 def group_of(record: Mapping[str, Any]) -> Key | None:
     """The group an answer shows as one result: the record's series, with every
-    local authority counted as one publisher (one title each of them publishes)."""
+    local authority counted as one publisher (one title each of them publishes,
+    with or without its own name: "Guildford Brownfield Land Register" and
+    "LDNPA Brownfield Land Register" are two authorities' "Brownfield Land Register")."""
     key = series_of(record)
     if key is None or not LOCAL_AUTHORITY.search(key[0]):
         return key
-    return (LOCAL_AUTHORITIES, *key[1:])
+    if key[1] == "organisation":  # an authority's own record names it: no title it publishes
+        return (LOCAL_AUTHORITIES, *key[1:])
+    return (LOCAL_AUTHORITIES, key[1], _without_own_name(key[2], key[0]))
+
+
+@lru_cache(maxsize=1 << 14)
+def _without_own_name(title_key: str, publisher: str) -> str:
+    """A series key without the publisher's own name, its initials ("LDNPA")
+    or, once those are gone, the words every authority's name has ("District
+    Council") and those joining it to the title ("in"); unchanged when nothing of the name was in it or nothing else is."""
+    named = _WORD.findall(plain(publisher))
+    own = {word for word in named if word not in _AUTHORITY_WORDS}
+    own.add("".join(word[0] for word in named if word not in ("of", "the", "and")))
+    words = title_key.split()
+    kept = [word for word in words if word not in own]
+    if len(kept) == len(words):
+        return title_key
+    return " ".join(word for word in kept if word not in _AUTHORITY_WORDS) or title_key
 
 
 def grouped_answer(terms: Sequence[Term], ranked: list[Ranked], rows: Mapping[int, Mapping[str, Any]]) -> list[Ranked]:
