@@ -13,7 +13,10 @@ import pytest
 
 from govsearch import Catalogue, DirectoryLoader, load_schema
 from govsearch.ranking.series import edition, group_of, grouped, series_key
-from sitefixture import build_fixture_site
+from govsearch_build.config import load_config
+from govsearch_build.data_writer import write_data
+from govsearch_build.records import load_content
+from sitefixture import SITE_TOML, build_fixture_site
 
 RECORD = """---
 id: {id}
@@ -178,3 +181,49 @@ def test_a_named_place_leads_its_councils_group_whatever_the_others_dates(counci
     lead = search(councils, "tree preservation orders Leeds")["results"][0]
     assert lead["id"] == "tpo-leeds" and "place_matches" in lead["reasons"]
     assert {other["id"] for other in lead["others"]} == LOCAL - {"tpo-leeds"}
+
+
+EDITIONS = [
+    # (id, title, summary, collection): the newest edition's summary does not say "regional".
+    ("rents-2024", "Private Rental Index 2024", "Regional rents in England, quarter by quarter.", "land-registry"),
+    ("rents-2025", "Private Rental Index 2025", "Regional rents in England, quarter by quarter.", "land-registry"),
+    ("rents-2026", "Private Rental Index 2026", "Rents in England, quarter by quarter.", "ons"),
+    ("rents-guide", "Regional rent statistics explained", "How regional rents are measured.", "land-registry"),
+]
+
+
+@pytest.fixture(scope="module", params=["single", "sharded"])
+def editions(request, tmp_path_factory) -> Catalogue:
+    content = tmp_path_factory.mktemp("editions-corpus")
+    for record_id, title, summary, collection in EDITIONS:
+        text = RECORD.format(id=record_id, title=title, summary=summary, publisher="HM Land Registry", kind="dataset")
+        (content / f"{record_id}.md").write_text(text.replace("collection: land-registry", f"collection: {collection}"))
+    site = tmp_path_factory.mktemp(f"editions-{request.param}")
+    config = load_config(SITE_TOML)
+    write_data(
+        config,
+        load_content(content, http_allowed_hosts=config.http_allowed_hosts).records,
+        site / "data",
+        layout=request.param,
+    )
+    return Catalogue.open(DirectoryLoader(site))
+
+
+def test_the_newest_edition_leads_its_series_when_the_answer_found_only_older_ones(editions):
+    """Only the older editions say "regional", so only they match; the newest
+    edition leads their group in their place, with them behind it."""
+    lead = next(item for item in search(editions, "regional")["results"] if item["id"].startswith("rents-20"))
+    assert lead["id"] == "rents-2026" and "newest_edition" in lead["reasons"]
+    assert [other["id"] for other in lead["others"]] == ["rents-2025", "rents-2024"]
+
+
+def test_a_year_or_month_in_the_query_or_a_filter_the_newest_fails_keeps_the_found_edition_first(editions):
+    named = search(editions, "regional 2024")["results"][0]
+    assert named["id"] == "rents-2024" and "newest_edition" not in named.get("reasons", [])
+    in_march = [item["id"] for item in search(editions, "regional march")["results"]]
+    assert "rents-2026" not in in_march
+    answer = editions.call("search_government_knowledge", {"query": "regional", "collections": ["land-registry"]})
+    ids = [item["id"] for item in answer["results"]] + [
+        o["id"] for item in answer["results"] for o in item.get("others", [])
+    ]
+    assert "rents-2026" not in ids and "rents-2025" in ids

@@ -40,8 +40,14 @@ class RecordStore(Protocol):
     def series_at_hand(self) -> Mapping[int, int] | None:
         """Each record of a series of two or more: its series, when known without a download."""
 
+    def newest_at_hand(self) -> Mapping[int, int] | None:
+        """Each older dated edition's newest edition, when known without a download."""
+
     def row(self, number: int) -> dict[str, Any]:
         """What a search result shows of the record: at least tools.RESULT_FIELDS."""
+
+    def newest_edition(self, number: int) -> int | None:
+        """The newest edition of the record's series, if it is an older one (its row at hand)."""
 
     def find(self, record_id: str) -> dict[str, Any] | None:
         """The whole record with this id, if there is one."""

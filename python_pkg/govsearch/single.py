@@ -17,6 +17,7 @@ from .engine import Budget
 from .format import INDEX_RELATED
 from .loaders import LaterRead
 from .ranking.identifiers import identifier_keys
+from .ranking.series import newest_editions
 from .terms import (
     Clause,
     begins_any,
@@ -168,6 +169,7 @@ class ListStore:
         self.records = records
         self.numbers = {record["id"]: number for number, record in enumerate(records)}
         self._identifiers: dict[str, list[int]] | None = None
+        self._newest: dict[int, int] | None = None
 
     def later_reads(self) -> list[LaterRead]:
         return []  # every record is loaded
@@ -183,8 +185,19 @@ class ListStore:
         """None: every row is at hand, so no window's rows need foretelling."""
         return None
 
+    def newest_at_hand(self) -> None:
+        """None: every row is at hand, so no newest edition's row needs foretelling."""
+        return None
+
     def row(self, number: int) -> dict[str, Any]:
         return self.records[number]
+
+    def newest_edition(self, number: int) -> int | None:
+        """Its series' newest edition, if the record is an older one (worked out on first use,
+        by the rule the build writes into the sharded layout's rows)."""
+        if self._newest is None:
+            self._newest = newest_editions(self.records)
+        return self._newest.get(number)
 
     def find(self, record_id: str) -> dict[str, Any] | None:
         number = self.numbers.get(record_id)

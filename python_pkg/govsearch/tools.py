@@ -233,6 +233,8 @@ def _ranked(
         start=offset,
         series=catalogue.store.series_at_hand(),
         rows_missing=catalogue.store.rows_missing,
+        newest_edition=catalogue.store.newest_edition,
+        newest=catalogue.store.newest_at_hand(),
     )
     found = ranking.answer(state, lambda numbers: _rows(catalogue, numbers))
     if nothing:

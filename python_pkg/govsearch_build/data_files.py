@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from govsearch.format import COUNT, PATH, SHA256, SIZE, content_name
+from govsearch.format import COUNT, PATH, SHA256, SIZE, content_name, keys
+from govsearch.ranking.series import newest_editions
 from govsearch.tools import RESULT_FIELDS, RESULT_OPTIONAL
 
 from .records import Record
@@ -37,7 +38,7 @@ STORED_FIELDS = (
     "formerIds",
     "alsoKnownAs",
 )
-ROW_FIELDS = (*RESULT_FIELDS, *RESULT_OPTIONAL)
+ROW_FIELDS = (*RESULT_FIELDS, *RESULT_OPTIONAL, keys.ROW_NEWEST)
 
 
 def stored_record(record: Record) -> dict[str, Any]:
@@ -47,9 +48,14 @@ def stored_record(record: Record) -> dict[str, Any]:
     return stored
 
 
-def result_row(record: Record) -> list[Any]:
-    """What a search result shows of a record, in ROW_FIELDS order (absent optional fields as null)."""
-    return [record.data.get(field) for field in ROW_FIELDS]
+def result_rows(records: list[Record]) -> list[list[Any]]:
+    """What a search result shows of each record, in ROW_FIELDS order (absent
+    optional fields as null), and the number of its series' newest edition."""
+    newest = newest_editions([record.data for record in records])
+    return [
+        [*(record.data.get(field) for field in ROW_FIELDS[:-1]), newest.get(number)]
+        for number, record in enumerate(records)
+    ]
 
 
 def facet_members(record: Record, field: str) -> tuple[str, ...]:

@@ -88,12 +88,21 @@ def _reads_a_second_window(best: list[tuple[int, float]], rows: list[list[Any]])
     return len(series.grouped(first)) < rules.WINDOW_TARGET
 
 
+def _with_newest(carried: list[list[Any]], rows: list[list[Any]]) -> list[list[Any]]:
+    """Carried rows, then the rows of their series' newest editions that are not
+    among them (a row's last field: keys.ROW_NEWEST)."""
+    have = {row[0] for row in carried}
+    newest = [row[-1] for row in carried if row[-1] is not None and row[-1] not in have]
+    return carried + [[number, *rows[number]] for number in dict.fromkeys(newest)]
+
+
 def _summary(
     pairs_by_field: dict[str, list[tuple[int, float]]],
     fields: list[str],
     ranked: list[tuple[int, float]],
     profile_of: list[int],
     members: list[tuple[tuple[str, ...], ...]],
+    rows: list[list[Any]],
 ) -> dict[str, Any]:
     """What a one-word search shows of a common word without scoring its records
     (govsearch.format: keys.POSTING_SUMMARY): its records per profile; its best records
@@ -112,12 +121,19 @@ def _summary(
                     chosen.add(number)
     pool = [(number, score) for number, score in ranked if number in chosen]
     holding = {field: {number for number, _ in pairs_by_field.get(field, ())} for field in fields}
+    newest = [rows[number][-1] for number, _ in pool]
+    newest = list(dict.fromkeys(number for number in newest if number is not None and number not in chosen))
     return {
         keys.SUMMARY_TALLY: [value for profile in sorted(tally) for value in (profile, tally[profile])],
         keys.SUMMARY_NUMBERS: [number for number, _ in pool],
         keys.SUMMARY_SCORES: [score for _, score in pool],
         keys.SUMMARY_FIELDS: [
             sum(1 << at for at, field in enumerate(fields) if number in holding[field]) for number, _ in pool
+        ],
+        # The fields holding the word in the newest editions of those records' series that are
+        # not among them (ranking.stages._newest_leads shows them; their result says where the word is).
+        keys.SUMMARY_NEWEST: [
+            [number, sum(1 << at for at, field in enumerate(fields) if number in holding[field])] for number in newest
         ],
         keys.SUMMARY_GENERAL: min(SUMMARY_BEST, len(ranked)),
         keys.SUMMARY_BY_VALUE: {
@@ -177,9 +193,15 @@ def postings_shards(
                     **current[term],
                     keys.POSTING_ROWS: [[number, *rows[number]] for number, _ in best[:windows]],
                 }
+            # The newest editions of the carried records' series (ranking.stages._newest_leads
+            # may show them in their place): bytes only, in a new dict, so no work is counted.
+            current[term] = {
+                **current[term],
+                keys.POSTING_ROWS: _with_newest(current[term][keys.POSTING_ROWS], rows),
+            }
             if summarised and profile_of is not None and members is not None:
                 # A new dict, not counted as work: the budget's decisions stay as they were.
-                summary = _summary(pairs_by_field, postings.fields, best, profile_of, members)
+                summary = _summary(pairs_by_field, postings.fields, best, profile_of, members, rows)
                 carried = {row[0] for row in current[term][keys.POSTING_ROWS]}
                 pooled = [number for number in summary[keys.SUMMARY_NUMBERS] if number not in carried]
                 if pooled:

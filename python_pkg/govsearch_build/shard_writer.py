@@ -11,7 +11,7 @@ from typing import Any
 from govsearch.format import encode_vocabulary, keys, listed_shard_path, page_folder, shard_stem
 from govsearch.ranking import RankingData, identifier_keys, series
 
-from .data_files import ROW_FIELDS, DataWriter, facet_members, result_row, stored_record
+from .data_files import ROW_FIELDS, DataWriter, facet_members, result_rows, stored_record
 from .postings import Postings
 from .postings_writer import SUMMARY_VALUE_FIELDS, postings_shards
 from .records import Record
@@ -46,7 +46,7 @@ def write_shards(
     `related`: each term's related terms, kept in its posting."""
     number_of = {record.id: number for number, record in enumerate(records)}
     terms = postings.terms()
-    rows = [result_row(record) for record in records]
+    rows = result_rows(records)
     members = [tuple(facet_members(record, field) for field in SUMMARY_VALUE_FIELDS) for record in records]
     return {
         keys.DIRECTORY_FIELDS: list(postings.fields),
@@ -67,15 +67,22 @@ def write_shards(
 def _series_file(writer: DataWriter, rows: list[list[Any]]) -> dict[str, Any]:
     """The record numbers of each group of two or more records, as the
     answer groups them (ranking.series.group_of of their rows), each list
-    as its first number and the gaps after it."""
+    as its first number and the gaps after it; and each older dated
+    edition's newest edition (keys.SERIES_NEWEST)."""
     members: dict[Any, list[int]] = {}
     for number, row in enumerate(rows):
         key = series.group_of(dict(zip(ROW_FIELDS, row)))
         if key is not None:
             members.setdefault(key, []).append(number)
     groups = [numbers for numbers in members.values() if len(numbers) > 1]
-    gaps = [[numbers[0], *(b - a for a, b in zip(numbers, numbers[1:]))] for numbers in groups]
-    return writer.write(keys.SERIES, {keys.SERIES: gaps}, len(groups))
+    older = [number for number, row in enumerate(rows) if row[-1] is not None]  # a row's last: keys.ROW_NEWEST
+    newest = [_gaps(older), [rows[number][-1] for number in older]]
+    return writer.write(keys.SERIES, {keys.SERIES: list(map(_gaps, groups)), keys.SERIES_NEWEST: newest}, len(groups))
+
+
+def _gaps(numbers: list[int]) -> list[int]:
+    """Ascending numbers as the first and the gaps after it."""
+    return [numbers[0], *(b - a for a, b in zip(numbers, numbers[1:]))] if numbers else []
 
 
 def _record_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:

@@ -136,7 +136,9 @@ sharded layout: `directory` is
     Record numbers are ascending and stored as gaps (encode_gaps /
     decode_gaps): the first number, then differences. A weight is the term's
     boosted BM25 score in that record's field (lunr's field vector);
-  - rows: `{"rows": [[value per rows.fields, null when absent], ...]}`;
+  - rows: `{"rows": [[value per rows.fields, null when absent], ...]}`:
+    what a result shows, then ROW_NEWEST (an older dated edition's series'
+    newest edition, by number; govsearch.ranking.series.newest_editions);
   - records: `{"records": [stored record, ...]}`;
   - ids: `{"ids": {record id: number}}`;
   - identifiers: `{"ids": {identifier key: [numbers]}}`.

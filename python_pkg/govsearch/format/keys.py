@@ -23,12 +23,14 @@ __all__ = [
     "POSTING_RELATED_POSTINGS",
     "INDEX_RELATED",
     "SERIES",
+    "SERIES_NEWEST",
     "SUMMARY_TALLY",
     "SUMMARY_NUMBERS",
     "SUMMARY_GENERAL",
     "SUMMARY_BY_VALUE",
     "SUMMARY_SCORES",
     "SUMMARY_FIELDS",
+    "SUMMARY_NEWEST",
     "SUMMARY_ROWS",
     "BY_VALUE_FIELDS",
     "BY_VALUE_BEST",
@@ -42,6 +44,7 @@ __all__ = [
     "IDS",
     "IDENTIFIERS",
     "POOLS",
+    "ROW_NEWEST",
     "AHEAD",
     "SUMMARIES",
     "VOCABULARY",
@@ -69,7 +72,7 @@ __all__ = [
     "shard_stem",
 ]
 
-FORMAT = "govsearch-site/6"
+FORMAT = "govsearch-site/7"
 DATA_FOLDER = "data"
 MANIFEST = "manifest.json"
 
@@ -97,6 +100,7 @@ SUMMARY_GENERAL = "g"
 SUMMARY_BY_VALUE = "v"
 SUMMARY_SCORES = "s"
 SUMMARY_FIELDS = "f"
+SUMMARY_NEWEST = "e"  # [[number, fields mask], ...]: newest editions of the numbers' series, not among them
 SUMMARY_ROWS = "r"
 BY_VALUE_FIELDS = "fields"  # in SUMMARY_BY_VALUE: the fields whose values have bests of their own
 BY_VALUE_BEST = "best"  # in SUMMARY_BY_VALUE: how many best records each value has
@@ -116,6 +120,9 @@ ROWS = "rows"
 IDS = "ids"
 IDENTIFIERS = "identifiers"
 POOLS = "pools"  # a summarised word's other rows (SUMMARY_ROWS)
+# A row's last field (sharded layout): the number of its series' newest edition, for an older
+# dated edition (govsearch.ranking.series.newest_editions), else null. No result shows it.
+ROW_NEWEST = "newest"
 # In the directory's rows: the hashes of `ahead/<n>.<hash>.json`, {ROWS: [[number, *row], ...]},
 # the rows of the records our authors wrote, read while idle (govsearch.sharded.store).
 AHEAD = "ahead"
@@ -124,6 +131,9 @@ VOCABULARY = "vocabulary"
 # The directory's entry of `series.<hash>.json`, {SERIES: [[first, gap, ...], ...]}: the record
 # numbers of each series of two or more records (govsearch.ranking.series), as gaps.
 SERIES = "series"
+# ... and {SERIES_NEWEST: [[older, gap, ...], [newest, ...]]}: each older dated edition (ROW_NEWEST) and
+# its series' newest edition, so a call can fetch the newest's row with its window's rows.
+SERIES_NEWEST = "newest"
 TERMS = "terms"  # the vocabulary's front-coded text; a postings shard's postings
 CODES = "codes"  # a profile chunk's codes (facets)
 

@@ -20,7 +20,9 @@ the build's record pages (govsearch_build.related) and for the answer
   (a place the query names puts that place's record first); the others in
   the same answer stand behind it (`grouped`), so the answer shows other
   records instead;
-- a query naming no year wants the newest edition first (`edition`).
+- a query naming no year wants the newest edition first (`edition`); when
+  the answer holds an older edition but not the newest, the newest leads
+  the group in its place (`newest_editions`, ranking.stages).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ _VARYING = re.compile(rf"\b(?:v\d+(?:\.\d+)*|version\s*\d+|q[1-4]|{_MONTH_NAMES}
 _WORD = re.compile(r"[a-z][a-z0-9]+")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 Key = tuple[str, str, str]  # (publisher, resource type, series_key)
+_MONTH_WORD = re.compile(_MONTH_NAMES)
 _DATED = re.compile(rf"\b(?:({_MONTH_NAMES})\.?\s+)?((?:19|20)\d\d)\b")
 
 
@@ -79,6 +82,28 @@ def edition(title: str) -> tuple[int, int]:
 
 def _month(name: str) -> int:
     return next((number for number, month in enumerate(_MONTHS, 1) if name and month.startswith(name[:3])), 0)
+
+
+def names_a_date(terms: Sequence[Term]) -> bool:
+    """Whether the query names a year or a month: then it asks for those editions, not the newest."""
+    return any(_YEAR.fullmatch(term.typed) or _MONTH_WORD.fullmatch(term.typed) for term in terms)
+
+
+def newest_editions(records: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """For each dated edition of a series (series_of) that a newer one
+    follows, the newest edition's number (by list place; the first of the
+    newest when two share a date). One rule for the build's rows and the
+    single layout, so both answer alike."""
+    newest: dict[Key, tuple[tuple[int, int], int]] = {}
+    dated: list[tuple[int, Key, tuple[int, int]]] = []
+    for number, record in enumerate(records):
+        key, when = series_of(record), edition(record.get("title", ""))
+        if key is None or when == (0, 0):
+            continue
+        dated.append((number, key, when))
+        if key not in newest or when > newest[key][0]:
+            newest[key] = (when, number)
+    return {number: newest[key][1] for number, key, when in dated if when < newest[key][0]}
 
 
 def grouped(keys: Sequence[Hashable | None]) -> list[tuple[int, list[int]]]:

@@ -11,7 +11,7 @@ from itertools import chain
 from typing import Any
 
 from ..engine import Matches, filters_key
-from ..loaders import MissingFiles
+from ..loaders import MissingFiles, gather
 from . import rules, series
 from .budget import call_budget
 from .evidence import exact_words, phrase_words, row_evidence
@@ -50,7 +50,44 @@ def answer(state: QueryState, rows: Rows) -> Answer:
         ranked += later.ranked
         pool.update(rows_later)
         windows += 1
-    return replace(first, ranked=ranked)
+    return replace(first, ranked=_newest_leads(state, ranked, rows))
+
+
+def _newest_leads(state: QueryState, ranked: list[Ranked], rows: Rows) -> list[Ranked]:
+    """Each group led by an older edition of a dated series whose newest
+    edition the answer lacks (it matched less well, or lay beyond the
+    windows read): the newest edition leads in its place, with the rest
+    behind it, when it passes the filters and the query names no year or
+    month (series.names_a_date; a query naming one wants those editions).
+    The newest's row (and, under filters, its profile) come in one round of
+    downloads, or with the window's rows when the series table foretold
+    them (_foretold)."""
+    if state.newest_edition is None or series.names_a_date(state.terms):
+        return ranked
+    shown = {number for item in ranked for number in (item.number, *item.others)}
+    newer = {item.number: state.newest_edition(item.number) for item in ranked}
+    wanted = sorted({number for number in newer.values() if number is not None and number not in shown})
+    if not wanted:
+        return ranked
+    left = set(wanted)
+    if state.filters:
+        facets = state.engine.facets
+        gather(lambda: facets.require(wanted), lambda: rows(wanted))
+        passing = state.engine.passing({facets.profiles[0][number] for number in wanted}, state.filters)
+        left = {number for number in wanted if facets.profiles[0][number] in passing}
+    else:
+        rows(wanted)
+    leads = []
+    for item in ranked:
+        newest = newer[item.number]
+        if newest in left:
+            left.discard(newest)
+            # Placed by this rule alone: its prior and evidence never ranked it.
+            lead = Ranked(newest, item.score, item.mode, ["newest_edition"])
+            lead.others = [item.number, *item.others]
+            item = lead
+        leads.append(item)
+    return leads
 
 
 def _window(state: QueryState, rows: Rows, foretell: bool = False) -> tuple[Answer, dict[int, dict[str, Any]]]:
@@ -77,6 +114,17 @@ def _kept(state: QueryState) -> _Kept:
         state.start,
     )
     return state.engine.remembered(key, lambda: _Kept(*first_stage(state)))
+
+
+def _foretold(state: QueryState, first: Answer, foretell: bool) -> list[int]:
+    """Records whose rows the answer will read next, known from the series
+    table before this window's rows arrive: the next window's (when
+    `foretell`), and the newest editions of this window's older ones
+    (_newest_leads; a few more than it will show, as grouping is not done)."""
+    window = {item.number for item in first.ranked}
+    newest = {} if series.names_a_date(state.terms) else state.newest or {}
+    later = [newest[number] for number in window if number in newest and newest[number] not in window]
+    return [*(_next_window(state, first) if foretell else []), *sorted(set(later))]
 
 
 def _next_window(state: QueryState, first: Answer) -> list[int]:
@@ -117,9 +165,9 @@ def _second_stage(
     try:
         pool = dict(zip(numbers, rows(numbers))) if ranked else {}
     except MissingFiles as missing:
-        if not foretell or state.series is None:
+        if state.series is None or state.newest is None:
             raise
-        raise state.with_rows(missing, lambda: _next_window(state, kept.first), numbers) from None
+        raise state.with_rows(missing, lambda: _foretold(state, kept.first, foretell), numbers) from None
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
         row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, kept.misspelt)
     return ranked, pool

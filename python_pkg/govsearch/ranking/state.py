@@ -32,6 +32,11 @@ class QueryState:
     # The data files records' rows still need once others' are read (the store's RecordStore.rows_missing),
     # so a round of downloads the call makes anyway can bring rows it is certain to read next.
     rows_missing: Callable[[list[int], list[int] | None], list[str]] | None = None
+    # The newest edition of a record's series, if the record is an older one (its row at hand);
+    # and, when at hand without a download (the series table), every older edition's newest, so
+    # the newest's row can come with its window's.
+    newest_edition: Callable[[int], int | None] | None = None
+    newest: Mapping[int, int] | None = None
 
     def with_rows(
         self, missing: MissingFiles, numbers: Callable[[], list[int]], after: list[int] | None = None

@@ -114,7 +114,9 @@ class ShardedMatcher:
         masks = self._masks.get(clause.term)
         if masks is None:  # asked for each result: a dict, not a scan of a few hundred records each time
             summary = posting[keys.POSTING_SUMMARY]
-            masks = self._masks[clause.term] = dict(zip(summary[keys.SUMMARY_NUMBERS], summary[keys.SUMMARY_FIELDS]))
+            masks = dict(zip(summary[keys.SUMMARY_NUMBERS], summary[keys.SUMMARY_FIELDS]))
+            masks.update(summary.get(keys.SUMMARY_NEWEST, ()))
+            self._masks[clause.term] = masks
             while len(self._masks) > DECODED_KEPT:
                 self._masks.popitem(last=False)
         mask = masks.get(number)

@@ -22,6 +22,7 @@ class ShardedStore:
         self.per_row_shard = shards.directory[keys.ROWS][keys.PER_SHARD]
         self.per_record_shard = shards.directory[keys.RECORDS][keys.PER_SHARD]
         self._series: dict[int, int] | None = None  # record number -> its series, once read
+        self._newest: dict[int, int] | None = None  # an older dated edition -> its series' newest, once read
 
     def later_reads(self) -> list[LaterRead]:
         """Data files most later searches need, not read yet: the pages
@@ -38,13 +39,20 @@ class ShardedStore:
     def series(self) -> Mapping[int, int]:
         """Each record of a series of two or more records: its series (a number shared by the series)."""
         if self._series is None:
-            groups = self.shards.read(self.shards.directory[keys.SERIES], keys.SERIES)[keys.SERIES]
+            table = self.shards.read(self.shards.directory[keys.SERIES], keys.SERIES)
+            groups = table[keys.SERIES]
+            older, newest = table.get(keys.SERIES_NEWEST, ([], []))
+            self._newest = dict(zip(accumulate(older), newest))
             self._series = {number: group for group, gaps in enumerate(groups) for number in accumulate(gaps)}
         return self._series
 
     def series_at_hand(self) -> Mapping[int, int] | None:
         """`series`, if read already (while idle), else None."""
         return self._series
+
+    def newest_at_hand(self) -> Mapping[int, int] | None:
+        """Each older dated edition's newest edition (what its row says), if the series table is read."""
+        return self._newest
 
     def rows_missing(self, numbers: list[int], after: list[int] | None = None) -> list[str]:
         """The files these records' rows still need once `after`'s are read
@@ -71,6 +79,10 @@ class ShardedStore:
         self.shards.require([*files, *self.shards.listed[keys.ROWS].entries(indexes)], keys.ROWS)
         for entry in files:
             self.shards.remember_rows(self.shards.read(entry, keys.ROWS)[keys.ROWS])
+
+    def newest_edition(self, number: int) -> int | None:
+        """Its series' newest edition, if the record is an older one: its row says (keys.ROW_NEWEST)."""
+        return self.row(number).get(keys.ROW_NEWEST)
 
     def row(self, number: int) -> dict[str, Any]:
         values = self.shards.known_row(number)
