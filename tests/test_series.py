@@ -217,6 +217,14 @@ def test_the_newest_edition_leads_its_series_when_the_answer_found_only_older_on
     assert [other["id"] for other in lead["others"]] == ["rents-2025", "rents-2024"]
 
 
+def test_the_newest_edition_leads_its_series_when_a_looser_mode_found_it(editions):
+    """ "regional rents": the older editions hold both words, the newest only
+    "rents" (it stood behind them); it leads all the same."""
+    lead = next(item for item in search(editions, "regional rents")["results"] if item["id"].startswith("rents-20"))
+    assert lead["id"] == "rents-2026" and lead["reasons"] == ["newest_edition"]
+    assert [other["id"] for other in lead["others"]] == ["rents-2025", "rents-2024"]
+
+
 def test_a_year_or_month_in_the_query_or_a_filter_the_newest_fails_keeps_the_found_edition_first(editions):
     named = search(editions, "regional 2024")["results"][0]
     assert named["id"] == "rents-2024" and "newest_edition" not in named.get("reasons", [])

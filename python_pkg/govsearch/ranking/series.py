@@ -20,9 +20,10 @@ the build's record pages (govsearch_build.related) and for the answer
   (a place the query names puts that place's record first); the others in
   the same answer stand behind it (`grouped`), so the answer shows other
   records instead;
-- a query naming no year wants the newest edition first (`edition`); when
-  the answer holds an older edition but not the newest, the newest leads
-  the group in its place (`newest_editions`, ranking.stages).
+- a query naming no year wants the newest edition first (`edition`): a
+  group an older edition leads is led by the series' newest instead, in
+  its place, whether the answer found it or not (`newest_editions`,
+  ranking.stages).
 """
 
 from __future__ import annotations

@@ -54,40 +54,44 @@ def answer(state: QueryState, rows: Rows) -> Answer:
 
 
 def _newest_leads(state: QueryState, ranked: list[Ranked], rows: Rows) -> list[Ranked]:
-    """Each group led by an older edition of a dated series whose newest
-    edition the answer lacks (it matched less well, or lay beyond the
-    windows read): the newest edition leads in its place, with the rest
-    behind it, when it passes the filters and the query names no year or
-    month (series.names_a_date; a query naming one wants those editions).
-    The newest's row (and, under filters, its profile) come in one round of
-    downloads, or with the window's rows when the series table foretold
-    them (_foretold)."""
+    """Each group led by an older edition of a dated series is led by the
+    series' newest edition instead, in the same place, with the rest
+    behind it: whether the answer holds the newest behind the lead (found
+    by a looser mode) or not at all (it matched less well, or lay beyond
+    the windows read). Not when the query names a year or a month
+    (series.names_a_date: it asks for those editions), nor for a newest
+    edition the filters exclude. A newest edition the answer lacks has its
+    row (and, under filters, its profile) read in one round of downloads,
+    or with the window's rows when the series table foretold it (_foretold)."""
     if state.newest_edition is None or series.names_a_date(state.terms):
         return ranked
     shown = {number for item in ranked for number in (item.number, *item.others)}
     newer = {item.number: state.newest_edition(item.number) for item in ranked}
-    wanted = sorted({number for number in newer.values() if number is not None and number not in shown})
-    if not wanted:
-        return ranked
-    left = set(wanted)
-    if state.filters:
-        facets = state.engine.facets
-        gather(lambda: facets.require(wanted), lambda: rows(wanted))
-        passing = state.engine.passing({facets.profiles[0][number] for number in wanted}, state.filters)
-        left = {number for number in wanted if facets.profiles[0][number] in passing}
-    else:
-        rows(wanted)
+    lacking = sorted({number for number in newer.values() if number is not None and number not in shown})
+    if lacking:
+        lacking = _passing(state, lacking, rows)
     leads = []
     for item in ranked:
         newest = newer[item.number]
-        if newest in left:
-            left.discard(newest)
+        if newest in item.others or newest in lacking:
             # Placed by this rule alone: its prior and evidence never ranked it.
             lead = Ranked(newest, item.score, item.mode, ["newest_edition"])
-            lead.others = [item.number, *item.others]
+            lead.others = [item.number, *(other for other in item.others if other != newest)]
+            lacking = [number for number in lacking if number != newest]
             item = lead
         leads.append(item)
     return leads
+
+
+def _passing(state: QueryState, numbers: list[int], rows: Rows) -> list[int]:
+    """Those of the records that pass the call's filters, their rows read (and, under filters, their profiles)."""
+    if not state.filters:
+        rows(numbers)
+        return numbers
+    facets = state.engine.facets
+    gather(lambda: facets.require(numbers), lambda: rows(numbers))
+    passing = state.engine.passing({facets.profiles[0][number] for number in numbers}, state.filters)
+    return [number for number in numbers if facets.profiles[0][number] in passing]
 
 
 def _window(state: QueryState, rows: Rows, foretell: bool = False) -> tuple[Answer, dict[int, dict[str, Any]]]:
