@@ -261,7 +261,10 @@ def _precompile(runtime: Path, wheels: list[Path], cache: Path) -> tuple[Path | 
             shutil.rmtree(work, ignore_errors=True)
             print(f"warning: no precompiled bytecode, the page compiles Python sources: {why}", file=sys.stderr)
             return None, wheels
-        work.rename(folder)
+        try:
+            work.rename(folder)
+        except OSError:  # another build made the same folder meanwhile: the same bytes, keep theirs
+            shutil.rmtree(work, ignore_errors=True)
     return folder / "python_stdlib.zip", [folder / wheel.name for wheel in wheels]
 
 
@@ -283,15 +286,20 @@ def _publish_snapshot(out_dir: Path, stdlib: Path, wheels: list[Path], cache: Pa
     cached = cache / f"snapshot-{key}.bin.gz"
     if not cached.exists():
         cache.mkdir(parents=True, exist_ok=True)
-        raw = cache / f"snapshot-{key}.bin"
+        # Made under a name of its own and moved into place whole: builds running at once
+        # (make build-full beside make check) may each make it, and none may read another's half.
+        work = Path(tempfile.mkdtemp(prefix="snapshot-", dir=cache))
+        raw = work / "snapshot.bin"
         why = _node(
             "snapshot.mjs", str(out_dir), str(stdlib), str(raw), *map(str, sorted(wheels)), "--", *SNAPSHOT_MODULES
         )
         if why or not raw.exists():
+            shutil.rmtree(work, ignore_errors=True)
             print(f"warning: no memory snapshot, repeat visits will bootstrap Pyodide: {why}", file=sys.stderr)
             return None
-        cached.write_bytes(packed_gzip(SNAPSHOT_LAYOUT.pack(raw.read_bytes())))
-        raw.unlink()
+        (work / "packed").write_bytes(packed_gzip(SNAPSHOT_LAYOUT.pack(raw.read_bytes())))
+        os.replace(work / "packed", cached)
+        shutil.rmtree(work, ignore_errors=True)
     # The worker unpacks it by the layout written beside it (snapshot_layout.py).
     return {**_publish_named(cached, out_dir, "snapshot.{}.bin.gz"), "layout": SNAPSHOT_LAYOUT.describe()}
 
