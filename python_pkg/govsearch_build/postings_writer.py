@@ -121,20 +121,21 @@ def _summary(
                     chosen.add(number)
     pool = [(number, score) for number, score in ranked if number in chosen]
     holding = {field: {number for number, _ in pairs_by_field.get(field, ())} for field in fields}
-    newest = [rows[number][-1] for number, _ in pool]
+
+    def mask(number: int) -> int:
+        """The fields holding the word in the record, a bit each."""
+        return sum(1 << at for at, field in enumerate(fields) if number in holding[field])
+
+    newest = [rows[number][-1] for number, _ in pool]  # a row's last field: keys.ROW_NEWEST
     newest = list(dict.fromkeys(number for number in newest if number is not None and number not in chosen))
     return {
         keys.SUMMARY_TALLY: [value for profile in sorted(tally) for value in (profile, tally[profile])],
         keys.SUMMARY_NUMBERS: [number for number, _ in pool],
         keys.SUMMARY_SCORES: [score for _, score in pool],
-        keys.SUMMARY_FIELDS: [
-            sum(1 << at for at, field in enumerate(fields) if number in holding[field]) for number, _ in pool
-        ],
-        # The fields holding the word in the newest editions of those records' series that are
-        # not among them (ranking.stages._newest_leads shows them; their result says where the word is).
-        keys.SUMMARY_NEWEST: [
-            [number, sum(1 << at for at, field in enumerate(fields) if number in holding[field])] for number in newest
-        ],
+        keys.SUMMARY_FIELDS: [mask(number) for number, _ in pool],
+        # The newest editions of those records' series that are not among them, and their masks
+        # (ranking.stages._newest_leads shows them; their result says where the word is).
+        keys.SUMMARY_NEWEST: [[number, mask(number)] for number in newest],
         keys.SUMMARY_GENERAL: min(SUMMARY_BEST, len(ranked)),
         keys.SUMMARY_BY_VALUE: {
             keys.BY_VALUE_FIELDS: list(SUMMARY_VALUE_FIELDS),

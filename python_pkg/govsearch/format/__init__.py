@@ -113,7 +113,8 @@ sharded layout: `directory` is
     every decision of the work budget is as without them. For common words
     only, POSTING_ROWS to `[[number, *row], ...]`: the
     rows of the word's best records (two windows' worth when its first
-    window groups into too few results), so a one-word search needs no row
+    window groups into too few results), then those of their series'
+    newest editions not among them, so a one-word search needs no row
     shards. A word in very many records (and no intent word) also has
     POSTING_SUMMARY: SUMMARY_TALLY `[profile, records, ...]` (how many of
     its records have each profile, by profile); SUMMARY_NUMBERS, some of its
@@ -123,7 +124,10 @@ sharded layout: `directory` is
     holding each value of each of SUMMARY_BY_VALUE["fields"]; SUMMARY_SCORES
     (their scores) and SUMMARY_FIELDS (a mask per record of the fields
     holding the word, bit i for the directory's i-th field): a one-word
-    search answers from these without scoring every record. SUMMARY_ROWS is
+    search answers from these without scoring every record; SUMMARY_NEWEST,
+    `[[number, mask], ...]`, the same masks for the newest editions of
+    those records' series that are not among them (an answer may show
+    them in an older edition's place). SUMMARY_ROWS is
     the entry (path, sha256, size) of `pools/<n>.<hash>.json`,
     `{"rows": [[number, *row], ...]}`: the rows of SUMMARY_NUMBERS' records
     that POSTING_ROWS leaves out, so a filtered search or a later page of
