@@ -85,12 +85,15 @@ sharded layout: `directory` is
     most shard_writer.AHEAD_ROWS), listed by hash in "ahead": read while
     idle and kept, they spare a later answer the row shards of about half
     its results (docs/architecture.md);
-  - series (SERIES): `{"series": [[first, gap, ...], ...]}`, the record
-    numbers of every series of two or more records (ranking.series.series_of
-    of their rows), each as its first number and the gaps to the next
-    (2.4 KB gzipped at full estate): read while idle, it tells a search
-    whether its first window's records group into too few results before
-    their rows arrive, so the next window's rows come in the same round
+  - series (SERIES): `{"series": [[first, gap, ...], ...], "newest":
+    [[older, gap, ...], [newest, ...]]}`, the record numbers of every group
+    of two or more records (ranking.series.group_of of their rows), each as
+    its first number and the gaps to the next, and (SERIES_NEWEST) every
+    older dated edition with the newest edition of the same thing
+    (ranking.series.newest_editions; 6 KB gzipped at full estate): read
+    while idle, it tells a search before its rows arrive whether its first
+    window's records group into too few results and which newest editions
+    may lead its groups, so those rows come in the same round
     (ranking.stages);
   - vocabulary: `{"terms": "..."}`, every index term, sorted, front-coded
     (encode_vocabulary / decode_vocabulary): separated by spaces (lunr splits

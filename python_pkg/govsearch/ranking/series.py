@@ -55,10 +55,14 @@ _MONTH_NAMES = "|".join([*_MONTHS, *(month[:3] for month in _MONTHS if month != 
 # What varies between the members of a series: years, dates, quarters, months, numbers and versions.
 _VARYING = re.compile(rf"\b(?:v\d+(?:\.\d+)*|version\s*\d+|q[1-4]|{_MONTH_NAMES}|\d+(?:st|nd|rd|th)?)\b")
 _WORD = re.compile(r"[a-z][a-z0-9]+")
+_TOKEN = re.compile(r"[a-z0-9]+")  # numbers too: "Key Stage 2" and "Key Stage 4" are two things
 _YEAR = re.compile(r"(?:19|20)\d\d")
 Key = tuple[str, str, str]  # (publisher, resource type, series_key)
 _MONTH_WORD = re.compile(_MONTH_NAMES)
 _DATED = re.compile(rf"\b(?:({_MONTH_NAMES})\.?\s+)?((?:19|20)\d\d)\b")
+# A title's dates as editions name them: a month and year, a year, or a span of years
+# ("2024/25", "2024-25", "2024 to 2025").
+_EDITION_DATE = re.compile(rf"\b(?:(?:{_MONTH_NAMES})\.?\s+)?(?:19|20)\d\d(?:\s*(?:/|-|to)\s*(?:(?:19|20)?\d\d))?\b")
 
 
 def plain(text: str) -> str:
@@ -86,20 +90,33 @@ def _month(name: str) -> int:
 
 
 def names_a_date(terms: Sequence[Term]) -> bool:
-    """Whether the query names a year or a month: then it asks for those editions, not the newest."""
-    return any(_YEAR.fullmatch(term.typed) or _MONTH_WORD.fullmatch(term.typed) for term in terms)
+    """Whether the query names a year or a month (not a word still being
+    typed: "mar" may become "market"): then it asks for those editions, not the newest."""
+    return any(not term.prefix and (_YEAR.fullmatch(term.typed) or _MONTH_WORD.fullmatch(term.typed)) for term in terms)
+
+
+@lru_cache(maxsize=1 << 14)
+def edition_key(title: str) -> str:
+    """The title without its dates alone: editions of one thing share it
+    ("UK House Price Index for May 2026", "... for October 2025"), where
+    series_key also leaves out other numbers ("Key Stage 2 attainment 2019"
+    and "Key Stage 4 attainment 2024" are one series, not one thing)."""
+    return " ".join(_TOKEN.findall(_EDITION_DATE.sub(" ", plain(title))))
 
 
 def newest_editions(records: Sequence[Mapping[str, Any]]) -> dict[int, int]:
-    """For each dated edition of a series (series_of) that a newer one
-    follows, the newest edition's number (by list place; the first of the
-    newest when two share a date). One rule for the build's rows and the
-    single layout, so both answer alike."""
+    """For each dated edition that a newer edition of the same thing follows
+    (one publisher's records of one type whose titles differ only in their
+    dates: edition_key), the newest edition's number (by list place; the
+    first of the newest when two share a date). One rule for the build's
+    rows and the single layout, so both answer alike."""
     newest: dict[Key, tuple[tuple[int, int], int]] = {}
     dated: list[tuple[int, Key, tuple[int, int]]] = []
     for number, record in enumerate(records):
-        key, when = series_of(record), edition(record.get("title", ""))
-        if key is None or when == (0, 0):
+        title = record.get("title", "")
+        key = (record.get("publisher", ""), record.get("resourceType", ""), edition_key(title))
+        when = edition(title)
+        if not key[2] or when == (0, 0):
             continue
         dated.append((number, key, when))
         if key not in newest or when > newest[key][0]:
@@ -163,25 +180,36 @@ def group_of(record: Mapping[str, Any]) -> Key | None:
 
 @lru_cache(maxsize=1 << 14)
 def _without_own_name(title_key: str, publisher: str) -> str:
-    """A series key without the publisher's own name, its initials ("LDNPA")
-    or, once those are gone, the words every authority's name has ("District
-    Council") and those joining it to the title ("in"); unchanged when nothing of the name was in it or nothing else is."""
+    """A series key without the publisher's own name as the title holds it:
+    its own words or its initials (three letters or more: "LDNPA"), with the
+    words of an authority's name and the joining words next to them ("Erewash
+    District Council", "City of York", "in Ipswich"); unchanged when none of
+    its name is there or nothing else would be left."""
     named = _WORD.findall(plain(publisher))
     own = {word for word in named if word not in _AUTHORITY_WORDS}
-    own.add("".join(word[0] for word in named if word not in ("of", "the", "and")))
+    initials = "".join(word[0] for word in named if word not in ("of", "the", "and"))
+    if len(initials) >= 3:
+        own.add(initials)
     words = title_key.split()
-    kept = [word for word in words if word not in own]
-    if len(kept) == len(words):
-        return title_key
-    return " ".join(word for word in kept if word not in _AUTHORITY_WORDS) or title_key
+    dropped: set[int] = set()
+    for at, word in enumerate(words):
+        if word in own:
+            dropped.add(at)
+            for step in (-1, 1):  # the name's run of authority and joining words on either side
+                near = at + step
+                while 0 <= near < len(words) and words[near] in _AUTHORITY_WORDS:
+                    dropped.add(near)
+                    near += step
+    kept = [word for at, word in enumerate(words) if at not in dropped]
+    return " ".join(kept) if dropped and kept else title_key
 
 
 def grouped_answer(terms: Sequence[Term], ranked: list[Ranked], rows: Mapping[int, Mapping[str, Any]]) -> list[Ranked]:
     """The answer's records with each group (group_of) behind its best-placed
     record (in its `others`), a series' dated editions newest first when the
-    query names no year (one publisher's: another council's newer record is
-    no newer edition of the named place's)."""
-    if not any(_YEAR.fullmatch(term.typed) for term in terms):
+    query names no year or month (one publisher's: another council's newer
+    record is no newer edition of the named place's)."""
+    if not names_a_date(terms):
         newest_first(ranked, [series_of(rows[item.number]) for item in ranked], rows)
     keys = [group_of(rows[item.number]) for item in ranked]
     kept = []

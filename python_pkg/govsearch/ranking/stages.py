@@ -1,7 +1,8 @@
 """Both ranking stages of one call: the tiers' records ranked by what the
 index holds (kept per call: the browser asks again once the rows it needs
-have arrived), then reordered by row evidence within each mode, and each
-series put behind its best-placed record."""
+have arrived), then reordered by row evidence within each mode, each
+series put behind its best-placed record, and an older edition's place
+given to the newest edition of the same thing."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from typing import Any
 
 from ..engine import Matches, filters_key
 from ..loaders import MissingFiles, gather
+from ..terms import Clause
 from . import rules, series
 from .budget import call_budget
 from .evidence import exact_words, phrase_words, row_evidence
+from .query import Term
 from .scoring import rank_tier
 from .state import Answer, QueryState, Ranked
+from .suggestions import matched_fields
 from .tiers import tiers as tiers_of
 
 Rows = Callable[[list[int]], list[dict[str, Any]]]  # the rows of records (a sharded store may raise MissingFiles)
@@ -25,7 +29,8 @@ Rows = Callable[[list[int]], list[dict[str, Any]]]  # the rows of records (a sha
 def answer(state: QueryState, rows: Rows) -> Answer:
     """The query's records in order: records the query identifies, then tier
     by tier, each tier ordered by its re-ranked score, each series behind its
-    best-placed record (ranking.series); `rows` reads the rows of records
+    best-placed record (ranking.series), led by its newest edition where
+    `_newest_leads` says; `rows` reads the rows of records
     (for row evidence and series). `state.strict_only`: no looser mode (the
     filters pass nothing, so none could find more).
 
@@ -50,37 +55,53 @@ def answer(state: QueryState, rows: Rows) -> Answer:
         ranked += later.ranked
         pool.update(rows_later)
         windows += 1
-    return replace(first, ranked=_newest_leads(state, ranked, rows))
+    return replace(first, ranked=_newest_leads(state, replace(first, ranked=ranked), rows))
 
 
-def _newest_leads(state: QueryState, ranked: list[Ranked], rows: Rows) -> list[Ranked]:
-    """Each group led by an older edition of a dated series is led by the
-    series' newest edition instead, in the same place, with the rest
-    behind it: whether the answer holds the newest behind the lead (found
-    by a looser mode) or not at all (it matched less well, or lay beyond
-    the windows read). Not when the query names a year or a month
-    (series.names_a_date: it asks for those editions), nor for a newest
-    edition the filters exclude. A newest edition the answer lacks has its
-    row (and, under filters, its profile) read in one round of downloads,
+def _newest_leads(state: QueryState, answer: Answer, rows: Rows) -> list[Ranked]:
+    """Each group led by an older dated edition is led by the newest edition
+    of the same thing (series.newest_editions) instead, in the same place,
+    with the rest behind it: whether the answer holds the newest behind the
+    lead (a looser mode found it) or not at all (it matched less well, or
+    lay beyond the windows read). Only when the newest holds every query
+    word the lead holds (so the lead's mode is its mode too) and passes the
+    filters; not for a record the query names (identifier), nor when the
+    query names a year or a month (series.names_a_date: it asks for those
+    editions). A newest edition the answer lacks has its row (and, under
+    filters, its profile) read in the round of downloads that checks it,
     or with the window's rows when the series table foretold it (_foretold)."""
+    ranked = answer.ranked
     if state.newest_edition is None or series.names_a_date(state.terms):
         return ranked
     shown = {number for item in ranked for number in (item.number, *item.others)}
-    newer = {item.number: state.newest_edition(item.number) for item in ranked}
+    newer = {item.number: state.newest_edition(item.number) for item in ranked if item.mode != "identifier"}
     lacking = sorted({number for number in newer.values() if number is not None and number not in shown})
     if lacking:
         lacking = _passing(state, lacking, rows)
+    tiers = {mode: (terms, clauses) for mode, terms, clauses in answer.tiers}
     leads = []
     for item in ranked:
-        newest = newer[item.number]
-        if newest in item.others or newest in lacking:
-            # Placed by this rule alone: its prior and evidence never ranked it.
+        newest = newer.get(item.number)
+        if (newest in item.others or newest in lacking) and _holds_as_much(
+            state, tiers[item.mode], newest, item.number
+        ):
+            # Placed by this rule: its prior and evidence never ranked it.
             lead = Ranked(newest, item.score, item.mode, ["newest_edition"])
             lead.others = [item.number, *(other for other in item.others if other != newest)]
             lacking = [number for number in lacking if number != newest]
             item = lead
         leads.append(item)
     return leads
+
+
+def _holds_as_much(state: QueryState, tier: tuple[list[Term], list[Clause]], number: int, lead: int) -> bool:
+    """Whether the record holds every query word the lead holds (in any field), as the lead's tier reads them."""
+
+    def held(record: int) -> set[str]:
+        matched, _ = matched_fields(state.engine, *tier, record)
+        return set().union(*matched.values())
+
+    return held(number) >= held(lead)
 
 
 def _passing(state: QueryState, numbers: list[int], rows: Rows) -> list[int]:
@@ -161,8 +182,9 @@ def _second_stage(
     state: QueryState, kept: _Kept, rows: Rows, foretell: bool
 ) -> tuple[list[Ranked], dict[int, dict[str, Any]]]:
     """The window's records reordered by their rows' evidence, and those rows
-    by record number; if reading them takes a round of downloads, the next
-    window's rows come in it when the series table foretells that window."""
+    by record number; if reading them takes a round of downloads, the rows
+    the series table foretells the answer will read next come in it too
+    (_foretold: the next window's, the newest editions')."""
     terms = state.terms
     ranked = [item.fresh() for item in kept.first.ranked]
     numbers = [item.number for item in ranked]
