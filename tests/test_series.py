@@ -189,10 +189,11 @@ def test_a_named_place_leads_its_councils_group_whatever_the_others_dates(counci
 
 
 # A yearly index's editions: the older ones say "regional" twice and name England, so all
-# 45 rank above the newest, which lies beyond the two windows an answer reads.
+# 75 rank above the newest, which lies beyond the two windows an answer reads (and beyond
+# those of the search page's second page, which starts at the 21st).
 EDITIONS = [
     (f"rents-{year}", f"Private Rental Index {year}", "Regional rents in England, regional quarters.", "land-registry")
-    for year in range(1980, 2025)
+    for year in range(1950, 2025)
 ] + [
     ("rents-2026", "Private Rental Index 2026", "Regional rents across the nation, by quarter.", "ons"),
     ("rents-guide", "Rent statistics explained", "How rents are measured.", "land-registry"),
@@ -220,7 +221,7 @@ def rents_lead(catalogue: Catalogue, query: str, **filters) -> dict:
 
 
 def test_the_newest_edition_leads_its_series_when_the_answer_found_only_older_ones(editions):
-    """ "regional": the 45 older editions fill both windows the answer reads
+    """ "regional": the 75 older editions fill both windows the answer reads
     and group into one result; the newest edition, which holds the word too,
     leads it in its place, with them behind it."""
     lead = rents_lead(editions, "regional")
@@ -242,3 +243,14 @@ def test_a_year_or_month_in_the_query_or_a_filter_the_newest_fails_keeps_the_fou
     assert rents_lead(editions, "regional march")["id"] != "rents-2026"
     filtered = rents_lead(editions, "regional", collections=["land-registry"])
     assert filtered["id"] != "rents-2026" and "newest_edition" not in filtered.get("reasons", [])
+
+
+def test_a_later_page_keeps_the_editions_it_found_first(editions):
+    """The search page's "show more" leaves out a record an earlier page
+    showed, with the rest of its group: a later page keeps its own leads,
+    which the first page's newest edition would otherwise hide."""
+    first = rents_lead(editions, "regional")
+    later = editions.call("search_government_knowledge", {"query": "regional", "limit": 20}, offset=20)["results"]
+    assert first["id"] == "rents-2026"
+    assert later and all("newest_edition" not in item.get("reasons", []) for item in later)
+    assert all(item["id"] != "rents-2026" for item in later)

@@ -71,7 +71,9 @@ def _newest_leads(state: QueryState, answer: Answer, rows: Rows) -> list[Ranked]
     filters, its profile) read in the round of downloads that checks it,
     or with the window's rows when the series table foretold it (_foretold)."""
     ranked = answer.ranked
-    if state.newest_edition is None or series.names_a_date(state.terms):
+    # A later page of the search page's keeps its leads: one the first page showed (a newest
+    # edition leads there too) would be left out of it, with the rest of its group.
+    if state.newest_edition is None or state.start or series.names_a_date(state.terms):
         return ranked
     shown = {number for item in ranked for number in (item.number, *item.others)}
     newer = {item.number: state.newest_edition(item.number) for item in ranked if item.mode != "identifier"}
@@ -147,7 +149,7 @@ def _foretold(state: QueryState, first: Answer, foretell: bool) -> list[int]:
     `foretell`), and the newest editions of this window's older ones
     (_newest_leads; a few more than it will show, as grouping is not done)."""
     window = {item.number for item in first.ranked}
-    newest = {} if series.names_a_date(state.terms) else state.newest or {}
+    newest = {} if state.start or series.names_a_date(state.terms) else state.newest or {}
     later = [newest[number] for number in window if number in newest and newest[number] not in window]
     return [*(_next_window(state, first) if foretell else []), *sorted(set(later))]
 
