@@ -306,12 +306,16 @@ def test_while_idle_the_worker_fetches_what_later_searches_need(open_page, shard
         assert wait_for_runtime(page, *SETTLED) == "ready"
         execute_tools(page, [(SEARCH_TOOL, {"query": "land registry"})])
         data = served.origin + "/data/"
-        for _ in range(100):
+        snapshot = served.origin + "/pyodide/snapshot."
+        for _ in range(200):
             fetched = {url.removeprefix(data) for url in guard.requests if url.startswith(data)}
-            if fetched.issuperset(up_front + ahead):
+            # The worker keeps the memory snapshot once Python has read what it fetched ahead.
+            read = any(url.startswith(snapshot) for url in guard.requests)
+            if fetched.issuperset(up_front + ahead) and read:
                 break
             page.wait_for_timeout(100)
         assert fetched.issuperset(up_front + ahead), sorted(set(up_front + ahead) - fetched)
+        assert read, "the worker never finished reading ahead (no memory snapshot fetched after it)"
         before = len(guard.requests)
         arguments = {"query": _rare_word(sharded_site_dir)}
         result = execute_tools(page, [(SEARCH_TOOL, arguments)])["results"][0]
