@@ -50,12 +50,18 @@ def stored_record(record: Record) -> dict[str, Any]:
 
 def result_rows(records: list[Record]) -> list[list[Any]]:
     """What a search result shows of each record, in ROW_FIELDS order (absent
-    optional fields as null), and the number of its series' newest edition."""
+    optional fields as null), and last the number of its series' newest edition."""
     newest = newest_editions([record.data for record in records])
     return [
         [*(record.data.get(field) for field in ROW_FIELDS[:-1]), newest.get(number)]
         for number, record in enumerate(records)
     ]
+
+
+def newest_of(row: list[Any]) -> int | None:
+    """A row's last field (keys.ROW_NEWEST): its series' newest edition, if it is an older
+    one. The same for a row carried with its number first ([number, *row])."""
+    return row[-1]
 
 
 def facet_members(record: Record, field: str) -> tuple[str, ...]:

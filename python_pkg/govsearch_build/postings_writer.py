@@ -11,7 +11,7 @@ from typing import Any
 from govsearch.format import encode_column, keys, shard_stem
 from govsearch.ranking import RankingData, rules, series
 
-from .data_files import ROW_FIELDS, DataWriter, dump
+from .data_files import ROW_FIELDS, DataWriter, dump, newest_of
 from .postings import Postings
 
 POSTINGS_SHARD_BYTES = 32 * 1024
@@ -91,9 +91,9 @@ def _reads_a_second_window(best: list[tuple[int, float]], rows: list[list[Any]])
 def _with_newest(carried: list[list[Any]], rows: list[list[Any]]) -> list[list[Any]]:
     """Carried rows, then the rows of their series' newest editions that are not
     among them (a row's last field: keys.ROW_NEWEST)."""
-    have = {row[0] for row in carried}
-    newest = [row[-1] for row in carried if row[-1] is not None and row[-1] not in have]
-    return carried + [[number, *rows[number]] for number in dict.fromkeys(newest)]
+    skip = {None, *(row[0] for row in carried)}
+    newest = dict.fromkeys(newest_of(row) for row in carried)
+    return carried + [[number, *rows[number]] for number in newest if number not in skip]
 
 
 def _summary(
@@ -126,8 +126,8 @@ def _summary(
         """The fields holding the word in the record, a bit each."""
         return sum(1 << at for at, field in enumerate(fields) if number in holding[field])
 
-    newest = [rows[number][-1] for number, _ in pool]  # a row's last field: keys.ROW_NEWEST
-    newest = list(dict.fromkeys(number for number in newest if number is not None and number not in chosen))
+    newest = [newest_of(rows[number]) for number, _ in pool]
+    newest = [number for number in dict.fromkeys(newest) if number is not None and number not in chosen]
     return {
         keys.SUMMARY_TALLY: [value for profile in sorted(tally) for value in (profile, tally[profile])],
         keys.SUMMARY_NUMBERS: [number for number, _ in pool],

@@ -8,10 +8,10 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from govsearch.format import encode_vocabulary, keys, listed_shard_path, page_folder, shard_stem
+from govsearch.format import encode_gaps, encode_vocabulary, keys, listed_shard_path, page_folder, shard_stem
 from govsearch.ranking import RankingData, identifier_keys, series
 
-from .data_files import ROW_FIELDS, DataWriter, facet_members, result_rows, stored_record
+from .data_files import ROW_FIELDS, DataWriter, facet_members, newest_of, result_rows, stored_record
 from .postings import Postings
 from .postings_writer import SUMMARY_VALUE_FIELDS, postings_shards
 from .records import Record
@@ -75,14 +75,12 @@ def _series_file(writer: DataWriter, rows: list[list[Any]]) -> dict[str, Any]:
         if key is not None:
             members.setdefault(key, []).append(number)
     groups = [numbers for numbers in members.values() if len(numbers) > 1]
-    older = [number for number, row in enumerate(rows) if row[-1] is not None]  # a row's last: keys.ROW_NEWEST
-    newest = [_gaps(older), [rows[number][-1] for number in older]]
-    return writer.write(keys.SERIES, {keys.SERIES: list(map(_gaps, groups)), keys.SERIES_NEWEST: newest}, len(groups))
-
-
-def _gaps(numbers: list[int]) -> list[int]:
-    """Ascending numbers as the first and the gaps after it."""
-    return [numbers[0], *(b - a for a, b in zip(numbers, numbers[1:]))] if numbers else []
+    newest = {number: newest_of(row) for number, row in enumerate(rows) if newest_of(row) is not None}
+    table = {
+        keys.SERIES: list(map(encode_gaps, groups)),
+        keys.SERIES_NEWEST: [encode_gaps(list(newest)), list(newest.values())],
+    }
+    return writer.write(keys.SERIES, table, len(groups))
 
 
 def _record_shards(writer: DataWriter, records: list[Record]) -> dict[str, Any]:

@@ -71,9 +71,7 @@ def _newest_leads(state: QueryState, answer: Answer, rows: Rows) -> list[Ranked]
     filters, its profile) read in the round of downloads that checks it,
     or with the window's rows when the series table foretold it (_foretold)."""
     ranked = answer.ranked
-    # A later page of the search page's keeps its leads: one the first page showed (a newest
-    # edition leads there too) would be left out of it, with the rest of its group.
-    if state.newest_edition is None or state.start or series.names_a_date(state.terms):
+    if state.newest_edition is None or not _wants_newest(state):
         return ranked
     shown = {number for item in ranked for number in (item.number, *item.others)}
     newer = {item.number: state.newest_edition(item.number) for item in ranked if item.mode != "identifier"}
@@ -94,6 +92,13 @@ def _newest_leads(state: QueryState, answer: Answer, rows: Rows) -> list[Ranked]
             item = lead
         leads.append(item)
     return leads
+
+
+def _wants_newest(state: QueryState) -> bool:
+    """Whether newest editions may lead: on the first page (a later page of the search
+    page's keeps its leads: one the first page showed would be left out of it, with the
+    rest of its group), and for a query naming no year or month (series.names_a_date)."""
+    return not state.start and not series.names_a_date(state.terms)
 
 
 def _holds_as_much(state: QueryState, tier: tuple[list[Term], list[Clause]], number: int, lead: int) -> bool:
@@ -149,7 +154,7 @@ def _foretold(state: QueryState, first: Answer, foretell: bool) -> list[int]:
     `foretell`), and the newest editions of this window's older ones
     (_newest_leads; a few more than it will show, as grouping is not done)."""
     window = {item.number for item in first.ranked}
-    newest = {} if state.start or series.names_a_date(state.terms) else state.newest or {}
+    newest = (state.newest or {}) if _wants_newest(state) else {}
     later = [newest[number] for number in window if number in newest and newest[number] not in window]
     return [*(_next_window(state, first) if foretell else []), *sorted(set(later))]
 
@@ -193,7 +198,7 @@ def _second_stage(
     try:
         pool = dict(zip(numbers, rows(numbers))) if ranked else {}
     except MissingFiles as missing:
-        if state.series is None or state.newest is None:
+        if state.series is None:  # the series table (and its newest editions) not read yet
             raise
         raise state.with_rows(missing, lambda: _foretold(state, kept.first, foretell), numbers) from None
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
