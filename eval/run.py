@@ -2,6 +2,8 @@
 
     python eval/run.py                 # full estate when ../shared/data exists, and the curated site
     python eval/run.py --site DIR      # one built site (printed only, unless --write NAME)
+    python eval/run.py --save base     # keep this run's per-query scores as "base" (.cache/eval-runs)
+    python eval/run.py --against base  # print the paired change since "base" (default: the last run)
 
 Every query is answered by `Catalogue.call("search_government_knowledge", ...)`
 with limit 10: the same validation, search and ranking an agent's call gets.
@@ -26,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import change  # noqa: E402
 import estate  # noqa: E402  (puts python_pkg on the path)
 from judgments import Query, digest, load_all  # noqa: E402
 from relevance import RELEVANT, grade_of, ideal_grades, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
@@ -288,7 +291,18 @@ def curated_subset(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"ids": [row["id"] for row in subset], "ndcg@10": _round(mean(row["ndcg"] for row in subset))}
 
 
-def run(name: str, site: Path, queries: list[Query], *, restrict: bool, save: bool) -> dict[str, Any]:
+def run(
+    name: str,
+    site: Path,
+    queries: list[Query],
+    *,
+    restrict: bool,
+    save: bool,
+    against: str = "last",
+    keep_as: str = "last",
+) -> dict[str, Any]:
+    """Judge, print and (with `save`) write one corpus's results; print the paired change
+    since the saved run `against` and keep this run's scores as `keep_as` (eval/change.py)."""
     rows = evaluate(site, queries, restrict=restrict)
     urls = estate.corpus_urls(site)
     label = "built here" if urls is not None else str(site)
@@ -296,6 +310,8 @@ def run(name: str, site: Path, queries: list[Query], *, restrict: bool, save: bo
     if restrict:
         result["subset"] = curated_subset(rows)
     print(markdown(result))
+    print(change.report(name, against, result, rows) + "\n")
+    change.save(name, keep_as, result, rows)
     if save:
         write(result, name)
     return result
@@ -308,17 +324,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--curated-only", action="store_true", help="skip the full estate even when ../shared/data exists"
     )
+    parser.add_argument(
+        "--against", default="last", metavar="NAME", help="compare with the scores kept as NAME (default: the last run)"
+    )
+    parser.add_argument("--save", default="last", metavar="NAME", help="keep this run's scores as NAME (default: last)")
     options = parser.parse_args(argv)
     queries = load_all()
+    runs = {"against": options.against, "keep_as": options.save}
     if options.site:
-        run(options.write or "site", options.site, queries, restrict=False, save=bool(options.write))
+        run(options.write or "site", options.site, queries, restrict=False, save=bool(options.write), **runs)
         return 0
     if not estate.SHARED_DATA.is_dir():
         print(f"eval: {estate.SHARED_DATA} is absent: the curated site only", file=sys.stderr)
     elif not options.curated_only:
-        run("full-estate", estate.full_estate(), queries, restrict=False, save=True)
+        run("full-estate", estate.full_estate(), queries, restrict=False, save=True, **runs)
     with tempfile.TemporaryDirectory(prefix="govsearch-eval-") as folder:
-        run("curated", estate.curated_site(Path(folder)), queries, restrict=True, save=True)
+        run("curated", estate.curated_site(Path(folder)), queries, restrict=True, save=True, **runs)
     return 0
 
 

@@ -223,6 +223,37 @@ def test_reports_never_list_a_test_query(tmp_path):
     assert result["parts"]["test"]["summary"]["all"]["queries"] == len(test_ids)
 
 
+def test_the_change_since_a_saved_run_is_paired_and_names_no_query(tmp_path, monkeypatch):
+    """`make eval` prints, per part, how far a change moved the queries both
+    runs scored, and how many rose and fell (eval/change.py), never which."""
+    import change
+
+    monkeypatch.setattr(change, "RUNS", tmp_path)
+    queries = load_all()
+    dev = [q.id for q in queries if q.part == "dev"]
+    test = [q.id for q in queries if q.part == "test"]
+    run = {"commit": "abc1234", "queriesSha256": "judged"}
+
+    def rows(moved):
+        return [{"id": q.id, "part": q.part, "ndcg": 0.5 + moved.get(q.id, 0.0)} for q in queries]
+
+    change.save("estate", "base", run, rows({}))
+    text = change.report("estate", "base", run, rows({dev[0]: 0.3, dev[1]: 0.3, test[0]: -0.2}))
+    lines = {
+        line.split(" | ")[0]: line.split(" | ")
+        for line in text.splitlines()
+        if line.startswith("| d") or line.startswith("| t")
+    }
+    assert lines["| dev"][1:3] == [str(len(dev)), f"{0.6 / len(dev):+.4f}"]
+    assert lines["| dev"][4:] == ["2", "0 |"] and lines["| test"][4:] == ["0", "1 |"]
+    low, high = (float(x) for x in lines["| dev"][3].split(" to "))
+    assert low <= 0.6 / len(dev) <= high and low < high
+    assert not any(qid in text for qid in test)
+    changed = change.report("estate", "base", {**run, "queriesSha256": "rejudged"}, rows({}))
+    assert "no paired comparison" in changed
+    assert "No saved run" in change.report("estate", "other", run, rows({}))
+
+
 # ---- the curated-corpus guard ---------------------------------------------
 
 
