@@ -108,14 +108,17 @@ def test_an_annotated_record_wins_the_merge_with_its_import_but_claims_no_review
         "id": "pay-tax",
         "summary": "Settle a tax bill online, by bank transfer or by card.",
         "keywords": ["settle a tax bill"],
-        "source": {"kind": "annotated", "file": "okf-uk-living/resources-0.json", "revision": "241209d2"},
+        "source": {"kind": "annotated", "file": "large/data/resources-N.json", "revision": "241209d2"},
     }
-    imported = Record(data={**GOVUK_PAGE, "keywords": ["hmrc"]}, body="", file="resources-0.json#3")
+    place = {**GOVUK_PAGE["source"], "file": "okf-uk-living/resources-0.json#3", "revision": "241209d2"}
+    imported = Record(data={**GOVUK_PAGE, "keywords": ["hmrc"], "source": place}, body="", file="resources-0.json#3")
     # the import comes first, as an import read before the content folder would
     (merged,) = finish_estate([imported, Record(data=annotated, body="", file="uk-living/pay-tax.md")], QualityLog())
     assert (merged.id, merged.data["summary"]) == ("pay-tax", annotated["summary"])
     assert merged.data["keywords"] == ["settle a tax bill", "hmrc"]
     assert merged.data["source"]["kind"] == "annotated"
+    # the page names the import's very row in the export, not the annotation's file pattern
+    assert merged.data["source"]["file"] == "okf-uk-living/resources-0.json#3"
     assert "reviewed" not in record_flags(merged)
 
 

@@ -80,6 +80,8 @@ def test_every_annotation_is_built_over_its_import_with_our_words(estate):
         built = by_url[annotation.data["url"]]
         assert (built["id"], built["summary"]) == (annotation.id, annotation.data["summary"])
         assert built["source"]["kind"] == "annotated" and set(annotation.data["keywords"]) <= set(built["keywords"])
+        # its page names the import's very file and row, not the annotation's pattern ("results-N.json")
+        assert "-N." not in built["source"]["file"], (annotation.id, built["source"]["file"])
 
 
 def _input_rows() -> list[tuple[str, list[str]]]:

@@ -22,7 +22,8 @@ of `[[sources]]`. The winner keeps its title, summary, url, publisher, type,
 access status, access note and licence; a reviewed record never takes access
 or licence facts from an import (they are what its review checked). The
 others add their keywords and links, and fill a missing documentation link,
-update date or (for unreviewed records) licence.
+update date or (for unreviewed records) licence; an annotated record takes its
+import's place in the export (`source.file`: the very file and row).
 """
 
 from __future__ import annotations

@@ -70,6 +70,15 @@ def merge_into(target: Record, other: Record, *, reviewed: bool = False, log: Qu
             log.drop_link(link["url"], f"the record already lists {MAX_LINKS} links", other.file, link["url"])
     if links:
         data["links"] = links
+    _exact_place(target, other)
+
+
+def _exact_place(target: Record, other: Record) -> None:
+    """An annotation names its export by the file's pattern ("results-N.json"); the import
+    it annotates knows the very file and row, which the record page gives as its place."""
+    mine, theirs = target.data.get("source") or {}, other.data.get("source") or {}
+    if mine.get("kind") == "annotated" and not other.authored and theirs.get("file"):
+        target.data["source"] = {**mine, "file": theirs["file"]}
 
 
 def _better_summary(target: Record, other: Record, log: QualityLog | None) -> None:
