@@ -1,10 +1,12 @@
-"""The search page's thousands() (site/static/js/results.js) writes whole
+"""The search page's counts (site/static/js/results.js). thousands() writes whole
 numbers itself rather than with toLocaleString (whose first call loads ICU's
 number data, about 40 ms of the page's main thread while the first answer is
-drawn): it must write exactly what toLocaleString("en-GB") writes."""
+drawn): it must write exactly what toLocaleString("en-GB") writes. The status
+line counts the results drawn apart from the records folded behind them."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -40,3 +42,30 @@ def test_thousands_writes_what_toLocaleString_writes():
         check=True,
     )
     assert done.stdout.strip() == "[]"
+
+
+STATUS = """
+const { statusText } = await import(process.argv[1]);
+console.log(JSON.stringify([
+  statusText("house prices", { total: 1112, returned: 10, behind: 7 }, 0),
+  statusText("house prices", { total: 1112, returned: 10, behind: 0 }, 0),
+  statusText("house prices", { total: 17, returned: 10, behind: 7 }, 0),
+]));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_the_status_counts_results_drawn_apart_from_those_folded_behind_them():
+    """A visitor read "showing the best 17" above 10 results, 7 of them folded behind "N more like this"."""
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", STATUS, RESULTS_JS.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(done.stdout) == [
+        "1,112 results for ‘house prices’, showing the best 10 and 7 more like them",
+        "1,112 results for ‘house prices’, showing the best 10",
+        "17 results for ‘house prices’",
+    ]

@@ -29,6 +29,8 @@ PHONE = {"width": 375, "height": 812}
 PAGES = {
     "home": "",
     "results": "#q=vat",
+    # A pasted address: the status line quotes it, one unbroken word.
+    "pasted-address": "#q=https://www.gov.uk/government/organisations/hm-passport-office/about/complaints-procedure",
     "empty": "#q=zzyzx qqvpl",
     "record": "records/companies-house-api/",
     "collection": "collections/land-registry/",
@@ -80,7 +82,7 @@ class Pages:
 
     def open(self, name: str, viewport: dict | None = None) -> Any:
         path = PAGES[name]
-        page = self.search if name in ("home", "results", "empty") else self.static
+        page = self.search if name in ("home", "results", "pasted-address", "empty") else self.static
         page.bring_to_front()  # screenshots of a background tab can stall
         page.set_viewport_size(viewport or LAPTOP)
         page.emulate_media(forced_colors="none", reduced_motion="no-preference")
@@ -88,7 +90,7 @@ class Pages:
             page.fill("#search-input", "")
             page.press("#search-input", "Escape")
             page.wait_for_function("() => location.hash === '' && !document.querySelector('#search-results li')")
-        elif name == "results":
+        elif name in ("results", "pasted-address"):
             page.fill("#search-input", path.removeprefix("#q="))
             page.wait_for_selector("#search-results li", timeout=READY_TIMEOUT_MS)
             page.wait_for_selector("#filter-groups input", state="attached")

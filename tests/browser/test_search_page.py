@@ -431,6 +431,31 @@ def test_without_the_cache_back_restores_the_results_from_the_fragment(open_page
     assert _shown_ids(page) == shown
 
 
+def test_back_from_a_record_returns_to_where_the_reader_was(open_page, site_dir):
+    """Without the back/forward cache the page is drawn again on Back: the
+    results it had shown (a later page too) come back, and the reader's place
+    with them, not the place the browser kept for a page without its results."""
+    query, _ = _query_with_total(site_dir, 41, 10_000)
+    page, guard = open_page("#q=" + query.replace(" ", "+"), viewport=PHONE, wait_ready=True)
+    _status(page, f"‘{query}’")
+    for shown in (10, 20):  # up to the tool's maximum, then a later page
+        page.click("#search-show-more")
+        page.wait_for_function("(n) => document.querySelectorAll('#search-results > li').length > n", arg=shown)
+    shown = _shown_ids(page)
+    target = page.locator("#search-results > li").nth(24)
+    target.scroll_into_view_if_needed()
+    page.evaluate("window.scrollBy(0, 100)")
+    page.wait_for_timeout(600)  # the place is kept once scrolling rests
+    place = page.evaluate("window.scrollY")
+    target.locator(".app-result__title a").click()
+    page.wait_for_url(f"**/records/{shown[24]}/")
+    page.go_back()
+    page.wait_for_function("(n) => document.querySelectorAll('#search-results > li').length >= n", arg=len(shown))
+    page.wait_for_function("(y) => Math.abs(window.scrollY - y) <= 2", arg=place, timeout=READY_TIMEOUT_MS)
+    assert _shown_ids(page) == shown
+    top = page.locator("#search-results > li").nth(24).bounding_box()
+    assert 0 <= top["y"] < PHONE["height"], "the result the reader followed is on the screen"
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_form_without_javascript_goes_to_a_page_that_says_search_needs_it(open_page, served, size):
     """Without JavaScript: a static page says search needs it, keeps the words in

@@ -172,14 +172,18 @@ function resultMeta(item, label) {
 }
 
 // The one-line count read out after every search.
+// `result.returned`: the results on the page; `result.behind`: the records
+// folded behind them ("N more like this"), which are shown too.
 export function statusText(query, result, added) {
   const quoted = `‘${query}’`;
   if (result.total === 0) {
     return added ? `${thousands(added)} result${added === 1 ? "" : "s"} for words starting with ${quoted}` : `No results for ${quoted}`;
   }
   const noun = result.total === 1 ? "result" : "results";
-  if (result.total > result.returned) {
-    return `${thousands(result.total)} ${noun} for ${quoted}, showing the best ${result.returned}`;
+  const behind = result.behind || 0;
+  if (result.total > result.returned + behind) {
+    const folded = behind ? ` and ${thousands(behind)} more like them` : "";
+    return `${thousands(result.total)} ${noun} for ${quoted}, showing the best ${thousands(result.returned)}${folded}`;
   }
   return `${thousands(result.total)} ${noun} for ${quoted}`;
 }

@@ -81,6 +81,8 @@ class SearchPage {
     this.seen = new Set(); // records shown: results and the rest of their series behind them
     this.nextOffset = MAX_LIMIT; // where the next page starts, in steps of the largest limit
     this.focusResults = false; // after "Did you mean": focus the new results' count
+    this.scrollTo = null; // where the page was when the reader left it (`remember`), once drawn again
+    this.refill = 0; // later pages the reader had shown, to show again before scrolling there
   }
 
   start() {
@@ -88,6 +90,10 @@ class SearchPage {
     ui.area.hidden = false;
     ui.filters.hidden = true;
     ui.filters.open = matchMedia(WIDE).matches;
+    // The results come after the page loads, so the browser's own restoring on Back
+    // scrolls a page not drawn yet: the page puts the reader back itself (`remember`).
+    history.scrollRestoration = "manual";
+    this.recall();
     this.listen();
     ui.input.value = this.state.q;
     if (this.state.q) {
@@ -164,8 +170,27 @@ class SearchPage {
   }
 
   announce(query, result, added) {
-    this.ui.status.textContent = statusText(query, { ...result, returned: this.seen.size }, added); // records shown
+    const returned = this.ui.list.children.length; // the results drawn, and the records behind them
+    this.ui.status.textContent = statusText(query, { ...result, returned, behind: this.seen.size - returned }, added);
     document.title = `${this.ui.status.textContent} – ${this.title}`;
+  }
+
+  // Where the reader is, kept in this history entry: Back from a record page
+  // (a new page load) or from a later search returns there.
+  remember() {
+    const pages = (this.nextOffset - MAX_LIMIT) / MAX_LIMIT;
+    const kept = { scroll: Math.round(window.scrollY), limit: this.limit, pages };
+    history.replaceState(kept, "", location.href);
+  }
+
+  // The place and page length this history entry kept, for the next drawing.
+  recall() {
+    const kept = history.state;
+    if (kept && Number.isFinite(kept.scroll)) {
+      this.scrollTo = kept.scroll;
+      this.limit = kept.limit === MAX_LIMIT ? MAX_LIMIT : FIRST_LIMIT;
+      this.refill = Number.isInteger(kept.pages) ? Math.max(0, Math.min(kept.pages, 50)) : 0;
+    }
   }
 
   render(current, result, added, facets) {
@@ -195,6 +220,22 @@ class SearchPage {
       this.focusResults = false;
       ui.status.focus(); // the count, then the results; never lost to <body>
     }
+    if (this.scrollTo !== null) {
+      this.returnTo(this.sequence);
+    }
+  }
+
+  // Back to where the reader was: the later pages they had shown, then their place.
+  async returnTo(mine) {
+    while (this.refill > 0 && mine === this.sequence && this.ui.more.childElementCount) {
+      this.refill -= 1;
+      await this.nextPage();
+    }
+    if (mine === this.sequence && this.scrollTo !== null) {
+      window.scrollTo(0, this.scrollTo);
+    }
+    this.scrollTo = null;
+    this.refill = 0;
   }
 
   showResults(query, items) {
@@ -320,6 +361,12 @@ class SearchPage {
       this.focusResults = Boolean(event.target.closest("a"));
     });
     document.addEventListener("click", (event) => skipTo(event));
+    let resting = null;
+    window.addEventListener("scroll", () => {
+      clearTimeout(resting);
+      resting = setTimeout(() => this.remember(), DEBOUNCE_MS);
+    });
+    window.addEventListener("pagehide", () => this.remember());
     window.addEventListener("popstate", () => this.restore());
     window.addEventListener("hashchange", () => this.restore());
   }
@@ -393,6 +440,7 @@ class SearchPage {
     this.state = next;
     this.ui.input.value = this.state.q;
     this.limit = FIRST_LIMIT;
+    this.recall();
     this.typingEntry = false;
     this.run();
   }
