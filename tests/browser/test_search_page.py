@@ -456,6 +456,7 @@ def test_back_from_a_record_returns_to_where_the_reader_was(open_page, site_dir)
     top = page.locator("#search-results > li").nth(24).bounding_box()
     assert 0 <= top["y"] < PHONE["height"], "the result the reader followed is on the screen"
 
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_form_without_javascript_goes_to_a_page_that_says_search_needs_it(open_page, served, size):
     """Without JavaScript: a static page says search needs it, keeps the words in
