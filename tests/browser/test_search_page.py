@@ -602,6 +602,25 @@ def test_results_show_the_publishers_date_as_govuk_writes_it(open_page):
     assert shown == ["2026-12-02", "Updated 2 December 2026", "July 2026", None, 0]
 
 
+def test_an_organisations_result_has_no_access_tag(open_page):
+    """A body has no access to describe: its result shows its type, not "Not applicable"."""
+    page, guard = open_page("")
+    tags = page.evaluate(
+        """async () => {
+            const link = document.querySelector('link[rel=modulepreload][href*="/results."]');
+            const results = await import(link.href);
+            const item = { id: "x", title: "T", summary: "S", url: "https://example.gov.uk/", publisher: "P",
+              collection: "ons" };
+            const label = (kind, token) => token;
+            const tags = (more) => [...results.resultItem({ ...item, ...more }, { base: "/", label, query: "" })
+              .querySelectorAll(".govuk-tag")].map((tag) => tag.textContent);
+            return [tags({ resourceType: "organisation", accessStatus: "not-applicable" }),
+              tags({ resourceType: "api", accessStatus: "public" })];
+        }"""
+    )
+    assert tags == [["organisation"], ["api", "public"]]
+
+
 def test_the_header_search_box_keeps_the_words_in_the_fragment(open_page, served):
     page, guard = open_page("records/companies-house-api/")
     assert page.locator("#agent-status").is_hidden() or "offered" in page.text_content("#agent-status")

@@ -155,10 +155,11 @@ function tag(className, text) {
 
 function resultMeta(item, label) {
   const meta = element("ul", "app-meta");
-  meta.append(
-    tag("govuk-tag--blue", label("resourceTypes", item.resourceType)),
-    tag(label("accessTags", item.accessStatus), label("accessStatuses", item.accessStatus)),
-  );
+  meta.append(tag("govuk-tag--blue", label("resourceTypes", item.resourceType)));
+  if (item.accessStatus !== "not-applicable") {
+    // An organisation has no access to describe: a grey "Not applicable" only puzzled visitors.
+    meta.append(tag(label("accessTags", item.accessStatus), label("accessStatuses", item.accessStatus)));
+  }
   const collections = (item.collections || [item.collection]).map((id) => label("collections", id));
   meta.append(element("li", "app-meta__publisher", item.publisher), element("li", "app-meta__collections", collections.join(", ")));
   if (item.linkSecurity === "http-only") {
