@@ -195,6 +195,31 @@ def test_a_place_ranks_its_records_without_lifting_a_record_that_only_names_it(t
     assert "cornwall" in found[2]["matched"]["title"]  # the register still holds the place: it is found, not lifted
 
 
+def test_the_ways_people_ask_for_a_contact_page_find_it(tmp_path):
+    """ "phone number", "helpline", "get in touch" ask for a body's contact page
+    (site.toml's synonym group led by "contact"): it leads, above a page that
+    holds "phone" and "number" in passing."""
+    contact = record(
+        id="contact-passport-office",
+        title="Contact HM Passport Office",
+        summary="Call or write to the passport adviceline.",
+        url="https://www.gov.uk/passport-advice-line",
+        resourceType="govuk-content",
+        publisher="HM Passport Office",
+    )
+    photo = record(
+        id="passport-photo",
+        title="Passport photos",
+        summary="Take a passport photo with a phone; the office checks the number of the application.",
+        url="https://www.gov.uk/photos-for-passports",
+        resourceType="govuk-content",
+        publisher="HM Passport Office",
+    )
+    first = first_result_on(tmp_path, [contact, photo])
+    for query in ("passport office phone number", "passport office helpline", "get in touch with the passport office"):
+        assert first(query)["title"] == "Contact HM Passport Office", query
+
+
 def test_a_title_holding_several_of_the_words_comes_before_one_holding_them_scattered(tmp_path, monkeypatch):
     """When no record holds every word (any_term), a record titled by two of
     them ("charging points") is about them and leads a reviewed GOV.UK page
