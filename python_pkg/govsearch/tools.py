@@ -19,6 +19,7 @@ from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
+from .ranking.nearby import asks_for_here
 from .ranking.query import Term, clauses_for, query_terms
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
 from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
@@ -141,6 +142,8 @@ def search(
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
     terms = _limited_terms(catalogue, arguments["query"], prefix_last, notices)
+    if asks_for_here(arguments["query"], terms) and "publishers" not in filters:
+        notices.append(_notice("place_not_named", PLACE_NOT_NAMED))
     found = _ranked(catalogue, arguments["query"], terms, filters, offset, notices)
     shown = found.ranked[:limit]
     catalogue.store.require([number for item in shown for number in (item.number, *item.others)])
@@ -172,6 +175,12 @@ def search(
     if offset:
         answer["offset"] = offset
     return answer
+
+
+PLACE_NOT_NAMED = (
+    "The search does not know where you are, so these results are for the whole country. "
+    "Add a town, city or council to your words (for example ‘libraries Leeds’) to put that place’s records first."
+)
 
 
 def _collections_searched(engine: Any, filters: dict[str, frozenset[str]]) -> list[str]:

@@ -1,0 +1,65 @@
+"""A query about the asker's own place that names none ("libraries near me",
+"crime in my area"): the answer says the search does not know where they are
+(notice `place_not_named`), so a person adds a town and an agent asks for one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from govsearch import Catalogue, DirectoryLoader
+from govsearch_build.config import load_config
+from govsearch_build.data_writer import write_data
+from govsearch_build.records import Record
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _record(id: str, title: str, publisher: str) -> Record:
+    data = {
+        "id": id,
+        "title": title,
+        "summary": f"{title}: opening hours and addresses.",
+        "url": f"https://www.data.gov.uk/dataset/{id}",
+        "resourceType": "dataset",
+        "publisher": publisher,
+        "accessStatus": "public",
+        "collection": "government-apis",
+        "source": {"kind": "okf-search-shards"},
+    }
+    return Record(file=f"{id}.md", data=data, body="")
+
+
+@pytest.fixture(scope="module")
+def notices(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("nearby")
+    records = [
+        _record("leeds-libraries", "Libraries", "Leeds City Council"),
+        _record("national-libraries", "Public libraries in England", "Arts Council England"),
+    ]
+    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+
+    def codes(query: str, **filters) -> list[str]:
+        answer = catalogue.call("search_government_knowledge", {"query": query, **filters})
+        assert answer["ok"] and answer["total"], answer
+        return [notice["code"] for notice in answer["notices"]]
+
+    return codes
+
+
+@pytest.mark.parametrize(
+    "query", ["libraries near me", "nearest library", "libraries in my area", "libraries for my postcode"]
+)
+def test_a_query_about_the_askers_place_says_it_is_not_known(notices, query):
+    assert notices(query) == ["place_not_named"]
+
+
+@pytest.mark.parametrize("query", ["libraries", "libraries near Leeds", "library Leeds near me"])
+def test_a_query_naming_a_place_or_none_says_nothing(notices, query):
+    assert "place_not_named" not in notices(query)
+
+
+def test_a_publisher_filter_names_the_place(notices):
+    assert notices("libraries near me", publishers=["Leeds City Council"]) == []
