@@ -457,6 +457,47 @@ def test_back_from_a_record_returns_to_where_the_reader_was(open_page, site_dir)
     assert 0 <= top["y"] < PHONE["height"], "the result the reader followed is on the screen"
 
 
+def test_back_to_a_search_never_scrolled_shows_its_top(open_page, site_dir):
+    """With the page keeping places itself, an entry that kept none is drawn at its
+    top, not at the place the later search had reached."""
+    query, _ = _query_with_total(site_dir, 41, 10_000)
+    page, guard = open_page("#q=" + query.replace(" ", "+"), viewport=PHONE, wait_ready=True)
+    _status(page, f"‘{query}’")
+    page.fill("#search-input", "tax")
+    page.press("#search-input", "Enter")
+    _status(page, "‘tax’")
+    page.evaluate("window.scrollTo(0, 600)")
+    page.go_back()
+    _status(page, f"‘{query}’")
+    page.wait_for_function("() => window.scrollY === 0", timeout=READY_TIMEOUT_MS)
+
+
+def test_a_search_typed_before_the_engine_is_ready_ignores_the_place_kept(open_page, site_dir):
+    """A place kept for the search in the address (limit 20, two later pages, far
+    down) is for that search only: one typed before the engine is ready gets its
+    own first page, at the top."""
+    query, _ = _query_with_total(site_dir, 41, 10_000)
+    page, guard = open_page(None, viewport=PHONE)
+    page.goto(guard.origin + "/#q=" + query.replace(" ", "+"))
+    kept = "{fragment: location.hash, limit: 20, pages: 2, scroll: 1500, record: null, offset: 0}"
+    page.evaluate(f"() => history.replaceState({kept}, '', location.href)")
+    held: list[Any] = []
+    page.context.route("**/pyodide/pyodide.asm.wasm*", lambda route: held.append(route))
+    page.reload()
+    page.fill("#search-input", "tax")
+    page.press("#search-input", "Enter")
+    for _ in range(300):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    page.context.unroute("**/pyodide/pyodide.asm.wasm*")
+    for route in held:
+        route.continue_()
+    _status(page, "‘tax’")
+    page.wait_for_timeout(500)
+    assert len(_shown_ids(page)) <= 10 and page.evaluate("window.scrollY") < 100
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_form_without_javascript_goes_to_a_page_that_says_search_needs_it(open_page, served, size):
     """Without JavaScript: a static page says search needs it, keeps the words in
@@ -533,12 +574,14 @@ def test_compact_results_two_whole_on_a_phones_first_screen(open_page, size):
             return { top: box.top, bottom: box.bottom, summaryHeight: summary.getBoundingClientRect().height,
               lineHeight: parseFloat(getComputedStyle(summary).lineHeight),
               url: li.querySelector('.app-url').getClientRects().length > 0,
-              tags: li.querySelectorAll('.govuk-tag').length, publisher: li.querySelector('.app-meta__publisher').innerText };
+              tags: li.querySelectorAll('.govuk-tag').length, publisher: li.querySelector('.app-meta__publisher').innerText,
+              body: li.querySelector('.govuk-tag').textContent === 'Organisation' };
         })"""
     )
     whole = [card for card in cards if card["top"] >= 0 and card["bottom"] <= height]
     assert len(whole) >= (2 if size == "375" else 1), cards[:3]
-    assert all(card["tags"] >= 2 and card["publisher"] for card in cards)
+    # its type and access; a body has no access to describe
+    assert all(card["tags"] >= (1 if card["body"] else 2) and card["publisher"] for card in cards)
     if size == "375":
         assert all(card["summaryHeight"] <= 1.5 * card["lineHeight"] for card in cards), "one line of summary"
         assert not any(card["url"] for card in cards), "the address is on the record page"

@@ -49,3 +49,15 @@ export function toolArguments(state, limit) {
   args.limit = limit;
   return args;
 }
+
+// The page's state at load. A search arriving in the query string (a header
+// search box or the form without JavaScript) moves into the fragment, so it
+// is not sent again.
+export function initialState() {
+  if (!location.hash && new URLSearchParams(location.search).get("q")) {
+    const state = parseFragment(location.search);
+    history.replaceState(null, "", location.pathname + toFragment(state));
+    return state;
+  }
+  return parseFragment(location.hash);
+}

@@ -37,6 +37,15 @@ export function errorJson(code, message) {
   return JSON.stringify({ ok: false, error: { code, message } }).replace(/[\u007f-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
 }
 
+// An answer's JSON text read, or a tool error saying it could not be.
+export function parseAnswer(text) {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return JSON.parse(errorJson("internal_error", "The search engine gave an answer we could not read."));
+  }
+}
+
 // The people-only start of a call's results: a whole number of 0 or more,
 // and always 0 for agents.
 export function pageOffset(lane, offset) {

@@ -2,7 +2,8 @@
 // query and filters kept in the URL fragment (never sent to the server).
 // This module is the controller; results.js, filters.js and progress.js
 // build what it shows, fragment.js reads and writes the page's state,
-// search-elements.js finds the page's parts and skip-links.js moves focus.
+// search-elements.js finds the page's parts, skip-links.js moves focus and
+// place.js keeps the reader's place for Back.
 //
 // One ranking for people and agents: a finished query (Enter, or typing
 // paused) shows exactly what the search_government_knowledge tool answers
@@ -12,8 +13,9 @@
 // people only: the worker protocol's offset (messages.js), in steps of
 // that maximum, never a tool argument.
 import { DIMENSIONS, renderFilterGroups, renderSelected, selectedCount } from "./filters.js";
-import { blankState, lastWord, MAX_QUERY, parseFragment, toFragment, toolArguments } from "./fragment.js";
-import { errorJson, LANE } from "./messages.js";
+import { blankState, initialState, lastWord, MAX_QUERY, parseFragment, toFragment, toolArguments } from "./fragment.js";
+import { LANE, parseAnswer } from "./messages.js";
+import { keepPlace, keptPlace, returnTo, TOP } from "./place.js";
 import { showProgress } from "./progress.js";
 import { emptyState, failureText, moreButton, noticeList, resultItem, statusText, suggestionLink } from "./results.js";
 import { labeller, pageElements } from "./search-elements.js";
@@ -28,25 +30,6 @@ const MAX_LIMIT = 20; // the tool schema's maximum, and the step of each later p
 const PREFIX_MIN = 3; // the engine matches a last word as a prefix from three letters
 const SEARCH_TIMEOUT_MS = 120000;
 const WIDE = "(min-width: 40.0625em)"; // GOV.UK's tablet breakpoint: filters open beside the results
-
-function parseAnswer(text) {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    return JSON.parse(errorJson("internal_error", "The search engine gave an answer we could not read."));
-  }
-}
-
-// A search arriving in the query string (a header search box or the form
-// without JavaScript) moves into the fragment, so it is not sent again.
-function initialState() {
-  if (!location.hash && new URLSearchParams(location.search).get("q")) {
-    const state = parseFragment(location.search);
-    history.replaceState(null, "", location.pathname + toFragment(state));
-    return state;
-  }
-  return parseFragment(location.hash);
-}
 
 export function startSearch(bridge, base) {
   // The page a form reaches without JavaScript: with it, search instead.
@@ -81,8 +64,8 @@ class SearchPage {
     this.seen = new Set(); // records shown: results and the rest of their series behind them
     this.nextOffset = MAX_LIMIT; // where the next page starts, in steps of the largest limit
     this.focusResults = false; // after "Did you mean": focus the new results' count
-    this.scrollTo = null; // where the page was when the reader left it (`remember`), once drawn again
-    this.refill = 0; // later pages the reader had shown, to show again before scrolling there
+    this.place = null; // where the reader was when they left this entry (place.js), once drawn again
+    this.drawn = null; // the search drawn: its fragment, limit and later pages (place.js keeps them)
   }
 
   start() {
@@ -90,10 +73,8 @@ class SearchPage {
     ui.area.hidden = false;
     ui.filters.hidden = true;
     ui.filters.open = matchMedia(WIDE).matches;
-    // The results come after the page loads, so the browser's own restoring on Back
-    // scrolls a page not drawn yet: the page puts the reader back itself (`remember`).
-    history.scrollRestoration = "manual";
-    this.recall();
+    keepPlace(ui.list, () => this.drawn);
+    this.recall(null);
     this.listen();
     ui.input.value = this.state.q;
     if (this.state.q) {
@@ -111,12 +92,8 @@ class SearchPage {
     if (fragment === location.hash || (fragment === "" && location.hash === "")) {
       return;
     }
-    const url = location.pathname + location.search + fragment;
-    if (push) {
-      history.pushState(null, "", url);
-    } else {
-      history.replaceState(null, "", url);
-    }
+    // A new entry keeps no place (place.js): the new search starts at its top.
+    history[push ? "pushState" : "replaceState"](null, "", location.pathname + location.search + fragment);
   }
 
   async run() {
@@ -175,22 +152,11 @@ class SearchPage {
     document.title = `${this.ui.status.textContent} – ${this.title}`;
   }
 
-  // Where the reader is, kept in this history entry: Back from a record page
-  // (a new page load) or from a later search returns there.
-  remember() {
-    const pages = (this.nextOffset - MAX_LIMIT) / MAX_LIMIT;
-    const kept = { scroll: Math.round(window.scrollY), limit: this.limit, pages };
-    history.replaceState(kept, "", location.href);
-  }
-
-  // The place and page length this history entry kept, for the next drawing.
-  recall() {
-    const kept = history.state;
-    if (kept && Number.isFinite(kept.scroll)) {
-      this.scrollTo = kept.scroll;
-      this.limit = kept.limit === MAX_LIMIT ? MAX_LIMIT : FIRST_LIMIT;
-      this.refill = Number.isInteger(kept.pages) ? Math.max(0, Math.min(kept.pages, 50)) : 0;
-    }
+  // The place this entry kept, else `otherwise` (Back to an entry never kept: its top).
+  recall(otherwise) {
+    const kept = keptPlace(toFragment(this.state));
+    this.limit = kept && kept.limit === MAX_LIMIT ? MAX_LIMIT : FIRST_LIMIT;
+    this.place = kept ? { ...kept, pages: this.limit === MAX_LIMIT ? kept.pages : 0 } : otherwise;
   }
 
   render(current, result, added, facets) {
@@ -220,22 +186,13 @@ class SearchPage {
       this.focusResults = false;
       ui.status.focus(); // the count, then the results; never lost to <body>
     }
-    if (this.scrollTo !== null) {
-      this.returnTo(this.sequence);
+    this.drawn = { fragment: toFragment(current), limit: this.limit, pages: 0 };
+    if (this.place) {
+      const mine = this.sequence;
+      const more = () => this.ui.more.childElementCount > 0;
+      returnTo(this.place, ui.list, { nextPage: () => this.nextPage(), current: () => mine === this.sequence, more });
+      this.place = null;
     }
-  }
-
-  // Back to where the reader was: the later pages they had shown, then their place.
-  async returnTo(mine) {
-    while (this.refill > 0 && mine === this.sequence && this.ui.more.childElementCount) {
-      this.refill -= 1;
-      await this.nextPage();
-    }
-    if (mine === this.sequence && this.scrollTo !== null) {
-      window.scrollTo(0, this.scrollTo);
-    }
-    this.scrollTo = null;
-    this.refill = 0;
   }
 
   showResults(query, items) {
@@ -293,6 +250,7 @@ class SearchPage {
     if (!added && page.results.length) {
       return this.nextPage(); // every record of this page was shown with an earlier one
     }
+    this.drawn.pages += 1; // a page the reader saw: Back asks for it again (place.js)
     this.later += added;
     this.announce(current.q.trim(), result, 0);
     this.showMore(page.results.length ? result : { ...result, total: 0 });
@@ -322,6 +280,7 @@ class SearchPage {
 
   newSearch(push) {
     this.limit = FIRST_LIMIT;
+    this.place = null;
     this.typingEntry = false;
     this.writeHistory(push);
     this.run();
@@ -340,6 +299,7 @@ class SearchPage {
     ui.input.addEventListener("input", () => {
       this.state.q = ui.input.value.slice(0, MAX_QUERY);
       this.limit = FIRST_LIMIT;
+      this.place = null;
       clearTimeout(this.timer);
       this.timer = setTimeout(() => {
         this.writeHistory(!this.typingEntry);
@@ -361,12 +321,6 @@ class SearchPage {
       this.focusResults = Boolean(event.target.closest("a"));
     });
     document.addEventListener("click", (event) => skipTo(event));
-    let resting = null;
-    window.addEventListener("scroll", () => {
-      clearTimeout(resting);
-      resting = setTimeout(() => this.remember(), DEBOUNCE_MS);
-    });
-    window.addEventListener("pagehide", () => this.remember());
     window.addEventListener("popstate", () => this.restore());
     window.addEventListener("hashchange", () => this.restore());
   }
@@ -439,8 +393,7 @@ class SearchPage {
     }
     this.state = next;
     this.ui.input.value = this.state.q;
-    this.limit = FIRST_LIMIT;
-    this.recall();
+    this.recall(TOP);
     this.typingEntry = false;
     this.run();
   }

@@ -1,0 +1,62 @@
+// The reader's place on the search page, kept in its history entry, so Back
+// from a record page (a new page load) or from a later search returns there.
+// The results are drawn after the page loads: the browser's own restoring
+// scrolls a page not drawn yet, so the search page puts the reader back itself.
+const REST_MS = 300; // scrolling that rests this long leaves a place worth keeping
+const MOST_PAGES = 50;
+export const TOP = Object.freeze({ scroll: 0, record: null, offset: 0, limit: 0, pages: 0 });
+
+// Keep the place when scrolling rests and when the page is left. `drawn()`: what
+// the page shows ({fragment, limit, pages}), kept only in the entry of that search.
+export function keepPlace(list, drawn) {
+  history.scrollRestoration = "manual";
+  const keep = () => {
+    const shown = drawn();
+    if (!shown || shown.fragment !== location.hash) {
+      return; // a newer search owns this entry and is not drawn yet
+    }
+    try {
+      history.replaceState({ ...shown, ...anchor(list) }, "", location.href);
+    } catch (error) {
+      // over a browser's quota of history calls: kept at the next rest
+    }
+  };
+  let resting = null;
+  window.addEventListener("scroll", () => {
+    clearTimeout(resting);
+    resting = setTimeout(keep, REST_MS);
+  });
+  window.addEventListener("pagehide", keep);
+}
+
+// The first result not above the screen, and how far down the screen it starts:
+// the same result at the same height after Back, whatever opened or closed above it.
+function anchor(list) {
+  const item = [...list.children].find((li) => li.getBoundingClientRect().bottom > 0);
+  const offset = item ? Math.round(item.getBoundingClientRect().top) : 0;
+  return { scroll: Math.round(window.scrollY), record: item ? item.dataset.recordId : null, offset };
+}
+
+// The place this history entry kept for the search `fragment` ({scroll, record, offset, limit, pages}), or null.
+export function keptPlace(fragment) {
+  const kept = history.state;
+  if (!kept || kept.fragment !== fragment || !Number.isFinite(kept.scroll) || !Number.isFinite(kept.offset)) {
+    return null;
+  }
+  const pages = Number.isInteger(kept.pages) ? Math.max(0, Math.min(kept.pages, MOST_PAGES)) : 0;
+  return { scroll: kept.scroll, record: typeof kept.record === "string" ? kept.record : null, offset: kept.offset, limit: kept.limit, pages };
+}
+
+// Back to a kept place: the later pages first, while the search is the same
+// (`current()`) and has more (`more()`), then the scroll, unless the reader moved meanwhile.
+export async function returnTo(place, list, { nextPage, current, more }) {
+  const before = window.scrollY;
+  for (let page = 0; page < place.pages && current() && more(); page++) {
+    await nextPage();
+  }
+  if (!current() || Math.abs(window.scrollY - before) > 2) {
+    return;
+  }
+  const item = place.record && list.querySelector(`li[data-record-id="${CSS.escape(place.record)}"]`);
+  window.scrollTo(0, item ? item.getBoundingClientRect().top + window.scrollY - place.offset : place.scroll);
+}
