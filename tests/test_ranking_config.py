@@ -196,7 +196,7 @@ def test_a_place_ranks_its_records_without_lifting_a_record_that_only_names_it(t
 
 
 def test_the_ways_people_ask_for_a_contact_page_find_it(tmp_path):
-    """ "phone number", "helpline", "get in touch" ask for a body's contact page
+    """ "phone number", "helpline", "telephone" ask for a body's contact page
     (site.toml's synonym group led by "contact"): it leads, above a page that
     holds "phone" and "number" in passing."""
     contact = record(
@@ -216,7 +216,7 @@ def test_the_ways_people_ask_for_a_contact_page_find_it(tmp_path):
         publisher="HM Passport Office",
     )
     first = first_result_on(tmp_path, [contact, photo])
-    for query in ("passport office phone number", "passport office helpline", "get in touch with the passport office"):
+    for query in ("passport office phone number", "passport office helpline", "passport office telephone"):
         assert first(query)["title"] == "Contact HM Passport Office", query
 
 
