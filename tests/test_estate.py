@@ -110,10 +110,19 @@ def test_an_annotated_record_wins_the_merge_with_its_import_but_claims_no_review
         "keywords": ["settle a tax bill"],
         "source": {"kind": "annotated", "file": "large/data/resources-N.json", "revision": "241209d2"},
     }
-    place = {**GOVUK_PAGE["source"], "file": "okf-uk-living/resources-0.json#3", "revision": "241209d2"}
+    # an import names its export's commit in full, an annotation by the 8 characters people quote
+    commit = "241209d23cec7803da2525261908f3314ff45086"
+    place = {**GOVUK_PAGE["source"], "file": "okf-uk-living/resources-0.json#3", "revision": commit}
     imported = Record(data={**GOVUK_PAGE, "keywords": ["hmrc"], "source": place}, body="", file="resources-0.json#3")
-    # the import comes first, as an import read before the content folder would
-    (merged,) = finish_estate([imported, Record(data=annotated, body="", file="uk-living/pay-tax.md")], QualityLog())
+    # another export's row of the same page: its place is no place in the annotated export
+    listed = {
+        **GOVUK_PAGE,
+        "id": "apic-pay",
+        "source": {"kind": "api-catalogue", "file": "catalogue.csv#9", "revision": "9e01a7ad"},
+    }
+    # the imports come first, as imports read before the content folder would
+    records = [imported, Record(data=listed, body="", file="catalogue.csv#9")]
+    (merged,) = finish_estate([*records, Record(data=annotated, body="", file="uk-living/pay-tax.md")], QualityLog())
     assert (merged.id, merged.data["summary"]) == ("pay-tax", annotated["summary"])
     assert merged.data["keywords"] == ["settle a tax bill", "hmrc"]
     assert merged.data["source"]["kind"] == "annotated"

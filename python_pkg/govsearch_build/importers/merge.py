@@ -75,10 +75,22 @@ def merge_into(target: Record, other: Record, *, reviewed: bool = False, log: Qu
 
 def _exact_place(target: Record, other: Record) -> None:
     """An annotation names its export by the file's pattern ("results-N.json"); the import
-    it annotates knows the very file and row, which the record page gives as its place."""
+    it annotates (of the same export version) knows the very file and row, which the record
+    page gives as its place. The first such import gives it; another export's row never does."""
     mine, theirs = target.data.get("source") or {}, other.data.get("source") or {}
-    if mine.get("kind") == "annotated" and not other.authored and theirs.get("file"):
+    if (
+        mine.get("kind") == "annotated"
+        and "-N." in str(mine.get("file", ""))
+        and not other.authored
+        and theirs.get("file")
+        and _same_version(str(theirs.get("revision", "")), str(mine.get("revision", "")))
+    ):
         target.data["source"] = {**mine, "file": theirs["file"]}
+
+
+def _same_version(one: str, other: str) -> bool:
+    """Two names of one commit: an annotation writes the 8 characters people quote, an import all 40."""
+    return bool(one and other) and (one.startswith(other) or other.startswith(one))
 
 
 def _better_summary(target: Record, other: Record, log: QualityLog | None) -> None:
