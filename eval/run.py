@@ -310,10 +310,10 @@ def run(
     if restrict:
         result["subset"] = curated_subset(rows)
     print(markdown(result))
-    print(change.report(name, against, result, rows) + "\n")
-    change.save(name, keep_as, result, rows)
     if save:
         write(result, name)
+    print(change.report(name, against, result, rows) + "\n")
+    change.save(name, ["last", keep_as], result, rows)
     return result
 
 
@@ -327,7 +327,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--against", default="last", metavar="NAME", help="compare with the scores kept as NAME (default: the last run)"
     )
-    parser.add_argument("--save", default="last", metavar="NAME", help="keep this run's scores as NAME (default: last)")
+    parser.add_argument(
+        "--save", default="last", metavar="NAME", help="keep this run's scores as NAME too (always as last)"
+    )
     options = parser.parse_args(argv)
     queries = load_all()
     runs = {"against": options.against, "keep_as": options.save}

@@ -234,24 +234,34 @@ def test_the_change_since_a_saved_run_is_paired_and_names_no_query(tmp_path, mon
     test = [q.id for q in queries if q.part == "test"]
     run = {"commit": "abc1234", "queriesSha256": "judged"}
 
-    def rows(moved):
-        return [{"id": q.id, "part": q.part, "ndcg": 0.5 + moved.get(q.id, 0.0)} for q in queries]
+    def rows(moved, left_out=()):
+        return [
+            {"id": q.id, "part": q.part, "ndcg": 0.5 + moved.get(q.id, 0.0)} for q in queries if q.id not in left_out
+        ]
 
-    change.save("estate", "base", run, rows({}))
-    text = change.report("estate", "base", run, rows({dev[0]: 0.3, dev[1]: 0.3, test[0]: -0.2}))
-    lines = {
-        line.split(" | ")[0]: line.split(" | ")
-        for line in text.splitlines()
-        if line.startswith("| d") or line.startswith("| t")
-    }
-    assert lines["| dev"][1:3] == [str(len(dev)), f"{0.6 / len(dev):+.4f}"]
-    assert lines["| dev"][4:] == ["2", "0 |"] and lines["| test"][4:] == ["0", "1 |"]
+    change.save("estate", ["last", "base"], run, rows({}))
+    text = change.report("estate", "base", run, rows({dev[0]: 0.3, dev[1]: 0.3, test[0]: -0.2}, left_out=[dev[2]]))
+    lines = {line.split(" | ")[0]: line.split(" | ") for line in text.splitlines() if line.startswith(("| d", "| t"))}
+    assert lines["| dev"][1:3] == [
+        f"{len(dev) - 1} (1 scored in one run only, left out)",
+        f"{0.6 / (len(dev) - 1):+.4f}",
+    ]
+    assert lines["| dev"][4:] == ["2", "0", "0.50 |"] and lines["| test"][4:] == ["0", "1", "1.00 |"]
     low, high = (float(x) for x in lines["| dev"][3].split(" to "))
-    assert low <= 0.6 / len(dev) <= high and low < high
+    assert low <= 0.6 / (len(dev) - 1) <= high and low < high
     assert not any(qid in text for qid in test)
-    changed = change.report("estate", "base", {**run, "queriesSha256": "rejudged"}, rows({}))
-    assert "no paired comparison" in changed
+    assert "no paired comparison" in change.report("estate", "base", {**run, "queriesSha256": "rejudged"}, rows({}))
     assert "No saved run" in change.report("estate", "other", run, rows({}))
+    (tmp_path / "estate.last.json").write_text("{truncated", "utf-8")
+    assert "could not be read" in change.report("estate", "last", run, rows({}))
+
+
+def test_the_sign_test_says_how_likely_a_split_is_by_chance():
+    import change
+
+    assert change.sign_test(4, 0) == pytest.approx(0.125)  # four of four up: one chance in eight, either way
+    assert change.sign_test(0, 0) == 1.0 and change.sign_test(3, 2) == 1.0
+    assert change.sign_test(10, 0) < 0.01
 
 
 # ---- the curated-corpus guard ---------------------------------------------
