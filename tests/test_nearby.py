@@ -1,6 +1,9 @@
-"""A query about the asker's own place that names none ("libraries near me",
-"crime in my area"): the answer says the search does not know where they are
-(notice `place_not_named`), so a person adds a town and an agent asks for one."""
+"""What an answer says of the place a query asks about. One about the asker's
+own place that names none ("libraries near me", "crime in my area"): the
+search does not know where they are (notice `place_not_named`), so a person
+adds a town and an agent asks for one. One naming a place none of whose
+records answers it ("parks Leeds"): the results are national or other
+places' (notice `place_not_matched`)."""
 
 from __future__ import annotations
 
@@ -37,6 +40,7 @@ def notices(tmp_path_factory):
     records = [
         _record("leeds-libraries", "Libraries", "Leeds City Council"),
         _record("national-libraries", "Public libraries in England", "Arts Council England"),
+        _record("national-parks", "Public parks in England", "Natural England"),
     ]
     write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
     catalogue = Catalogue.open(DirectoryLoader(folder))
@@ -63,3 +67,10 @@ def test_a_query_naming_a_place_or_none_says_nothing(notices, query):
 
 def test_a_publisher_filter_names_the_place(notices):
     assert notices("libraries near me", publishers=["Leeds City Council"]) == []
+
+
+def test_a_place_none_of_whose_records_answers_is_said_to_be_unmatched(notices):
+    assert notices("parks Leeds") == ["place_not_matched"]
+    assert notices("parks in leeds", limit=1) == ["place_not_matched"]  # the first window decides, not the limit
+    assert "place_not_matched" not in notices("libraries Leeds")  # Leeds's own libraries lead
+    assert "place_not_matched" not in notices("Leeds")  # a place alone is a word every result holds

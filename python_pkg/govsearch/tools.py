@@ -19,7 +19,7 @@ from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
-from .ranking.nearby import asks_for_here
+from .ranking.nearby import asks_for_here, unmatched_places
 from .ranking.query import Term, clauses_for, query_terms
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
 from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
@@ -155,6 +155,11 @@ def search(
         if item is found.ranked[0] and item.mode == "fuzzy" and not offset:
             corrections = corrected  # the words the top result was found by
     found.suggestion = ranking.suggestion(arguments["query"], corrections, results)
+    # Over the whole first window, so every limit says the same.
+    unmatched = [] if offset else unmatched_places(terms, [(item.reasons, item.score) for item in found.ranked])
+    if unmatched:
+        places = " or ".join(place.title() for place in unmatched)
+        notices.append(_notice("place_not_matched", PLACE_NOT_MATCHED.format(places=places)))
     answer = {
         "ok": True,
         "query": arguments["query"],
@@ -180,6 +185,12 @@ def search(
 PLACE_NOT_NAMED = (
     "The search does not know where you are, so these results are for the whole country. "
     "Add a town, city or council to your words (for example ‘libraries Leeds’) to put that place’s records first."
+)
+
+
+PLACE_NOT_MATCHED = (
+    "No result here is about {places} by its title or publisher: these are national records "
+    "or other places' (the catalogue may hold nothing local on this)."
 )
 
 

@@ -1,15 +1,20 @@
-"""A query about where the asker is ("libraries near me", "crime in my area",
+"""Where a query asks about, and what the answer can say of it.
+
+A query about where the asker is ("libraries near me", "crime in my area",
 "flood risk for my postcode") that names no place: the search cannot know
-where they are, so its answer is the whole country's records. The answer
-says so (tools.py: notice `place_not_named`), so a person adds a town and an
-agent asks for one, instead of reading national records as local ones."""
+where they are, so its answer is the whole country's records. And a query
+naming a place ("population of Manchester") whose answer holds no record of
+that place: its results are national or other places' records. Either way
+the answer says so (tools.py: notices `place_not_named`, `place_not_matched`),
+so a person adds a town or reads national figures as such, and an agent
+asks for a place or says that the catalogue has nothing local."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
-from .query import Term
+from .query import Term, has_topic, preference
 
 # The asker's own whereabouts, as people write them; "near Leeds" names a place instead.
 _HERE = re.compile(
@@ -22,3 +27,14 @@ _HERE = re.compile(
 def asks_for_here(text: str, terms: Sequence[Term]) -> bool:
     """Whether the query asks about the asker's own place without naming one the estate knows."""
     return _HERE.search(text) is not None and not any(term.place for term in terms)
+
+
+def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str], float]]) -> list[str]:
+    """The places a query prefers beside its topic (as typed) when no result holding
+    some of its topic (`results`: each one's reasons and score; a record holding the
+    place alone scores 0) is placed there by its title or publisher."""
+    topic = has_topic(terms)
+    named = [term.typed for term in terms if term.place and preference(term, topic)]
+    if not named or not results or any("place_matches" in reasons and score > 0 for reasons, score in results):
+        return []
+    return named
