@@ -183,14 +183,14 @@ def search(
 
 
 PLACE_NOT_NAMED = (
-    "The search does not know where you are, so these results are for the whole country. "
-    "Add a town, city or council to your words (for example ‘libraries Leeds’) to put that place’s records first."
+    "The search does not know where you are, so these results are not local to you. "
+    "Add a town or council (for example ‘libraries Leeds’) to put its records first."
 )
 
 
 PLACE_NOT_MATCHED = (
-    "No result here is about {places} by its title or publisher: these are national records "
-    "or other places' (the catalogue may hold nothing local on this)."
+    "None of these results is about {places}: they are national or for other places "
+    "(the catalogue may hold nothing local on this)."
 )
 
 
