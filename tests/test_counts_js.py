@@ -34,14 +34,7 @@ console.log(JSON.stringify(wrong.map(String)));
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 def test_thousands_writes_what_toLocaleString_writes():
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", SCRIPT, RESULTS_JS.as_uri()],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    assert done.stdout.strip() == "[]"
+    assert _node(SCRIPT) == []
 
 
 STATUS = """
@@ -57,15 +50,20 @@ console.log(JSON.stringify([
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 def test_the_status_counts_results_drawn_apart_from_those_folded_behind_them():
     """A visitor read "showing the best 17" above 10 results, 7 of them folded behind "N more like this"."""
+    assert _node(STATUS) == [
+        "1,112 results for ‘house prices’, showing the best 10 and 7 more like them",
+        "1,112 results for ‘house prices’, showing the best 10",
+        "17 results for ‘house prices’",
+    ]
+
+
+def _node(script: str) -> object:
+    """What `script`, given results.js's address, prints as JSON."""
     done = subprocess.run(
-        ["node", "--input-type=module", "-e", STATUS, RESULTS_JS.as_uri()],
+        ["node", "--input-type=module", "-e", script, RESULTS_JS.as_uri()],
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
     )
-    assert json.loads(done.stdout) == [
-        "1,112 results for ‘house prices’, showing the best 10 and 7 more like them",
-        "1,112 results for ‘house prices’, showing the best 10",
-        "17 results for ‘house prices’",
-    ]
+    return json.loads(done.stdout)
