@@ -54,7 +54,9 @@ TOOL_DESCRIPTIONS = {
 SEARCH_NOTE = (
     " Results come strictest match first (each result's matchMode), with the fields that matched the query's words"
     " (matched) and the ranking rules that applied (reasons). A score only orders results within one answer;"
-    " it is not a trust, quality or authority score."
+    " it is not a trust, quality or authority score. Notices say what an answer could not do: place_not_named"
+    " means the query asked about the user's own area without naming it (ask them for a town or council),"
+    " place_not_matched that no result is about the place named."
 )
 
 
