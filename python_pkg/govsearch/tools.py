@@ -58,6 +58,15 @@ SEARCH_NOTE = (
     " means the query asked about the user's own area without naming it (ask them for a town or council),"
     " place_not_matched that no result is about the place named."
 )
+# The answer's notices about the place a query asks for (ranking.nearby).
+PLACE_NOT_NAMED = (
+    "The search does not know where you are, so these results are not local to you. "
+    "Add a town or council (for example ‘libraries Leeds’) to put its records first."
+)
+PLACE_NOT_MATCHED = (
+    "None of these results is about {places}: they are national or for other places "
+    "(the catalogue may hold nothing local on this)."
+)
 
 
 def tool_definitions() -> list[dict[str, Any]]:
@@ -182,18 +191,6 @@ def search(
     if offset:
         answer["offset"] = offset
     return answer
-
-
-PLACE_NOT_NAMED = (
-    "The search does not know where you are, so these results are not local to you. "
-    "Add a town or council (for example ‘libraries Leeds’) to put its records first."
-)
-
-
-PLACE_NOT_MATCHED = (
-    "None of these results is about {places}: they are national or for other places "
-    "(the catalogue may hold nothing local on this)."
-)
 
 
 def _collections_searched(engine: Any, filters: dict[str, frozenset[str]]) -> list[str]:

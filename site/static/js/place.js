@@ -4,7 +4,7 @@
 // scrolls a page not drawn yet, so the search page puts the reader back itself.
 const REST_MS = 300; // scrolling that rests this long leaves a place worth keeping
 const MOST_PAGES = 50;
-export const TOP = Object.freeze({ scroll: 0, record: null, offset: 0, limit: 0, pages: 0 });
+export const TOP = Object.freeze({ scroll: 0, record: null, offset: 0, pages: 0 }); // an entry that kept none
 
 // Keep the place when scrolling rests and when the page is left. `drawn()`: what
 // the page shows ({fragment, limit, pages}), kept only in the entry of that search.
