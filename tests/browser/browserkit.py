@@ -55,6 +55,51 @@ A **real** [good link](https://www.gov.uk/).
 """
 
 
+# A long monthly series (one title, 70 editions): the search page's later pages
+# group their own windows of the ranking, so a series this long reaches across
+# three pages of "Show more".
+SERIES_QUERY = "widget survey"
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+def series_records(editions: int = 70) -> dict[str, str]:
+    """File name -> Markdown of each edition of the widget survey."""
+    records = {}
+    for n in range(editions):
+        year, month = 2020 + n // 12, n % 12 + 1
+        record_id = f"widget-survey-{year}-{month:02d}"
+        records[f"{record_id}.md"] = f"""---
+id: {record_id}
+title: "Widget survey: {_MONTHS[month - 1]} {year}"
+summary: "Monthly counts of widgets: a long series for the search page's tests."
+url: https://www.gov.uk/government/statistics/{record_id}
+resourceType: dataset
+publisher: Office for National Statistics
+accessStatus: public
+collection: uk-living
+observed: '2026-12-04'
+updated: '{year}-{month:02d}-15'
+source:
+  kind: curated
+---
+Widget counts for {_MONTHS[month - 1]} {year}.
+"""
+    return records
+
+
 def build_site(out: Path, config: Path | None = None) -> Path:
     """Run the project's build into `out` (a fresh folder)."""
     if out.exists():

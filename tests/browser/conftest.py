@@ -23,6 +23,7 @@ from browserkit import (
     REPO,
     Served,
     build_site,
+    series_records,
     serving,
     wait_for_ready,
 )
@@ -60,11 +61,14 @@ def _config_copy(work: Path, content: Path, extra: str = "") -> Path:
 
 @pytest.fixture(scope="session")
 def hostile_site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real content plus one record full of markup, built with a copied config."""
+    """The real content plus records it lacks on purpose, built with a copied
+    config: one full of markup, and a series long enough to span three pages."""
     work = tmp_path_factory.mktemp("hostile")
     content = work / "content"
     shutil.copytree(REPO / "site" / "content", content)
     (content / "uk-living" / f"{HOSTILE_ID}.md").write_text(HOSTILE_RECORD, "utf-8")
+    for name, text in series_records().items():
+        (content / "uk-living" / name).write_text(text, "utf-8")
     return build_site(work / "_site", _config_copy(work, content))
 
 

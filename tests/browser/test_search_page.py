@@ -23,6 +23,7 @@ from browserkit import (
     HOSTILE_TITLE,
     READY_TIMEOUT_MS,
     SEARCH_TOOL,
+    SERIES_QUERY,
     reference_answers,
     screenshot,
     wait_for_ready,
@@ -265,8 +266,9 @@ def test_show_more_reaches_the_last_match_and_keeps_the_tools_order(open_page, s
 def _pages(site: Path, query: str) -> tuple[list[str], str, set[str]]:
     """Every match of `query` through the worker protocol's people-only offset,
     page by page as the search page asks (steps of 20, a record an earlier page
-    showed, as a result or behind one in its series, left out): the results'
-    ids, the first page's bytes, and every record shown."""
+    showed, as a result or behind one in its series, left out, the rest of its
+    series joining the result that showed it): the results' ids, the first
+    page's bytes, and every record shown."""
     catalogue = Catalogue.open(DirectoryLoader(site))
     arguments = json.dumps({"query": query, "limit": 20})
     first = answer(catalogue, SEARCH_TOOL, arguments, offset=0)
@@ -277,7 +279,7 @@ def _pages(site: Path, query: str) -> tuple[list[str], str, set[str]]:
         for item in page["results"]:
             if item["id"] not in seen:
                 ids.append(item["id"])
-                seen.update(record["id"] for record in [item, *item.get("others", ())])
+            seen.update(record["id"] for record in [item, *item.get("others", ())])
         page = json.loads(answer(catalogue, SEARCH_TOOL, arguments, offset=offset))
         assert page["offset"] == offset and page["total"] == json.loads(first)["total"]
         offset += 20
@@ -299,6 +301,47 @@ def test_the_page_offset_reaches_every_match_once_and_starts_with_the_tools_answ
         assert len(ids) == len(set(ids)) and len(seen) == total, f"{query!r}: {len(seen)} shown of {total}"
     refused = json.loads(reference_answers(site, [(SEARCH_TOOL, {"query": "tax", "offset": 20})])[0])
     assert refused["error"]["code"] == "invalid_arguments" and refused["error"]["problems"][0]["path"] == "/offset"
+
+
+def _drawn_records(page: Any) -> list[str]:
+    """Every record the results list shows: each result, then the records in its "more like this"."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#search-results > li')].flatMap((li) => [
+            li.dataset.recordId,
+            ...[...li.querySelectorAll('.app-series__list a')].map((a) => decodeURIComponent(a.pathname.split('/').at(-2))),
+        ])"""
+    )
+
+
+def test_show_more_keeps_the_editions_a_later_page_brings_of_a_series_already_shown(
+    open_page, hostile_served, hostile_site_dir
+):
+    """Each later page groups its own windows of the ranking, so a series longer
+    than a page comes back led by an edition shown already: its editions not
+    shown yet join the result that showed the series (its count follows), so
+    after the last "Show more" every match is on the page, once."""
+    tool = _tool(hostile_site_dir, {"query": SERIES_QUERY, "limit": 20})
+    total = tool["total"]
+    assert total >= 70 and len(tool["results"][0]["others"]) < total - 1, "the series must reach past the first page"
+    page, _ = open_page("#q=" + quote_plus(SERIES_QUERY), site=hostile_served, wait_ready=True)
+    _status(page, f"‘{SERIES_QUERY}’")
+    clicks = 0
+    while page.locator("#search-show-more").count():
+        page.click("#search-show-more")
+        page.wait_for_function(
+            "() => !document.querySelector('#search-show-more') || !document.querySelector('#search-show-more').disabled"
+        )
+        clicks += 1
+        assert clicks < 10, "show more never ended"
+    drawn = _drawn_records(page)
+    assert len(drawn) == len(set(drawn)), "no record shown twice"
+    assert len(drawn) == total == len(_pages(hostile_site_dir, SERIES_QUERY)[2]), (
+        f"{len(drawn)} of {total} matches shown"
+    )
+    counts = page.locator("#search-results > li").evaluate_all(
+        "(items) => items.filter((li) => li.querySelector('details')).map((li) => [li.querySelector('summary').textContent, li.querySelectorAll('.app-series__list li').length])"
+    )
+    assert counts and all(summary == f"{listed} more like this" for summary, listed in counts)
 
 
 def test_show_more_goes_past_the_tools_maximum_to_the_last_match(open_page, site_dir):

@@ -121,17 +121,45 @@ export function resultItem(item, { base, label, query }) {
   summary.append(highlighted(item.summary, words));
   li.append(heading, resultMeta(item, label), summary, element("p", "app-url", item.url));
   if (Array.isArray(item.others) && item.others.length) {
-    li.append(seriesOthers(item.others, base));
+    addToSeries(li, item.others, base);
   }
   return li;
 }
 
-// The rest of a result's series in this answer (editions of one title, or
+// Draws `items` below the results already in `list`, returning how many
+// results it added. `shown` maps each record drawn to the result (<li>) it is
+// shown in, the result itself or behind it in its series. Pages overlap where a
+// series reaches into the next one (each page groups its own windows of the
+// ranking): a record shown already is not shown again, and when a page's
+// result is led by one, the rest of its series joins the result that showed it.
+export function appendResults(list, items, shown, context) {
+  let added = 0;
+  for (const item of items) {
+    const others = (item.others || []).filter((other) => !shown.has(other.id));
+    const holder = shown.get(item.id) || resultItem({ ...item, others: [] }, context);
+    if (!shown.has(item.id)) {
+      list.append(holder);
+      shown.set(item.id, holder);
+      added += 1;
+    }
+    if (others.length) {
+      addToSeries(holder, others, context.base);
+      others.forEach((other) => shown.set(other.id, holder));
+    }
+  }
+  return added;
+}
+
+// The rest of a result's series in the answer (editions of one title, or
 // other councils' records of it), behind one native disclosure: "12 more like this".
-function seriesOthers(others, base) {
-  const details = element("details", "app-series");
-  details.append(element("summary", "app-series__summary", `${thousands(others.length)} more like this`));
-  const list = element("ul", "app-series__list");
+function addToSeries(result, others, base) {
+  let details = result.querySelector("details.app-series");
+  if (!details) {
+    details = element("details", "app-series");
+    details.append(element("summary", "app-series__summary"), element("ul", "app-series__list"));
+    result.append(details);
+  }
+  const list = details.querySelector(".app-series__list");
   for (const other of others) {
     const entry = element("li");
     const link = element("a", "govuk-link", other.title);
@@ -143,8 +171,7 @@ function seriesOthers(others, base) {
     }
     list.append(entry);
   }
-  details.append(list);
-  return details;
+  details.querySelector("summary").textContent = `${thousands(list.childElementCount)} more like this`;
 }
 
 function tag(className, text) {

@@ -17,7 +17,7 @@ import { blankState, initialState, lastWord, MAX_QUERY, parseFragment, toFragmen
 import { LANE, parseAnswer } from "./messages.js";
 import { keepPlace, keptPlace, returnTo, TOP } from "./place.js";
 import { showProgress } from "./progress.js";
-import { emptyState, failureText, moreButton, noticeList, resultItem, statusText, suggestionLink } from "./results.js";
+import { appendResults, emptyState, failureText, moreButton, noticeList, statusText, suggestionLink } from "./results.js";
 import { labeller, pageElements } from "./search-elements.js";
 import { skipTo } from "./skip-links.js";
 
@@ -61,7 +61,7 @@ class SearchPage {
     this.focusFrom = -1; // after "show more": focus the first new result
     this.shown = null; // the query, answer and facets last drawn
     this.later = 0; // results shown from pages after the first answer
-    this.seen = new Set(); // records shown: results and the rest of their series behind them
+    this.seen = new Map(); // each record shown (a result or behind one in its series) -> its result
     this.nextOffset = MAX_LIMIT; // where the next page starts, in steps of the largest limit
     this.focusResults = false; // after "Did you mean": focus the new results' count
     this.place = null; // where the reader was when they left this entry (place.js), once drawn again
@@ -196,12 +196,7 @@ class SearchPage {
   }
 
   showResults(query, items) {
-    // Pages overlap where a series reached into the next one: a record shown is not shown again.
-    const context = { base: this.base, label: this.label, query };
-    const fresh = items.filter((item) => !this.seen.has(item.id));
-    fresh.forEach((item) => [item, ...(item.others || [])].forEach((record) => this.seen.add(record.id)));
-    this.ui.list.append(...fresh.map((item) => resultItem(item, context)));
-    return fresh.length;
+    return appendResults(this.ui.list, items, this.seen, { base: this.base, label: this.label, query });
   }
 
   // Show more: up to the tool's maximum by asking again, then page by page
