@@ -20,6 +20,7 @@ from govsearch.session import MAX_ARGUMENT_BYTES, answer_json_text
 from govsearch_build.chromium import CHROMIUM as CHROMIUM  # re-exported for the browser tests
 from govsearch_build.chromium import FLAGS
 from govsearch_build.serve import make_server
+from govsearch_build.template_filters import MONTHS
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = REPO / ".venv" / "bin" / "python"
@@ -59,20 +60,6 @@ A **real** [good link](https://www.gov.uk/).
 # group their own windows of the ranking, so a series this long reaches across
 # three pages of "Show more".
 SERIES_QUERY = "widget survey"
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 
 def series_records(editions: int = 70) -> dict[str, str]:
@@ -83,7 +70,7 @@ def series_records(editions: int = 70) -> dict[str, str]:
         record_id = f"widget-survey-{year}-{month:02d}"
         records[f"{record_id}.md"] = f"""---
 id: {record_id}
-title: "Widget survey: {_MONTHS[month - 1]} {year}"
+title: "Widget survey: {MONTHS[month - 1]} {year}"
 summary: "Monthly counts of widgets: a long series for the search page's tests."
 url: https://www.gov.uk/government/statistics/{record_id}
 resourceType: dataset
@@ -95,7 +82,7 @@ updated: '{year}-{month:02d}-15'
 source:
   kind: curated
 ---
-Widget counts for {_MONTHS[month - 1]} {year}.
+Widget counts for {MONTHS[month - 1]} {year}.
 """
     return records
 
