@@ -319,7 +319,9 @@ def test_show_more_keeps_the_editions_a_later_page_brings_of_a_series_already_sh
     """Each later page groups its own windows of the ranking, so a series longer
     than a page comes back led by an edition shown already: its editions not
     shown yet join the result that showed the series (its count follows), so
-    after the last "Show more" every match is on the page, once."""
+    after the last "Show more" every match is on the page, once. Every press
+    shows more: an answer its series folded to fewer results than its limit
+    is not asked again with a larger one (it would come back the same)."""
     tool = _tool(hostile_site_dir, {"query": SERIES_QUERY, "limit": 20})
     total = tool["total"]
     assert total >= 70 and len(tool["results"][0]["others"]) < total - 1, "the series must reach past the first page"
@@ -327,12 +329,15 @@ def test_show_more_keeps_the_editions_a_later_page_brings_of_a_series_already_sh
     _status(page, f"‘{SERIES_QUERY}’")
     clicks = 0
     while page.locator("#search-show-more").count():
+        before = len(_drawn_records(page))
         page.click("#search-show-more")
         page.wait_for_function(
             "() => !document.querySelector('#search-show-more') || !document.querySelector('#search-show-more').disabled"
         )
         clicks += 1
+        assert len(_drawn_records(page)) > before, f"press {clicks} of Show more showed nothing more"
         assert clicks < 10, "show more never ended"
+    assert page.evaluate("document.activeElement.id") == "search-status", "focus on the count, not lost to <body>"
     drawn = _drawn_records(page)
     assert len(drawn) == len(set(drawn)), "no record shown twice"
     assert len(drawn) == total == len(_pages(hostile_site_dir, SERIES_QUERY)[2]), (

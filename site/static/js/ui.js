@@ -206,9 +206,7 @@ class SearchPage {
     if (this.focusFrom >= 0) {
       const link = ui.list.querySelectorAll(".app-result__title a")[this.focusFrom];
       this.focusFrom = -1;
-      if (link) {
-        link.focus();
-      }
+      (link || ui.status).focus(); // no new result (a series grew behind one): the count
     }
     ui.more.replaceChildren();
     const shown = result.returned + this.later;
@@ -219,8 +217,11 @@ class SearchPage {
 
   more(shown) {
     this.focusFrom = shown;
-    if (this.limit < MAX_LIMIT) {
-      this.limit = MAX_LIMIT;
+    // Asking again with the larger limit shows more only if the answer was cut at its limit:
+    // one its series folded to fewer results holds all its windows had, and would come back the same.
+    const cut = this.limit < MAX_LIMIT && this.shown.result.returned >= this.limit;
+    this.drawn.limit = this.limit = MAX_LIMIT;
+    if (cut) {
       this.run();
     } else {
       this.nextPage();
