@@ -32,7 +32,7 @@ from .related import Related, related_records
 from .runtime import first_visit_bytes
 from .sanitise import render_markdown, safe_href, sanitise_html
 from .slugs import publisher_slugs
-from .template_filters import govuk_date, thousands, unique_examples
+from .template_filters import distinct_keywords, govuk_date, thousands, unique_examples
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = PROJECT_ROOT / "site" / "templates"
@@ -110,7 +110,12 @@ class Renderer:
             split_publishers=self.split_publishers,
             safe_href=safe_href,
         )
-        self.env.filters.update(govuk_date=govuk_date, thousands=thousands, unique_examples=unique_examples)
+        self.env.filters.update(
+            distinct_keywords=distinct_keywords,
+            govuk_date=govuk_date,
+            thousands=thousands,
+            unique_examples=unique_examples,
+        )
         self.written: list[Path] = []
 
     def collection_title(self, collection_id: str) -> str:

@@ -1,5 +1,6 @@
 """Values written as people read them, for the templates: dates as GOV.UK
-writes them, counts with thousands separators, a rule's examples each once."""
+writes them, counts with thousands separators, a rule's examples each once,
+keywords each once."""
 
 from __future__ import annotations
 
@@ -50,4 +51,18 @@ def unique_examples(examples: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             kept[key]["also"] += 1
         else:
             kept[key] = {**example, "also": 0}
+    return list(kept.values())
+
+
+def distinct_keywords(keywords: Iterable[str]) -> list[str]:
+    """Each keyword once by its words: an export that tags a record "REST/HTTP" and
+    "rest-http", "Government services" and "government-services" says one thing
+    twice, and a visitor read the second as the first's raw form. The form
+    written for people (not a lower-case slug) is the one kept, in the first's place."""
+    kept: dict[str, str] = {}
+    for keyword in keywords:
+        words = " ".join(re.findall(r"[^\W_]+", str(keyword).lower()))
+        slug = re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)+", str(keyword)) is not None
+        if words not in kept or (not slug and re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)+", kept[words])):
+            kept[words] = keyword
     return list(kept.values())
