@@ -93,7 +93,13 @@ def built(tmp_path_factory) -> tuple[Path, Assets, list[Path]]:
             "licence": "Some licence",
             "updated": "2026-12-02",
             # an export's tags with their slugs, as the API catalogue gives them
-            "keywords": ["REST/HTTP", "Government services", "government-services", "rest-http", "dorset-county-council"],
+            "keywords": [
+                "REST/HTTP",
+                "Government services",
+                "government-services",
+                "rest-http",
+                "dorset-county-council",
+            ],
             "alsoKnownAs": [
                 {"title": "<b>Also</b>", "summary": "<script>alert(7)</script>", "url": "https://x.gov.uk/v1"}
             ],
@@ -281,13 +287,13 @@ def test_a_records_update_date_is_shown_as_govuk_writes_it(built):
     assert all('Updated <time datetime="2026-12-02">2 December 2026</time>' in page for page in listings)
 
 
-
 def test_a_keyword_written_twice_as_words_and_as_a_slug_is_shown_once(built):
     out, assets, written = built
     html = (out / "records" / "hostile" / "index.html").read_text("utf-8")
     row = html[html.index(">Keywords</dt>") :]
     row = row[row.index("<dd") : row.index("</dd>")]
     assert row.endswith(">REST/HTTP, Government services, dorset-county-council"), row
+
 
 def test_repeated_data_quality_examples_are_shown_once(built):
     out, assets, written = built
