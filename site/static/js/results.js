@@ -236,7 +236,8 @@ export function noticeList(result, added, typed) {
     messages.push(`The last ${added} also match words starting with ‘${typed}’.`);
   }
   for (const notice of result.notices || []) {
-    if (notice.code !== "empty_filter") {
+    // "No searchable terms" is about the whole words; above records found by a word's start it contradicted them ("the").
+    if (notice.code !== "empty_filter" && !(added && notice.code === "no_searchable_terms")) {
       messages.push(notice.message);
     }
   }
