@@ -387,7 +387,6 @@ def test_show_more_goes_past_the_tools_maximum_to_the_last_match(open_page, site
     assert "more record" not in page.text_content("#search-more")
 
 
-
 def test_a_common_word_typed_alone_is_not_called_unsearchable_above_the_words_it_starts(open_page, site_dir):
     """'the' is no searchable word, but the records of words starting with it
     ("theft", "therapy") are shown: the count says what they are, and no
@@ -398,6 +397,7 @@ def test_a_common_word_typed_alone_is_not_called_unsearchable_above_the_words_it
     page.wait_for_selector("#search-results li")
     notices = page.text_content("#search-notices")
     assert "no searchable terms" not in notices, notices
+
 
 def test_a_finished_query_shows_the_tools_answer_and_prefixes_only_add(open_page, site_dir):
     """#12: typing paused on a part-word shows the tool's answer, then prefix matches below it."""
