@@ -387,6 +387,27 @@ def test_show_more_goes_past_the_tools_maximum_to_the_last_match(open_page, site
     assert "more record" not in page.text_content("#search-more")
 
 
+def test_where_results_stop_matching_every_word_the_page_says_so(open_page, site_dir):
+    """The count takes in records that match only some of the words, so adding a
+    word can raise it ("council tax band" above "council tax"): a visitor
+    expected a narrower answer. The page says how many match every word."""
+    query = "council tax band"
+    answer = _tool(site_dir, {"query": query, "limit": 10})
+    modes = [item["matchMode"] for item in answer["results"]]
+    first = modes.index("any_term")
+    assert answer["match_mode"] == "all_terms" and first > 1, f"the test needs a mix of modes: {modes}"
+    page, guard = open_page("#q=" + quote_plus(query), wait_ready=True)
+    _status(page, f"‘{query}’")
+    notices = page.text_content("#search-notices")
+    assert f"The first {first} results match all of your words; the rest match only some of them." in notices
+    page.fill("#search-input", "land registry")
+    page.press("#search-input", "Enter")
+    _status(page, "‘land registry’")
+    every = _tool(site_dir, {"query": "land registry", "limit": 10})["results"]
+    assert {item["matchMode"] for item in every} == {"all_terms"}
+    assert "all of your words" not in page.text_content("#search-notices")
+
+
 def test_a_common_word_typed_alone_is_not_called_unsearchable_above_the_words_it_starts(open_page, site_dir):
     """'the' is no searchable word, but the records of words starting with it
     ("theft", "therapy") are shown: the count says what they are, and no

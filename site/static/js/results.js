@@ -223,6 +223,9 @@ export function failureText(result) {
   return problems.length ? problems.join(" ") : error.message || "The search failed.";
 }
 
+// What results of a looser match mode than every word match.
+const LOOSER = { fuzzy: "close spellings of them", any_term: "only some of them" };
+
 // The notes above the results: looser matching, prefix matches added below
 // the answer (`typed`: the word they start with), and the engine's notices.
 export function noticeList(result, added, typed) {
@@ -231,6 +234,13 @@ export function noticeList(result, added, typed) {
     messages.push("No record matches all of your words, so these match some of them.");
   } else if (result.match_mode === "fuzzy" && result.total) {
     messages.push("No exact matches, so these are close spellings.");
+  }
+  // The count takes in looser matches too: adding a word ("council tax band") can raise it.
+  const results = result.results || [];
+  const looser = results.findIndex((item) => Object.hasOwn(LOOSER, item.matchMode));
+  if (looser > 0 && results[0].matchMode === "all_terms") {
+    const first = looser === 1 ? "The first result matches" : `The first ${thousands(looser)} results match`;
+    messages.push(`${first} all of your words; the rest match ${LOOSER[results[looser].matchMode]}.`);
   }
   if (added && result.total) {
     messages.push(`The last ${added} also match words starting with ‘${typed}’.`);
