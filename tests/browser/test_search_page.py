@@ -387,6 +387,21 @@ def test_show_more_goes_past_the_tools_maximum_to_the_last_match(open_page, site
     assert "more record" not in page.text_content("#search-more")
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_a_results_tags_each_stay_on_one_line(open_page, size):
+    """'Authentication required' broke inside its tag at desktop width (GOV.UK's
+    tag wraps past 160px): the line breaks between tags, never inside one."""
+    page, guard = open_page("#q=api+key", viewport=SIZES[size], wait_ready=True)
+    _status(page, "‘api key’")
+    tags = page.locator("#search-results .app-meta .govuk-tag")
+    assert "Authentication required" in tags.all_text_contents()
+    broken = tags.evaluate_all(
+        "(tags) => tags.filter((tag) => tag.getClientRects().length > 1 || tag.getBoundingClientRect().height > 40).map((tag) => tag.textContent)"
+    )
+    assert not broken, f"tags broken over lines: {broken}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+
+
 def test_where_results_stop_matching_every_word_the_page_says_so(open_page, site_dir):
     """The count takes in records that match only some of the words, so adding a
     word can raise it ("council tax band" above "council tax"): a visitor
