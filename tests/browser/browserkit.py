@@ -58,21 +58,26 @@ A **real** [good link](https://www.gov.uk/).
 
 # A long monthly series (one title, 70 editions): the search page's later pages
 # group their own windows of the ranking, so a series this long reaches across
-# three pages of "Show more".
+# three pages of "Show more". One edition has a news story of the same title,
+# as GOV.UK's House Price Index releases do.
 SERIES_QUERY = "widget survey"
+TWIN_TITLE = "Widget survey: April 2020"
 
 
 def series_records(editions: int = 70) -> dict[str, str]:
-    """File name -> Markdown of each edition of the widget survey."""
+    """File name -> Markdown of each edition of the widget survey, and the twin of one."""
     records = {}
-    for n in range(editions):
+    for n in range(editions + 1):
         year, month = 2020 + n // 12, n % 12 + 1
-        record_id = f"widget-survey-{year}-{month:02d}"
+        record_id, section = f"widget-survey-{year}-{month:02d}", "statistics"
+        if n == editions:  # the twin
+            year, month, section = 2020, 4, "news"
+            record_id = f"widget-survey-{year}-{month:02d}-news"
         records[f"{record_id}.md"] = f"""---
 id: {record_id}
 title: "Widget survey: {MONTHS[month - 1]} {year}"
 summary: "Monthly counts of widgets: a long series for the search page's tests."
-url: https://www.gov.uk/government/statistics/{record_id}
+url: https://www.gov.uk/government/{section}/{record_id}
 resourceType: dataset
 publisher: Office for National Statistics
 accessStatus: public

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from browserkit import HOSTILE_ID, HOSTILE_SUMMARY, HOSTILE_TITLE, screenshot
+from browserkit import HOSTILE_ID, HOSTILE_SUMMARY, HOSTILE_TITLE, TWIN_TITLE, screenshot
 
 
 def test_hostile_record_renders_as_literal_text(open_page, hostile_served):
@@ -19,6 +19,19 @@ def test_hostile_record_renders_as_literal_text(open_page, hostile_served):
     assert page.locator("main script, main img").count() == 0
     assert page.locator("#attribution").text_content().startswith("Contains public sector information")
     screenshot(page, "record-hostile")
+
+
+def test_two_related_records_of_one_title_are_told_apart_by_their_addresses(open_page, hostile_served):
+    """GOV.UK publishes a release's news story and its statistics page under one
+    title: in a record page's series list each twin shows its address, the rest none."""
+    page, guard = open_page("records/widget-survey-2021-04/", site=hostile_served)
+    entries = page.locator("#related-series li").evaluate_all(
+        """(items) => items.map((li) => [li.querySelector('a').textContent,
+            (li.querySelector('.app-series__address') || {}).textContent || null])"""
+    )
+    twins = [address for title, address in entries if title == TWIN_TITLE]
+    assert len(twins) == 2 and None not in twins and len(set(twins)) == 2, entries
+    assert all(address is None for title, address in entries if title != TWIN_TITLE), entries
 
 
 def test_hostile_record_in_search_results_is_text(open_page, hostile_served):

@@ -24,6 +24,7 @@ from browserkit import (
     READY_TIMEOUT_MS,
     SEARCH_TOOL,
     SERIES_QUERY,
+    TWIN_TITLE,
     reference_answers,
     screenshot,
     wait_for_ready,
@@ -356,6 +357,14 @@ def test_show_more_keeps_the_editions_a_later_page_brings_of_a_series_already_sh
         "(items) => items.filter((li) => li.querySelector('details')).map((li) => [li.querySelector('summary').textContent, li.querySelectorAll('.app-series__list li').length])"
     )
     assert counts and all(summary == f"{listed} more like this" for summary, listed in counts)
+    # Twins of one title in a fold show their addresses, as the record pages do; the rest none.
+    folds = page.locator(".app-series__list").evaluate_all(
+        """(lists) => lists.map((list) => [...list.children].map((li) => [li.firstChild.textContent,
+            (li.querySelector('.app-series__address') || {}).textContent || null]))"""
+    )
+    twins = [address for fold in folds for title, address in fold if title == TWIN_TITLE]
+    assert len(twins) == 2 and None not in twins and len(set(twins)) == 2, twins
+    assert all(address is None for fold in folds for title, address in fold if title != TWIN_TITLE)
 
 
 def test_show_more_goes_past_the_tools_maximum_to_the_last_match(open_page, site_dir):

@@ -169,9 +169,17 @@ function addToSeries(result, others, base) {
     if (date) {
       entry.append(element("span", "app-series__date", ` (updated ${date})`));
     }
+    entry.dataset.address = String(other.url || "");
     list.append(entry);
   }
   details.querySelector("summary").textContent = `${thousands(list.childElementCount)} more like this`;
+  // Two records of one title (a GOV.UK news story and its statistics page) are told apart by their addresses.
+  const titles = [...list.children].map((entry) => entry.firstChild.textContent);
+  for (const [index, entry] of [...list.children].entries()) {
+    if (titles.indexOf(titles[index]) !== titles.lastIndexOf(titles[index]) && !entry.querySelector(".app-series__address")) {
+      entry.append(element("span", "app-series__address", entry.dataset.address));
+    }
+  }
 }
 
 function tag(className, text) {
