@@ -134,7 +134,7 @@ LICENCES: dict[str, tuple[str | None, str, str | None]] = {
     "not-specified": (
         "",
         "access-not-established",
-        "The source catalogue does not state a licence for this resource, so its terms of use are not established.",
+        "The source catalogue gives no licence or access conditions for this resource, so who may use it, and on what terms, is not established.",
     ),
     "ordnance-survey-licence-required": (None, "authentication-required", OS_NOTE),
     "osdatahub-os-uk": (None, "authentication-required", OS_NOTE),
