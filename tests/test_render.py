@@ -100,6 +100,11 @@ def built(tmp_path_factory) -> tuple[Path, Assets, list[Path]]:
                 "rest-http",
                 "dorset-county-council",
             ],
+            # an importer's plain-http link, its title labelled as the importer labels it
+            "links": [
+                {"title": "View Service (not encrypted)", "url": "http://maps.x.gov.uk/wms", "kind": "service"},
+                {"title": "Feed", "url": "http://maps.x.gov.uk/feed", "kind": "download"},
+            ],
             "alsoKnownAs": [
                 {"title": "<b>Also</b>", "summary": "<script>alert(7)</script>", "url": "https://x.gov.uk/v1"}
             ],
@@ -293,6 +298,13 @@ def test_a_keyword_written_twice_as_words_and_as_a_slug_is_shown_once(built):
     row = html[html.index(">Keywords</dt>") :]
     row = row[row.index("<dd") : row.index("</dd>")]
     assert row.endswith(">REST/HTTP, Government services, dorset-county-council"), row
+
+
+def test_a_plain_http_link_is_called_not_encrypted_once(built):
+    out, assets, written = built
+    html = (out / "records" / "hostile" / "index.html").read_text("utf-8")
+    assert 'View Service (not encrypted)</a> <span class="govuk-body-s">(service)</span>' in html
+    assert 'Feed</a> <span class="govuk-body-s">(download, not encrypted)</span>' in html
 
 
 def test_repeated_data_quality_examples_are_shown_once(built):
