@@ -280,6 +280,19 @@ def test_a_suggestion_never_offers_an_index_stem():
     assert suggestion("populaton census", corrected, [census]) is None
 
 
+
+def test_a_suggestion_offers_the_results_word_nearest_the_one_typed():
+    """Records spell one stem several ways ("Renew ...", "renewal"): the word offered
+    is the nearest to what was typed, not the first result's ("pasport renewel" is
+    "passport renewal", never "passport renew")."""
+    from govsearch.ranking import suggestion
+
+    corrected = {stems("renewel")[0]: stems("renewal")[0], stems("pasport")[0]: stems("passport")[0]}
+    renew = {"title": "Renew or replace your adult passport", "summary": "", "publisher": "HM Passport Office"}
+    fees = {"title": "Passport fees", "summary": "What a passport renewal costs.", "publisher": "HM Passport Office"}
+    assert suggestion("pasport renewel", corrected, [renew, fees]) == "passport renewal"
+    assert suggestion("pasport renewel", corrected, [renew]) == "passport renew"
+
 def test_a_call_asked_again_is_ranked_once_and_boosted_once(search, catalogue):
     """The browser asks a call again once its rows arrive: both ranking stages
     are kept for it, and row evidence (which multiplies scores) is applied

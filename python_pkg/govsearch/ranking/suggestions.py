@@ -50,23 +50,38 @@ def suggestion(query: str, corrected: dict[str, str], rows: Sequence[Mapping[str
     """The query with each corrected word as the results spell it ("did you mean").
 
     The index holds stems ("popul"), which are no words to offer a person: a
-    corrected word is spelt as the first result whose title, summary or
-    publisher holds it, and with no result spelling it there is no suggestion.
+    corrected word is spelt as the results' titles, summaries or publishers
+    spell it, and with no result spelling it there is no suggestion. Of the
+    words they hold of that stem, the one nearest the typed word: "renewel"
+    is "renewal", though "Renew or replace your passport" comes first.
     """
     if not corrected:
         return None
-    spelt: dict[str, str] = {}
+    spelt: dict[str, list[str]] = {}
     for row in rows:
         for text in (row.get("title", ""), row.get("summary", ""), row.get("publisher", "")):
             for typed, indexed in analysed(text):
-                spelt.setdefault(indexed, typed.lower())
+                forms = spelt.setdefault(indexed, [])
+                if typed.lower() not in forms:
+                    forms.append(typed.lower())
     words = []
     for word in query.split():
         typed = analysed(word)
         if typed and typed[0][0] in corrected:
-            if corrected[typed[0][0]] not in spelt:
+            forms = spelt.get(corrected[typed[0][0]])
+            if not forms:
                 return None
-            words.append(spelt[corrected[typed[0][0]]])
+            words.append(min(forms, key=lambda form: _distance(word.lower(), form)))
         else:
             words.append(word)
     return " ".join(words)
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance: insertions, deletions and substitutions."""
+    row = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, other in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (char != other))
+    return row[-1]
