@@ -280,7 +280,6 @@ def test_a_suggestion_never_offers_an_index_stem():
     assert suggestion("populaton census", corrected, [census]) is None
 
 
-
 def test_a_suggestion_offers_the_results_word_nearest_the_one_typed():
     """Records spell one stem several ways ("Renew ...", "renewal"): the word offered
     is the nearest to what was typed, not the first result's ("pasport renewel" is
@@ -292,6 +291,7 @@ def test_a_suggestion_offers_the_results_word_nearest_the_one_typed():
     fees = {"title": "Passport fees", "summary": "What a passport renewal costs.", "publisher": "HM Passport Office"}
     assert suggestion("pasport renewel", corrected, [renew, fees]) == "passport renewal"
     assert suggestion("pasport renewel", corrected, [renew]) == "passport renew"
+
 
 def test_a_call_asked_again_is_ranked_once_and_boosted_once(search, catalogue):
     """The browser asks a call again once its rows arrive: both ranking stages
