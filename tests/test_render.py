@@ -94,10 +94,12 @@ def built(tmp_path_factory) -> tuple[Path, Assets, list[Path]]:
             "updated": "2026-12-02",
             # an export's tags with their slugs, as the API catalogue gives them
             "keywords": [
-                "REST/HTTP",
-                "Government services",
-                "government-services",
                 "rest-http",
+                "Government services",
+                "REST/HTTP",
+                "government-services",
+                "C++",
+                "C",
                 "dorset-county-council",
             ],
             # an importer's plain-http link, its title labelled as the importer labels it
@@ -297,7 +299,7 @@ def test_a_keyword_written_twice_as_words_and_as_a_slug_is_shown_once(built):
     html = (out / "records" / "hostile" / "index.html").read_text("utf-8")
     row = html[html.index(">Keywords</dt>") :]
     row = row[row.index("<dd") : row.index("</dd>")]
-    assert row.endswith(">REST/HTTP, Government services, dorset-county-council"), row
+    assert row.endswith(">REST/HTTP, Government services, C++, C, dorset-county-council"), row
 
 
 def test_a_plain_http_link_is_called_not_encrypted_once(built):

@@ -165,7 +165,8 @@ def search(
         results.append(result)
         if item is found.ranked[0] and item.mode == "fuzzy" and not offset:
             corrections = corrected  # the words the top result was found by
-    found.suggestion = ranking.suggestion(arguments["query"], corrections, results)
+    # Spelt from the default page's rows, so "Show more" asking again with a larger limit keeps it.
+    found.suggestion = ranking.suggestion(arguments["query"], corrections, results[:DEFAULT_LIMIT])
     # Over the whole first window, so every limit says the same.
     unmatched = [] if offset else unmatched_places(terms, [(item.reasons, item.score) for item in found.ranked])
     if unmatched:

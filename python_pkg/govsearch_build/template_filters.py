@@ -22,6 +22,9 @@ MONTHS = (
     "November",
     "December",
 )
+# Keywords that differ only in these are one keyword (distinct_keywords); a slug is how exports tag.
+_SEPARATORS = re.compile(r"[\s/_-]+")
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
 
 
 def govuk_date(value: Any) -> str:
@@ -57,12 +60,12 @@ def unique_examples(examples: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 def distinct_keywords(keywords: Iterable[str]) -> list[str]:
     """Each keyword once by its words: an export that tags a record "REST/HTTP" and
     "rest-http", "Government services" and "government-services" says one thing
-    twice, and a visitor read the second as the first's raw form. The form
-    written for people (not a lower-case slug) is the one kept, in the first's place."""
+    twice, and a visitor read the second as the first's raw form. Only case,
+    spaces, hyphens, underscores and slashes are read as the same ("C++" is not
+    "C"); the form written for people (not a lower-case slug) is kept, in the first's place."""
     kept: dict[str, str] = {}
-    for keyword in keywords:
-        words = " ".join(re.findall(r"[^\W_]+", str(keyword).lower()))
-        slug = re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)+", str(keyword)) is not None
-        if words not in kept or (not slug and re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)+", kept[words])):
+    for keyword in map(str, keywords):
+        words = " ".join(_SEPARATORS.split(keyword.lower())).strip()
+        if words not in kept or (_SLUG.fullmatch(kept[words]) and not _SLUG.fullmatch(keyword)):
             kept[words] = keyword
     return list(kept.values())

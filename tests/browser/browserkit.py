@@ -58,10 +58,10 @@ A **real** [good link](https://www.gov.uk/).
 
 # A long monthly series (one title, 70 editions): the search page's later pages
 # group their own windows of the ranking, so a series this long reaches across
-# three pages of "Show more". One edition has a news story of the same title,
-# as GOV.UK's House Price Index releases do.
+# three pages of "Show more". The newest edition has a news story of the same
+# title, as GOV.UK's House Price Index releases do.
 SERIES_QUERY = "widget survey"
-TWIN_TITLE = "Widget survey: April 2020"
+TWIN_TITLE = "Widget survey: October 2025"
 
 
 def series_records(editions: int = 70) -> dict[str, str]:
@@ -70,8 +70,8 @@ def series_records(editions: int = 70) -> dict[str, str]:
     for n in range(editions + 1):
         year, month = 2020 + n // 12, n % 12 + 1
         record_id, section = f"widget-survey-{year}-{month:02d}", "statistics"
-        if n == editions:  # the twin
-            year, month, section = 2020, 4, "news"
+        if n == editions:  # the twin of the newest
+            year, month, section = 2025, 10, "news"
             record_id = f"widget-survey-{year}-{month:02d}-news"
         records[f"{record_id}.md"] = f"""---
 id: {record_id}

@@ -127,25 +127,25 @@ export function resultItem(item, { base, label, query }) {
 }
 
 // Draws `items` below the results already in `list`, returning how many
-// results it added. `shown` maps each record drawn to the result (<li>) it is
-// shown in, the result itself or behind it in its series. Pages overlap where a
-// series reaches into the next one (each page groups its own windows of the
+// results it added. `resultOf` maps each record drawn to the result (<li>) it
+// is shown in, the result itself or behind it in its series. Pages overlap where
+// a series reaches into the next one (each page groups its own windows of the
 // ranking): a record shown already is not shown again, and when a page's
 // result is led by one, the rest of its series joins the result that showed it.
-export function appendResults(list, items, shown, context) {
+export function appendResults(list, items, resultOf, context) {
   let added = 0;
   for (const item of items) {
-    const others = (item.others || []).filter((other) => !shown.has(other.id));
-    const holder = shown.get(item.id) || resultItem({ ...item, others: [] }, context);
-    if (!shown.has(item.id)) {
-      list.append(holder);
-      shown.set(item.id, holder);
+    const others = (item.others || []).filter((other) => !resultOf.has(other.id));
+    let result = resultOf.get(item.id);
+    if (result) {
+      addToSeries(result, others, context.base);
+    } else {
+      result = resultItem({ ...item, others }, context);
+      list.append(result);
+      resultOf.set(item.id, result);
       added += 1;
     }
-    if (others.length) {
-      addToSeries(holder, others, context.base);
-      others.forEach((other) => shown.set(other.id, holder));
-    }
+    others.forEach((other) => resultOf.set(other.id, result));
   }
   return added;
 }
@@ -153,6 +153,9 @@ export function appendResults(list, items, shown, context) {
 // The rest of a result's series in the answer (editions of one title, or
 // other councils' records of it), behind one native disclosure: "12 more like this".
 function addToSeries(result, others, base) {
+  if (!others.length) {
+    return;
+  }
   let details = result.querySelector("details.app-series");
   if (!details) {
     details = element("details", "app-series");
@@ -173,10 +176,13 @@ function addToSeries(result, others, base) {
     list.append(entry);
   }
   details.querySelector("summary").textContent = `${thousands(list.childElementCount)} more like this`;
-  // Two records of one title (a GOV.UK news story and its statistics page) are told apart by their addresses.
+  // Two records of one title (a GOV.UK news story and its statistics page) are told apart by
+  // their addresses: two in the list, or one with the result's own title (its address is hidden on a phone).
+  const lead = result.querySelector(".app-result__title").textContent;
   const titles = [...list.children].map((entry) => entry.firstChild.textContent);
   for (const [index, entry] of [...list.children].entries()) {
-    if (titles.indexOf(titles[index]) !== titles.lastIndexOf(titles[index]) && !entry.querySelector(".app-series__address")) {
+    const twin = titles[index] === lead || titles.indexOf(titles[index]) !== titles.lastIndexOf(titles[index]);
+    if (twin && !entry.querySelector(".app-series__address")) {
       entry.append(element("span", "app-series__address", entry.dataset.address));
     }
   }
@@ -231,7 +237,7 @@ export function failureText(result) {
   return problems.length ? problems.join(" ") : error.message || "The search failed.";
 }
 
-// What results of a looser match mode than every word match.
+// How the results of each looser match mode than every word are described.
 const LOOSER = { fuzzy: "close spellings of them", any_term: "only some of them" };
 
 // The notes above the results: looser matching, prefix matches added below
@@ -248,7 +254,8 @@ export function noticeList(result, added, typed) {
   const looser = results.findIndex((item) => Object.hasOwn(LOOSER, item.matchMode));
   if (looser > 0 && results[0].matchMode === "all_terms") {
     const first = looser === 1 ? "The first result matches" : `The first ${thousands(looser)} results match`;
-    messages.push(`${first} all of your words; the rest match ${LOOSER[results[looser].matchMode]}.`);
+    const rest = [...new Set(results.slice(looser).map((item) => LOOSER[item.matchMode]).filter(Boolean))];
+    messages.push(`${first} all of your words; the rest match ${rest.join(" or ")}.`);
   }
   if (added && result.total) {
     messages.push(`The last ${added} also match words starting with ‘${typed}’.`);

@@ -121,7 +121,7 @@ class SearchPage {
         return;
       }
       if (typed.ok) {
-        const seen = new Set(answer.results.map((item) => item.id));
+        const seen = new Set(answer.results.flatMap((item) => [item, ...(item.others || [])].map((record) => record.id)));
         added = typed.results.filter((item) => !seen.has(item.id)).slice(0, Math.max(0, this.limit - answer.returned));
         facets = answer.total ? facets : typed.facets || {};
       }
@@ -244,7 +244,7 @@ class SearchPage {
     this.nextOffset += MAX_LIMIT;
     const added = this.showResults(current.q.trim(), page.results);
     if (!added && page.results.length) {
-      return this.nextPage(); // every record of this page was shown with an earlier one
+      return this.nextPage(); // no new result: its records were shown, or joined results shown (one press may read several pages)
     }
     this.drawn.pages += 1; // a page the reader saw: Back asks for it again (place.js)
     this.later += added;
