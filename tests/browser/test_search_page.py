@@ -127,6 +127,7 @@ def test_results_first_and_filters_fold_away_on_small_screens(open_page, size):
         # Every filter lies above the results on a phone: one tap brings the count after a tick.
         done.click()
         assert page.evaluate("() => document.activeElement.id") == "search-status"
+        assert not filters.evaluate("(details) => details.open"), "the filters fold away, so the tap visibly lands"
         status = page.locator("#search-status").bounding_box()
         assert 0 <= status["y"] < SIZES[size]["height"], f"the count is at y {status['y']}, off the screen"
     else:

@@ -147,7 +147,22 @@ export function appendResults(list, items, resultOf, context) {
     }
     others.forEach((other) => resultOf.set(other.id, result));
   }
+  markTwins(list);
   return added;
+}
+
+// Two records of one title (a GOV.UK release's news story and its statistics page)
+// are told apart by their addresses: an entry of a "more like this" list whose
+// title is another's anywhere in the results (a result's own address is shown
+// beside it, except on a phone).
+function markTwins(list) {
+  const titles = [...list.querySelectorAll(".app-result__title, .app-series__list > li > a")].map((node) => node.textContent);
+  const twins = new Set(titles.filter((title, index) => titles.indexOf(title) !== index));
+  for (const entry of list.querySelectorAll(".app-series__list > li")) {
+    if (twins.has(entry.firstChild.textContent) && !entry.querySelector(".app-series__address")) {
+      entry.append(element("span", "app-series__address", entry.dataset.address));
+    }
+  }
 }
 
 // The rest of a result's series in the answer (editions of one title, or
@@ -176,16 +191,6 @@ function addToSeries(result, others, base) {
     list.append(entry);
   }
   details.querySelector("summary").textContent = `${thousands(list.childElementCount)} more like this`;
-  // Two records of one title (a GOV.UK news story and its statistics page) are told apart by
-  // their addresses: two in the list, or one with the result's own title (its address is hidden on a phone).
-  const lead = result.querySelector(".app-result__title").textContent;
-  const titles = [...list.children].map((entry) => entry.firstChild.textContent);
-  for (const [index, entry] of [...list.children].entries()) {
-    const twin = titles[index] === lead || titles.indexOf(titles[index]) !== titles.lastIndexOf(titles[index]);
-    if (twin && !entry.querySelector(".app-series__address")) {
-      entry.append(element("span", "app-series__address", entry.dataset.address));
-    }
-  }
 }
 
 function tag(className, text) {

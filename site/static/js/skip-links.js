@@ -17,6 +17,11 @@ export function skipTo(event) {
     return;
   }
   event.preventDefault();
+  // A link out of a disclosure (the phone's "Show results" under the filters) folds it away.
+  const fold = link.closest("details");
+  if (fold && !fold.contains(target)) {
+    fold.open = false;
+  }
   if (!target.hasAttribute("tabindex")) {
     target.setAttribute("tabindex", "-1");
     target.addEventListener("blur", () => target.removeAttribute("tabindex"), { once: true });
