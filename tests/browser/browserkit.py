@@ -56,6 +56,22 @@ A **real** [good link](https://www.gov.uk/).
 """
 
 
+# Records the worker's start-up steps (its `timing` messages) on the page.
+TIMING_MARKS = """
+(() => {
+  const Native = window.Worker;
+  window.__marks = {};
+  window.Worker = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        if (event.data && event.data.type === "timing") window.__marks[event.data.mark] = true;
+      });
+    }
+  };
+})();
+"""
+
 # A long monthly series (one title, 70 editions): the search page's later pages
 # group their own windows of the ranking, so a series this long reaches across
 # three pages of "Show more". The newest edition has a news story of the same

@@ -32,6 +32,7 @@ from browserkit import (
     PAGE_BRIDGE,
     RECORD_TOOL,
     SEARCH_TOOL,
+    TIMING_MARKS,
     cli_call,
     execute_tools,
     reference_answers,
@@ -387,22 +388,6 @@ def test_a_tampered_tool_list_registers_no_tools_and_says_why(open_page):
 
 
 # --- Repeat visits ---------------------------------------------------------------
-
-# Records the worker's start-up steps (its `timing` messages) on the page.
-TIMING_MARKS = """
-(() => {
-  const Native = window.Worker;
-  window.__marks = {};
-  window.Worker = class extends Native {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener("message", (event) => {
-        if (event.data && event.data.type === "timing") window.__marks[event.data.mark] = true;
-      });
-    }
-  };
-})();
-"""
 
 
 REPEAT_CALLS = [(SEARCH_TOOL, {"query": "vat"}), (RECORD_TOOL, {"recordId": "companies-house-api"})]
