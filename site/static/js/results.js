@@ -156,10 +156,12 @@ export function appendResults(list, items, resultOf, context) {
 // title is another's anywhere in the results (a result's own address is shown
 // beside it, except on a phone).
 function markTwins(list) {
-  const titles = [...list.querySelectorAll(".app-result__title, .app-series__list > li > a")].map((node) => node.textContent);
-  const twins = new Set(titles.filter((title, index) => titles.indexOf(title) !== index));
+  const counts = new Map();
+  for (const node of list.querySelectorAll(".app-result__title, .app-series__list > li > a")) {
+    counts.set(node.textContent, (counts.get(node.textContent) || 0) + 1);
+  }
   for (const entry of list.querySelectorAll(".app-series__list > li")) {
-    if (twins.has(entry.firstChild.textContent) && !entry.querySelector(".app-series__address")) {
+    if (counts.get(entry.firstChild.textContent) > 1 && !entry.querySelector(".app-series__address")) {
       entry.append(element("span", "app-series__address", entry.dataset.address));
     }
   }
