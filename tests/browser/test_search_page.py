@@ -397,6 +397,37 @@ def test_back_from_a_record_brings_again_the_editions_show_more_brought(open_pag
     assert sorted(_drawn_records(page)) == sorted(drawn)
 
 
+def test_back_from_an_edition_in_an_open_list_returns_to_it_open(open_page, hostile_served):
+    """A reader who opened "more like this" and followed an edition far down
+    its list comes back to the list open, with that edition on the screen: not
+    to the result with its list closed, thousands of pixels above."""
+    page, _ = open_page("#q=" + quote_plus(SERIES_QUERY), site=hostile_served, viewport=PHONE, wait_ready=True)
+    _status(page, f"‘{SERIES_QUERY}’")
+    fold = page.locator("details.app-series").first
+    fold.locator("summary").click()
+    edition = fold.locator(".app-series__list a").last
+    edition.scroll_into_view_if_needed()
+    page.wait_for_timeout(600)  # the place is kept once scrolling rests
+    href = edition.get_attribute("href")
+    edition.click()
+    page.wait_for_url("**/records/**")
+    page.go_back()
+    _status(page, f"‘{SERIES_QUERY}’")
+    page.wait_for_function(
+        "() => document.querySelector('details.app-series') && document.querySelector('details.app-series').open",
+        timeout=READY_TIMEOUT_MS,
+    )
+    followed = page.locator(f"details.app-series .app-series__list a[href='{href}']")
+    page.wait_for_function(
+        "(href) => { const box = document.querySelector(`.app-series__list a[href='${href}']`).getBoundingClientRect();"
+        " return box.top >= 0 && box.bottom <= window.innerHeight; }",
+        arg=href,
+        timeout=READY_TIMEOUT_MS,
+    )
+    assert followed.is_visible()
+    assert page.locator("details.app-series[open]").count() == 1, "only the list the reader opened is open"
+
+
 def test_show_more_goes_past_the_tools_maximum_to_the_last_match(open_page, site_dir):
     query, total = _query_with_total(site_dir, 41, 10_000)
     page, guard = open_page("#q=" + query.replace(" ", "+"), wait_ready=True)

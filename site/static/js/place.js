@@ -4,7 +4,8 @@
 // scrolls a page not drawn yet, so the search page puts the reader back itself.
 const REST_MS = 300; // scrolling that rests this long leaves a place worth keeping
 const MOST_PAGES = 50;
-export const TOP = Object.freeze({ scroll: 0, record: null, offset: 0, pages: 0 }); // an entry that kept none
+const MOST_OPEN = 50; // "more like this" lists kept open: more than a reader opens
+export const TOP = Object.freeze({ scroll: 0, record: null, offset: 0, pages: 0, open: [] }); // an entry that kept none
 
 // Keep the place when scrolling rests and when the page is left. `drawn()`: what
 // the page shows ({fragment, limit, pages}), kept only in the entry of that search.
@@ -31,20 +32,24 @@ export function keepPlace(list, drawn) {
 
 // The first result not above the screen, and how far down the screen it starts:
 // the same result at the same height after Back, whatever opened or closed above it.
+// And the results whose "more like this" list is open: a reader who followed an
+// edition from one comes back to it open, not to a result whose list has gone.
 function anchor(list) {
   const item = [...list.children].find((li) => li.getBoundingClientRect().bottom > 0);
   const offset = item ? Math.round(item.getBoundingClientRect().top) : 0;
-  return { scroll: Math.round(window.scrollY), record: item ? item.dataset.recordId : null, offset };
+  const open = [...list.querySelectorAll(":scope > li > details[open]")].map((details) => details.parentElement.dataset.recordId);
+  return { scroll: Math.round(window.scrollY), record: item ? item.dataset.recordId : null, offset, open: open.slice(0, MOST_OPEN) };
 }
 
-// The place this history entry kept for the search `fragment` ({scroll, record, offset, limit, pages}), or null.
+// The place this history entry kept for the search `fragment` ({scroll, record, offset, limit, pages, open}), or null.
 export function keptPlace(fragment) {
   const kept = history.state;
   if (!kept || kept.fragment !== fragment || !Number.isFinite(kept.scroll) || !Number.isFinite(kept.offset)) {
     return null;
   }
   const pages = Number.isInteger(kept.pages) ? Math.max(0, Math.min(kept.pages, MOST_PAGES)) : 0;
-  return { scroll: kept.scroll, record: typeof kept.record === "string" ? kept.record : null, offset: kept.offset, limit: kept.limit, pages };
+  const open = Array.isArray(kept.open) ? kept.open.filter((id) => typeof id === "string").slice(0, MOST_OPEN) : [];
+  return { scroll: kept.scroll, record: typeof kept.record === "string" ? kept.record : null, offset: kept.offset, limit: kept.limit, pages, open };
 }
 
 // Back to a kept place: the later pages first, while the search is the same
@@ -56,6 +61,12 @@ export async function returnTo(place, list, { nextPage, current, more }) {
   }
   if (!current() || Math.abs(window.scrollY - before) > 2) {
     return;
+  }
+  for (const id of place.open) {
+    const details = list.querySelector(`li[data-record-id="${CSS.escape(id)}"] > details`);
+    if (details) {
+      details.open = true;
+    }
   }
   const item = place.record && list.querySelector(`li[data-record-id="${CSS.escape(place.record)}"]`);
   window.scrollTo(0, item ? item.getBoundingClientRect().top + window.scrollY - place.offset : place.scroll);
