@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+from html import unescape as html_unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -346,3 +347,27 @@ def test_related_records_by_series_api_and_topic():
     assert "r6" in related["r4"].topic and "r4" not in related["r4"].topic
     assert "r5" not in related["r4"].topic, "the documentation is listed once, as documentation"
     assert "r7" not in related  # nothing shares its topic
+
+
+def test_an_apis_page_leads_to_its_documentation_and_other_pages_to_the_source(built):
+    """A person following an API's address gets a program's answer (JSON, or
+    nothing); its documentation is their way in. Every other record's first
+    link is its official source."""
+    out, assets, written = built
+    by_kind = {"documented API": 0, "other": 0}
+    for record in _records():
+        html = (out / "records" / record.id / "index.html").read_text("utf-8")
+        way_in = html[html.index('id="way-in"') :]
+        first = html_unescape(re.search(r'href="([^"]+)"', way_in)[1])
+        documented = record.data["resourceType"] == "api" and record.data.get("documentationUrl", "").startswith(
+            "https"
+        )
+        if documented:
+            by_kind["documented API"] += 1
+            assert first == record.data["documentationUrl"] and "Read the API’s documentation" in way_in
+            address = html[html.index('id="api-address"') :]
+            assert html_unescape(re.search(r'href="([^"]+)"', address)[1]) == record.data["url"]
+        else:
+            by_kind["other"] += 1
+            assert first == record.data["url"] and "Go to the official source" in way_in[:400]
+    assert by_kind["documented API"] >= 10 and by_kind["other"] >= 100, by_kind

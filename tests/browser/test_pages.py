@@ -69,9 +69,14 @@ def test_record_page_shows_the_facts(open_page):
         "API key",
         "Government APIs",
         "14 July 2026",
-        "Go to the official source",
     ):
         assert fact in text
+    # An API's way in for a person is its documentation; its address, for programs, follows.
+    way_in = page.locator("#way-in a")
+    assert way_in.text_content().startswith("Read the API’s documentation")
+    assert way_in.get_attribute("href") == "https://developer.companieshouse.gov.uk/api/docs/"
+    assert page.locator("#api-address a").get_attribute("href") == "https://api.companieshouse.gov.uk/"
+    assert "Go to the official source" not in text
     assert "2026-07-14" not in text, "dates are written as GOV.UK writes them"
     assert page.locator("time[datetime='2026-07-14']").count() >= 1
     # Provenance in plain words, folded away.
