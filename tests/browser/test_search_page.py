@@ -426,6 +426,8 @@ def test_back_from_an_edition_in_an_open_list_returns_to_it_open(open_page, host
     )
     assert followed.is_visible()
     assert page.locator("details.app-series[open]").count() == 1, "only the list the reader opened is open"
+    # A keyboard reader goes on from the edition they followed.
+    assert page.evaluate("document.activeElement.getAttribute('href')") == href
 
 
 def test_show_more_goes_past_the_tools_maximum_to_the_last_match(open_page, site_dir):
@@ -634,6 +636,9 @@ def test_back_from_a_record_returns_to_where_the_reader_was(open_page, site_dir)
     assert _shown_ids(page) == shown
     top = page.locator("#search-results > li").nth(24).bounding_box()
     assert 0 <= top["y"] < PHONE["height"], "the result the reader followed is on the screen"
+    assert page.evaluate("document.activeElement.closest('li').dataset.recordId") == shown[24], (
+        "focus is on the link the reader followed, not the page"
+    )
 
 
 def test_back_to_a_search_never_scrolled_shows_its_top(open_page, site_dir):

@@ -5,19 +5,24 @@
 const REST_MS = 300; // scrolling that rests this long leaves a place worth keeping
 const MOST_PAGES = 50;
 const MOST_OPEN = 50; // "more like this" lists kept open: more than a reader opens
-export const TOP = Object.freeze({ scroll: 0, record: null, offset: 0, pages: 0, open: [] }); // an entry that kept none
+export const TOP = Object.freeze({ scroll: 0, record: null, offset: 0, pages: 0, open: [], followed: null }); // an entry that kept none
 
 // Keep the place when scrolling rests and when the page is left. `drawn()`: what
 // the page shows ({fragment, limit, pages}), kept only in the entry of that search.
 export function keepPlace(list, drawn) {
   history.scrollRestoration = "manual";
+  let followed = null; // the link the reader left by: focus returns to it
+  list.addEventListener("click", (event) => {
+    const link = event.target.closest("a[href]");
+    followed = link ? link.getAttribute("href") : followed;
+  });
   const keep = () => {
     const shown = drawn();
     if (!shown || shown.fragment !== location.hash) {
       return; // a newer search owns this entry and is not drawn yet
     }
     try {
-      history.replaceState({ ...shown, ...anchor(list) }, "", location.href);
+      history.replaceState({ ...shown, ...anchor(list), followed }, "", location.href);
     } catch (error) {
       // over a browser's quota of history calls: kept at the next rest
     }
@@ -41,7 +46,7 @@ function anchor(list) {
   return { scroll: Math.round(window.scrollY), record: item ? item.dataset.recordId : null, offset, open: open.slice(0, MOST_OPEN) };
 }
 
-// The place this history entry kept for the search `fragment` ({scroll, record, offset, limit, pages, open}), or null.
+// The place this history entry kept for the search `fragment` ({scroll, record, offset, limit, pages, open, followed}), or null.
 export function keptPlace(fragment) {
   const kept = history.state;
   if (!kept || kept.fragment !== fragment || !Number.isFinite(kept.scroll) || !Number.isFinite(kept.offset)) {
@@ -49,7 +54,8 @@ export function keptPlace(fragment) {
   }
   const pages = Number.isInteger(kept.pages) ? Math.max(0, Math.min(kept.pages, MOST_PAGES)) : 0;
   const open = Array.isArray(kept.open) ? kept.open.filter((id) => typeof id === "string").slice(0, MOST_OPEN) : [];
-  return { scroll: kept.scroll, record: typeof kept.record === "string" ? kept.record : null, offset: kept.offset, limit: kept.limit, pages, open };
+  const followed = typeof kept.followed === "string" ? kept.followed : null;
+  return { scroll: kept.scroll, record: typeof kept.record === "string" ? kept.record : null, offset: kept.offset, limit: kept.limit, pages, open, followed };
 }
 
 // Back to a kept place: the later pages first, while the search is the same
@@ -70,4 +76,9 @@ export async function returnTo(place, list, { nextPage, current, more }) {
   }
   const item = place.record && list.querySelector(`li[data-record-id="${CSS.escape(place.record)}"]`);
   window.scrollTo(0, item ? item.getBoundingClientRect().top + window.scrollY - place.offset : place.scroll);
+  // A keyboard reader goes on from the link they followed, not from the top of the page.
+  const link = place.followed && [...list.querySelectorAll("a[href]")].find((a) => a.getAttribute("href") === place.followed);
+  if (link) {
+    link.focus({ preventScroll: true });
+  }
 }
