@@ -43,6 +43,7 @@ def _tiers(state: QueryState, budget: Budget, found: list[Tier]) -> list[Tier]:
         seen.update(engine.filter(identified, state.filters))
         found.append(Tier("identifier", terms, clauses_for(terms, "all_terms"), identified, sorted(seen)))
     tried: set[tuple[Clause, ...]] = set()
+    reached: set[int] = set()  # under filters: every record the tiers so far matched, unfiltered
     modes = ["all_terms"] if state.strict_only else ["all_terms", "fuzzy", "any_term"]
     corrected: tuple[list[Term], list[Clause]] | None = None  # the fuzzy tier's reading of misspelt words
     for position, mode in enumerate(modes):
@@ -69,10 +70,25 @@ def _tiers(state: QueryState, budget: Budget, found: list[Tier]) -> list[Tier]:
         if seen:
             fresh = [number for number in fresh if number not in seen]
         found.append(Tier(mode, tier_terms, clauses, matches, fresh))
-        if len(seen) + len(fresh) >= rules.TIER_TARGET:
+        if _enough(state, matches, reached, len(seen) + len(fresh)):
             break
         seen.update(fresh)  # fewer than TIER_TARGET: a common word's matches never make a set here
     return found
+
+
+def _enough(state: QueryState, matches: Matches, reached: set[int], passing: int) -> bool:
+    """Whether the tiers so far make the answer, so no looser mode is tried.
+
+    The query decides: filters only narrow the records its tiers match, so a
+    filter value's count (facets, over the same tiers) is what choosing it
+    gives. A filtered answer is not widened because the filters left fewer
+    than TIER_TARGET ("flood risk" has 3 APIs among 29 matches: ticking API
+    once gave 14, most of them APIs holding "risk" or "flood" alone, and
+    every other count jumped with them), only when they left nothing."""
+    if not state.filters:
+        return passing >= rules.TIER_TARGET
+    reached.update(matches.scores)
+    return passing > 0 and len(reached) >= rules.TIER_TARGET
 
 
 def _with_corrections(

@@ -1,0 +1,67 @@
+"""A filter value's count is what choosing it gives: the query decides which
+match modes its answer uses, and filters only narrow the records they match
+(ranking.tiers). Before, ticking "API (3)" under "flood risk" gave 14 results,
+most of them APIs holding "flood" or "risk" alone, and every other count
+jumped with them."""
+
+from govsearch import Catalogue, DirectoryLoader
+from govsearch_build.config import load_config
+from govsearch_build.data_writer import write_data
+from govsearch_build.records import Record
+from sitefixture import SITE_TOML
+
+
+def record(number: int, title: str, kind: str = "dataset") -> Record:
+    data = {
+        "id": f"r{number}",
+        "title": title,
+        "summary": f"{title}, record {number}.",
+        "url": f"https://www.example.gov.uk/r{number}",
+        "resourceType": kind,
+        "publisher": "Office for National Statistics",
+        "accessStatus": "public",
+        "collection": "ons",
+        "licence": "Open Government Licence v3.0",
+        "observed": "2026-07-14",
+        "source": {"kind": "curated"},
+    }
+    return Record(data, "", f"r{number}.md")
+
+
+def catalogue(tmp_path) -> Catalogue:
+    records = [
+        *(record(number, f"Widget survey of region {number}") for number in range(1, 26)),  # 25 datasets
+        record(26, "Widget survey API", "api"),
+        record(27, "Widget survey lookup API", "api"),
+        *(record(number, f"Widget tools API {number}", "api") for number in range(28, 34)),  # "widget" alone
+        record(34, "Guidance on widgets", "guidance"),  # "widget" alone
+    ]
+    write_data(load_config(SITE_TOML), records, tmp_path / "data")
+    return Catalogue.open(DirectoryLoader(tmp_path))
+
+
+def search(catalogue: Catalogue, **arguments) -> dict:
+    return catalogue.call("search_government_knowledge", {"limit": 20, **arguments})
+
+
+def test_each_values_count_is_the_total_choosing_it_gives(tmp_path):
+    site = catalogue(tmp_path)
+    unfiltered = search(site, query="widget survey")
+    assert unfiltered["facets"]["resourceTypes"] == {"dataset": 25, "api": 2}
+    for kind, count in unfiltered["facets"]["resourceTypes"].items():
+        filtered = search(site, query="widget survey", resourceTypes=[kind])
+        assert filtered["total"] == count, kind
+        # Every other dimension counts the same records the answer holds.
+        assert sum(filtered["facets"]["collections"].values()) == count
+    apis = search(site, query="widget survey", resourceTypes=["api"])
+    assert {item["id"] for item in apis["results"]} == {"r26", "r27"}
+    assert {item["matchMode"] for item in apis["results"]} == {"all_terms"}
+
+
+def test_a_filter_that_leaves_nothing_still_gets_the_looser_matches(tmp_path):
+    """An agent may send a filter before it has seen the counts: where the
+    query's own modes hold nothing of that kind, looser modes answer."""
+    site = catalogue(tmp_path)
+    guidance = search(site, query="widget survey", resourceTypes=["guidance"])
+    assert [item["id"] for item in guidance["results"]] == ["r34"]
+    assert guidance["results"][0]["matchMode"] == "any_term"
