@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader
+from govsearch.ranking.nearby import local_example
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.records import Record
@@ -46,10 +47,14 @@ def notices(tmp_path_factory):
     catalogue = Catalogue.open(DirectoryLoader(folder))
 
     def codes(query: str, **filters) -> list[str]:
+        return [notice["code"] for notice in messages(query, **filters)]
+
+    def messages(query: str, **filters) -> list[dict]:
         answer = catalogue.call("search_government_knowledge", {"query": query, **filters})
         assert answer["ok"] and answer["total"], answer
-        return [notice["code"] for notice in answer["notices"]]
+        return answer["notices"]
 
+    codes.messages = messages
     return codes
 
 
@@ -74,3 +79,31 @@ def test_a_place_none_of_whose_records_answers_is_said_to_be_unmatched(notices):
     assert notices("parks in leeds", limit=1) == ["place_not_matched"]  # the first window decides, not the limit
     assert "place_not_matched" not in notices("libraries Leeds")  # Leeds's own libraries lead
     assert "place_not_matched" not in notices("Leeds")  # a place alone is a word every result holds
+
+
+@pytest.mark.parametrize(
+    ("query", "example"), [("libraries near me", "libraries in Leeds"), ("nearest library", "library in Leeds")]
+)
+def test_the_notices_example_names_a_council_whose_records_answer(notices, query, example):
+    """The example is the query naming the place of a council that publishes
+    records holding every word ("libraries Leeds" once named a council with
+    none, and the visitor who tried it was told none of the results was about
+    it); and the example, searched, is not told so."""
+    (notice,) = notices.messages(query)
+    assert f"(for example ‘{example}’)" in notice["message"]
+    assert notices(example) == []
+
+
+def test_the_asker_s_place_is_replaced_where_it_stood():
+    places = {"leeds", "tunbridge", "bradford"}
+    assert local_example("libraries in my area", {"Leeds City Council": 2}, places) == "libraries in Leeds"
+    assert local_example("libraries where I live", {"Leeds City Council": 2}, places) == "libraries in Leeds"
+    # The council publishing most of them, its place as people write it.
+    publishers = {"Tunbridge Wells Borough Council": 3, "City of Bradford Metropolitan District Council": 2}
+    assert local_example("car parks near me", publishers, places) == "car parks in Tunbridge Wells"
+    assert local_example("car parks near me", {"Natural England": 5}, places) is None
+
+
+def test_no_example_where_no_councils_records_hold_every_word(notices):
+    (notice,) = notices.messages("public parks near me")
+    assert "for example" not in notice["message"] and notice["message"].endswith("to put its records first.")

@@ -254,3 +254,39 @@ def test_a_later_page_keeps_the_editions_it_found_first(editions):
     assert first["id"] == "rents-2026"
     assert later and all("newest_edition" not in item.get("reasons", []) for item in later)
     assert all(item["id"] != "rents-2026" for item in later)
+
+
+def test_a_councils_newest_edition_leading_in_its_place_is_about_the_place(tmp_path):
+    """A council's newest edition placed at the head of its older ones (beyond the
+    windows read) is its publisher's, so about the place the query names as the
+    lead was: the answer does not say that none of its results is ("planning
+    applications in Wigan" led by Wigan's newest list was told it was not)."""
+    content = tmp_path / "content"
+    content.mkdir()
+    # The older editions' summaries say the words again, so they fill the windows the answer reads.
+    editions = [(year, "Planning applications, the planning applications decided.") for year in range(1960, 2025)]
+    editions.append(
+        (
+            2025,
+            "Decisions on proposals to build, extend or change the use of land and buildings, by quarter, with dates and outcomes for each case heard.",
+        )
+    )
+    for year, summary in editions:
+        text = RECORD.format(
+            id=f"apps-{year}",
+            title=f"Planning applications {year}",
+            summary=summary,
+            publisher="Wigan Council",
+            kind="dataset",
+        )
+        (content / f"apps-{year}.md").write_text(text)
+    config = load_config(SITE_TOML)
+    loaded = load_content(content, http_allowed_hosts=config.http_allowed_hosts)
+    assert len(loaded.records) == len(editions) and not loaded.rejected
+    write_data(config, loaded.records, tmp_path / "data")
+    answer = Catalogue.open(DirectoryLoader(tmp_path)).call(
+        "search_government_knowledge", {"query": "planning applications wigan", "limit": 5}
+    )
+    lead = answer["results"][0]
+    assert lead["id"] == "apps-2025" and lead["reasons"] == ["newest_edition", "place_matches"], lead["reasons"]
+    assert [notice["code"] for notice in answer["notices"]] == []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections import Counter
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
-from .ranking.nearby import asks_for_here, unmatched_places
+from .ranking.nearby import asks_for_here, local_example, unmatched_places
 from .ranking.query import Term, clauses_for, query_terms
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
 from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
@@ -61,8 +62,10 @@ SEARCH_NOTE = (
 # The answer's notices about the place a query asks for (ranking.nearby).
 PLACE_NOT_NAMED = (
     "The search does not know where you are, so these results are not local to you. "
-    "Add a town or council (for example ‘libraries Leeds’) to put its records first."
+    "Add a town or council to put its records first"
 )
+# The example names a council that publishes records of the answer (ranking.nearby.local_example).
+PLACE_EXAMPLE = " (for example ‘{example}’)"
 PLACE_NOT_MATCHED = (
     "None of these results is about {places}: they are national or for other places "
     "(the catalogue may hold nothing local on this)."
@@ -153,9 +156,15 @@ def search(
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
     terms = _limited_terms(catalogue, arguments["query"], prefix_last, notices)
+    here = None
     if asks_for_here(arguments["query"], terms) and "publishers" not in filters:
-        notices.append(_notice("place_not_named", PLACE_NOT_NAMED))
+        here = _notice("place_not_named", PLACE_NOT_NAMED)
+        notices.append(here)
     found = _ranked(catalogue, arguments["query"], terms, filters, offset, notices)
+    if here:
+        places = catalogue.ranking.search_terms.places
+        example = local_example(arguments["query"], _publishers_of_every_word(engine, found), places)
+        here["message"] += (PLACE_EXAMPLE.format(example=example) if example else "") + "."
     shown = found.ranked[:limit]
     catalogue.store.require([number for item in shown for number in (item.number, *item.others)])
     tiers = {mode: (tier_terms, clauses) for mode, tier_terms, clauses in found.tiers}
@@ -367,6 +376,22 @@ def _normalise_publishers(values: list[str], notices: list[dict[str, Any]], name
             )
         normalised.append(name)
     return normalised
+
+
+def _publishers_of_every_word(engine: Any, found: ranking.Answer) -> Counter[str]:
+    """How many of the first window's records holding every word (all_terms, or
+    fuzzy's reading) each publisher has, with their series: a council's records
+    of these put first by naming its place answer the query, where one holding a
+    word or two ("area" of "crime in my area") would not."""
+    field = list(DIMENSIONS.values()).index("publisher")
+    profile_of, values = engine.facets.profiles
+    counts: Counter[str] = Counter()
+    for item in found.ranked:
+        if item.mode in ("all_terms", "fuzzy"):
+            for number in (item.number, *item.others):
+                if profile_of[number] is not None:
+                    counts.update(values[profile_of[number]][field])
+    return counts
 
 
 def _notice(code: str, message: str, **extra: Any) -> dict[str, Any]:

@@ -12,9 +12,10 @@ asks for a place or says that the catalogue has nothing local."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from .query import Term, has_topic, preference
+from .series import AUTHORITY_WORDS, LOCAL_AUTHORITY
 
 # The asker's own whereabouts, as people write them; "near Leeds" names a place instead.
 _HERE = re.compile(
@@ -38,3 +39,44 @@ def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str
     if not named or not results or any("place_matches" in reasons and score > 0 for reasons, score in results):
         return []
     return named
+
+
+def local_example(text: str, publishers: Mapping[str, int], places: Collection[str]) -> str | None:
+    """The query as it would read naming the place of the local authority that
+    publishes most of the answer's records (`publishers`: the answer's counts,
+    over every word matched), so the notice's example finds that council's
+    records first: "libraries near me" -> "libraries in Leeds". None when no
+    council the estate knows as a place publishes any."""
+    councils = [
+        (count, name)
+        for name, count in publishers.items()
+        if count and LOCAL_AUTHORITY.search(name) and _place_name(name, places)
+    ]
+    if not councils:
+        return None
+    place = _place_name(min(councils, key=lambda item: (-item[0], item[1]))[1], places)
+    found = _HERE.search(text)
+    if found is None:
+        return None
+    before, after = text[: found.start()].strip(), text[found.end() :].strip()
+    here = found[0].lower()
+    if here.startswith("my"):  # "libraries in my area" -> "libraries in Leeds"
+        parts = (before, place, after)
+    elif here.startswith("where"):  # "libraries where I live" -> "libraries in Leeds"
+        parts = (before, f"in {place}", after)
+    else:  # "nearest library", "libraries near me" -> "library in Leeds", "libraries in Leeds"
+        parts = (before, after, f"in {place}")
+    return " ".join(part for part in parts if part)
+
+
+def _place_name(publisher: str, places: Collection[str]) -> str:
+    """A council's place as people write it: from its first word the estate knows
+    as a place to the next word of an authority's name ("City of Bradford
+    Metropolitan District Council" -> "Bradford", "Tunbridge Wells Borough
+    Council" -> "Tunbridge Wells"); "" when none of its words is a place."""
+    words = publisher.split()
+    start = next((at for at, word in enumerate(words) if word.lower() in places), None)
+    if start is None:
+        return ""
+    end = next((at for at in range(start + 1, len(words)) if words[at].lower() in AUTHORITY_WORDS), len(words))
+    return " ".join(words[start:end])

@@ -85,8 +85,10 @@ def _newest_leads(state: QueryState, answer: Answer, rows: Rows) -> list[Ranked]
         if (newest in item.others or newest in lacking) and _holds_as_much(
             state, tiers[item.mode], newest, item.number
         ):
-            # Placed by this rule: its prior and evidence never ranked it.
-            lead = Ranked(newest, item.score, item.mode, ["newest_edition"])
+            # Placed by this rule: its prior and evidence never ranked it. One publisher's edition
+            # of the same title names the place the lead named (nearby.unmatched_places reads it).
+            placed = ["place_matches"] if "place_matches" in item.reasons else []
+            lead = Ranked(newest, item.score, item.mode, ["newest_edition", *placed])
             lead.others = [item.number, *(other for other in item.others if other != newest)]
             lacking = [number for number in lacking if number != newest]
             item = lead
