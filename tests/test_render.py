@@ -371,3 +371,13 @@ def test_an_apis_page_leads_to_its_documentation_and_other_pages_to_the_source(b
             by_kind["other"] += 1
             assert first == record.data["url"] and "Go to the official source" in way_in[:400]
     assert by_kind["documented API"] >= 10 and by_kind["other"] >= 100, by_kind
+
+
+def test_a_long_summary_is_not_set_in_the_leads_large_type(built):
+    out, assets, written = built
+    sizes = {}
+    for record in _records():
+        html = (out / "records" / record.id / "index.html").read_text("utf-8")
+        lead = re.search(r'<p class="([^"]+)" id="record-summary">', html)[1]
+        sizes.setdefault(len(record.data["summary"]) > 300, set()).add(lead.split()[0])
+    assert sizes == {False: {"govuk-body-l"}, True: {"govuk-body"}}

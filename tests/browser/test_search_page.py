@@ -743,6 +743,23 @@ def test_the_search_box_is_in_the_top_half_of_the_first_screen(open_page, size):
     screenshot(page, f"search-{size}-home", full_page=False)
 
 
+def test_a_long_summary_is_cut_to_four_lines_and_kept_whole_for_screen_readers(open_page, site_dir):
+    """A source's long blurb filled a laptop's screen between results of a line or two."""
+    record = "life-healthwatch-history-and-functions"
+    whole = _tool(site_dir, {"query": "healthwatch", "limit": 20})
+    summary = next(item["summary"] for item in whole["results"] if item["id"] == record)
+    page, guard = open_page("#q=healthwatch", viewport=LAPTOP, wait_ready=True)
+    _status(page, "‘healthwatch’")
+    shown = page.locator(f"#search-results > li[data-record-id='{record}'] .app-result__summary")
+    box = shown.evaluate(
+        "(p) => ({ height: p.getBoundingClientRect().height, full: p.scrollHeight,"
+        " line: parseFloat(getComputedStyle(p).lineHeight), text: p.textContent })"
+    )
+    assert box["full"] > 4.5 * box["line"], "the summary is longer than four lines at this width"
+    assert box["height"] <= 4.5 * box["line"]
+    assert box["text"] == summary
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_compact_results_two_whole_on_a_phones_first_screen(open_page, size):
     """With a spelling suggestion and its notice above them, at least two whole
