@@ -62,7 +62,8 @@ def notices(tmp_path_factory):
     "query", ["libraries near me", "nearest library", "libraries in my area", "libraries for my postcode"]
 )
 def test_a_query_about_the_askers_place_says_it_is_not_known(notices, query):
-    assert notices(query) == ["place_not_named"]
+    # "area" and "postcode" are words no record here holds, which a notice of their own names.
+    assert [code for code in notices(query) if code != "words_not_found"] == ["place_not_named"]
 
 
 @pytest.mark.parametrize("query", ["libraries", "libraries near Leeds", "library Leeds near me"])

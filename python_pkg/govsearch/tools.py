@@ -274,7 +274,25 @@ def _ranked(
             )
         )
     notices += _budget_notices(found)
+    notices += _words_not_found(engine, terms, found)
     return found
+
+
+def _words_not_found(engine: Any, terms: list[Term], found: ranking.Answer) -> list[dict[str, Any]]:
+    """A notice naming the query's words no record holds, when the answer matched only some
+    of its words: "No record matches all of your words" alone read as if each matched some
+    ("xyzzy qwerty" showed 29 records holding neither, found by "qwerty" read as "query")."""
+    if found.mode != "any_term" or not found.ranked:
+        return []
+    words = [term for term in terms if not term.prefix and not term.intent]
+    missing = list(dict.fromkeys(term.typed for term in words if engine.matcher.frequency(term.indexed) == 0))
+    if not missing:
+        return []
+    named = " or ".join(f"‘{word[:40]}’" for word in missing)
+    message = f"No record in the catalogue holds {named}."
+    if len(missing) == len({term.typed for term in words}):
+        message += " These results hold words spelt like yours."
+    return [_notice("words_not_found", message)]
 
 
 def _filters(

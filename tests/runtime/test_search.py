@@ -22,6 +22,19 @@ def test_all_terms_come_first_and_looser_matches_below(search):
     assert all("hous" in (item["title"] + item["summary"]).lower() for item in result["results"][:strict])
 
 
+def test_a_word_no_record_holds_is_named(search):
+    """Where the answer matches only some words, the words no record holds are
+    named: "No record matches all of your words" alone read as if each word
+    matched some record."""
+    found = search({"query": "vat xyzzyq"})
+    assert found["match_mode"] == "any_term" and found["total"]
+    (notice,) = [notice for notice in found["notices"] if notice["code"] == "words_not_found"]
+    assert notice["message"] == "No record in the catalogue holds ‘xyzzyq’."
+    both_held = search({"query": "VAT census"})
+    assert both_held["match_mode"] == "any_term"
+    assert all(notice["code"] != "words_not_found" for notice in both_held["notices"])
+
+
 def test_falls_back_to_any_term_when_nothing_has_all(search):
     result = search({"query": "VAT census"})
     assert result["match_mode"] == "any_term"
