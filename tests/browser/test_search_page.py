@@ -795,6 +795,9 @@ def test_compact_results_two_whole_on_a_phones_first_screen(open_page, size):
 def test_choosing_did_you_mean_moves_focus_to_the_results(open_page, size):
     page, guard = open_page("#q=compnies+house", viewport=SIZES[size])
     _status(page, "‘compnies house’")
+    # The misspelt word is marked as the results spell it.
+    marked = page.locator("#search-results .app-result__title mark").all_text_contents()
+    assert any(word.lower().startswith("compan") for word in marked), marked
     page.focus("#search-suggestion-link")
     page.keyboard.press("Enter")
     _status(page, "‘companies house’")

@@ -30,6 +30,12 @@ export function thousands(number) {
   return value < 0 ? `-${digits}` : digits;
 }
 
+// The words to mark in an answer's results: the query's, and where typo correction
+// found them the words as the results spell them ("drivng" marks "driving").
+export function wordsToMark(query, answer) {
+  return typeof answer.suggestion === "string" ? `${query} ${answer.suggestion}` : query;
+}
+
 // The stems to mark for a query: each word less a plural or verb ending, so
 // "prices" also marks "price" and "pricing".
 export function markWords(query, matched) {

@@ -17,7 +17,7 @@ import { blankState, initialState, lastWord, MAX_QUERY, parseFragment, toFragmen
 import { LANE, parseAnswer } from "./messages.js";
 import { keepPlace, keptPlace, returnTo, TOP } from "./place.js";
 import { showProgress } from "./progress.js";
-import { appendResults, emptyState, failureText, moreButton, noticeList, statusText, suggestionLink } from "./results.js";
+import { appendResults, emptyState, failureText, moreButton, noticeList, statusText, suggestionLink, wordsToMark } from "./results.js";
 import { labeller, pageElements } from "./search-elements.js";
 import { skipTo } from "./skip-links.js";
 
@@ -169,7 +169,7 @@ class SearchPage {
       ui.status.textContent = failureText(result);
       return;
     }
-    this.showResults(query, result.results);
+    this.showResults(wordsToMark(query, result), result.results);
     this.announce(query, result, added.length);
     if (typeof result.suggestion === "string" && result.suggestion.trim() && result.suggestion.trim() !== query) {
       ui.suggestion.append(suggestionLink(result.suggestion.trim(), toFragment({ ...current, q: result.suggestion.trim() })));
@@ -242,7 +242,7 @@ class SearchPage {
       return;
     }
     this.nextOffset += MAX_LIMIT;
-    const added = this.showResults(current.q.trim(), page.results);
+    const added = this.showResults(wordsToMark(current.q.trim(), page), page.results);
     if (!added && page.results.length) {
       return this.nextPage(); // no new result: its records were shown, or joined results shown (one press may read several pages)
     }
