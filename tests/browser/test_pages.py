@@ -83,8 +83,10 @@ def test_record_page_shows_the_facts(open_page):
     details = page.locator("#provenance-details")
     assert details.locator("summary").text_content().strip() == "Where this record comes from"
     assert not page.locator("#provenance-summary").is_visible()
+    assert not page.locator("#record-id").is_visible(), "the id for agents is folded with the provenance"
     details.locator("summary").click()
     assert "Our editors wrote this record" in page.locator("#provenance-summary").text_content()
+    assert page.locator("#record-id code").first.text_content() == "de-companies-house-api"
     assert page.locator('a[href="https://api.companieshouse.gov.uk/"]').count() == 1
     screenshot(page, "record")
 
