@@ -4,11 +4,13 @@ match modes its answer uses, and filters only narrow the records they match
 most of them APIs holding "flood" or "risk" alone, and every other count
 jumped with them."""
 
+import pytest
+
 from govsearch import Catalogue, DirectoryLoader
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
-from govsearch_build.records import Record
-from sitefixture import SITE_TOML
+from govsearch_build.records import Record, load_content
+from sitefixture import REPO, SITE_TOML
 
 
 def record(number: int, title: str, kind: str = "dataset") -> Record:
@@ -65,3 +67,46 @@ def test_a_filter_that_leaves_nothing_still_gets_the_looser_matches(tmp_path):
     guidance = search(site, query="widget survey", resourceTypes=["guidance"])
     assert [item["id"] for item in guidance["results"]] == ["r34"]
     assert guidance["results"][0]["matchMode"] == "any_term"
+
+
+QUERIES = [
+    "flood risk",
+    "house prices",
+    "companies house",
+    "passport",
+    "council tax",
+    "api",
+    "population",
+    "land registry",
+    "vat",
+    "school admissions",
+    "air quality data",
+    "benefits",
+    "crime statistics",
+    "driving licence",
+    "planning applications",
+    "ons api",
+    "tax",
+    "census 2021",
+    "postcode lookup",
+    "pension",
+]
+
+
+@pytest.fixture(scope="module")
+def curated(tmp_path_factory) -> Catalogue:
+    site = tmp_path_factory.mktemp("curated-facets")
+    config = load_config(SITE_TOML)
+    loaded = load_content(REPO / "site" / "content", http_allowed_hosts=config.http_allowed_hosts)
+    write_data(config, loaded.records, site / "data")
+    return Catalogue.open(DirectoryLoader(site))
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_on_the_curated_site_every_shown_count_is_the_total_it_gives(curated, query):
+    """Over the site's own records and everyday queries: each type's and each collection's
+    count beside it is the total that ticking it gives."""
+    unfiltered = search(curated, query=query)
+    for dimension in ("resourceTypes", "collections"):
+        for value, count in unfiltered["facets"][dimension].items():
+            assert search(curated, query=query, **{dimension: [value]})["total"] == count, (dimension, value)

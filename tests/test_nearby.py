@@ -103,6 +103,11 @@ def test_the_asker_s_place_is_replaced_where_it_stood():
     publishers = {"Tunbridge Wells Borough Council": 3, "City of Bradford Metropolitan District Council": 2}
     assert local_example("car parks near me", publishers, places) == "car parks in Tunbridge Wells"
     assert local_example("car parks near me", {"Natural England": 5}, places) is None
+    # The place as the council's name writes it, not cut at its first word the estate reads as one.
+    assert (
+        local_example("parks near me", {"Vale of Glamorgan Council": 1}, {"glamorgan"}) == "parks in Vale of Glamorgan"
+    )
+    assert local_example("parks near me", {"London Borough of Camden": 1}, {"camden"}) == "parks in Camden"
 
 
 def test_no_example_where_no_councils_records_hold_every_word(notices):

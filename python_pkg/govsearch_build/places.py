@@ -16,19 +16,10 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 
+from govsearch.ranking.nearby import council_place
+
 from .records import Record
 
-# How local authorities name themselves: "<place> City Council", "London Borough of <place>" ...
-_NAMED = (
-    re.compile(
-        r"^(?P<place>.+?)\s+(?:City|Borough|District|County|Metropolitan Borough|Metropolitan District)?\s*Council$"
-    ),
-    re.compile(
-        r"^(?:London Borough of|Royal Borough of|City of|Borough of|Council of the|City and County of|County of)"
-        r"\s+(?P<place>.+?)(?:\s+Council)?$"
-    ),
-    re.compile(r"^(?P<place>.+?)\s+National Park Authority$"),
-)
 _GENERIC = frozenset("city of the and royal upon on le in with borough district county council".split())
 _WORD = re.compile(r"[A-Za-z]+")
 # An email address, web address or domain: its words are no prose.
@@ -56,12 +47,11 @@ def place_names(records: Iterable[Record]) -> list[str]:
 
 def _place_words(publisher: str) -> list[str]:
     """The distinctive words of a local authority's name ([] for any other publisher)."""
-    for pattern in _NAMED:
-        found = pattern.match(publisher)
-        if found:
-            words = (word.lower() for word in _WORD.findall(found["place"]))
-            return [word for word in words if word not in _GENERIC and len(word) >= MIN_LENGTH]
-    return []
+    place = council_place(publisher)
+    if place is None:
+        return []
+    words = (word.lower() for word in _WORD.findall(place))
+    return [word for word in words if word not in _GENERIC and len(word) >= MIN_LENGTH]
 
 
 def _cases(records: list[Record], named_by: Mapping[str, set[str]]) -> tuple[Counter[str], Counter[str]]:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 
 from .query import Term, has_topic, preference
-from .series import AUTHORITY_WORDS, LOCAL_AUTHORITY
+from .series import LOCAL_AUTHORITY
 
 # The asker's own whereabouts, as people write them; "near Leeds" names a place instead.
 _HERE = re.compile(
@@ -69,14 +69,32 @@ def local_example(text: str, publishers: Mapping[str, int], places: Collection[s
     return " ".join(part for part in parts if part)
 
 
+# How local authorities name themselves: "<place> City Council", "London Borough of <place>" ...
+# (govsearch_build.places reads the estate's place words from the same names).
+COUNCIL_NAMES = (
+    re.compile(
+        r"^(?P<place>.+?)\s+(?:City|Borough|District|County|Metropolitan Borough|Metropolitan District)?\s*Council$"
+    ),
+    re.compile(
+        r"^(?:London Borough of|Royal Borough of|City of|Borough of|Council of the|City and County of|County of)"
+        r"\s+(?P<place>.+?)(?:\s+Council)?$"
+    ),
+    re.compile(r"^(?P<place>.+?)\s+National Park Authority$"),
+)
+
+
+def council_place(publisher: str) -> str | None:
+    """The place a local authority's name names, as it writes it ("Vale of Glamorgan"
+    of "Vale of Glamorgan Council", "Camden" of "London Borough of Camden"), or None."""
+    for pattern in COUNCIL_NAMES:
+        found = pattern.match(publisher)
+        if found:
+            return found["place"]
+    return None
+
+
 def _place_name(publisher: str, places: Collection[str]) -> str:
-    """A council's place as people write it: from its first word the estate knows
-    as a place to the next word of an authority's name ("City of Bradford
-    Metropolitan District Council" -> "Bradford", "Tunbridge Wells Borough
-    Council" -> "Tunbridge Wells"); "" when none of its words is a place."""
-    words = publisher.split()
-    start = next((at for at, word in enumerate(words) if word.lower() in places), None)
-    if start is None:
-        return ""
-    end = next((at for at in range(start + 1, len(words)) if words[at].lower() in AUTHORITY_WORDS), len(words))
-    return " ".join(words[start:end])
+    """A council's place as people write it, when a word of it is one the estate
+    knows as a place (so the example's search prefers it); "" otherwise."""
+    place = council_place(publisher) or ""
+    return place if any(word.lower() in places for word in re.findall(r"[A-Za-z]+", place)) else ""

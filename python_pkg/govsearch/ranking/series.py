@@ -159,7 +159,7 @@ LOCAL_AUTHORITIES = "local authorities"  # the publisher of a group of local aut
 
 # Words of local authorities' names that name no one place ("Erewash District Council"),
 # and the words that join a name to a title ("Public Toilets in Ipswich").
-AUTHORITY_WORDS = frozenset(
+_AUTHORITY_WORDS = frozenset(
     "council borough district county metropolitan city unitary authority national park royal "
     "of the and in for at on".split()
 )
@@ -186,7 +186,7 @@ def _without_own_name(title_key: str, publisher: str) -> str:
     District Council", "City of York", "in Ipswich"); unchanged when none of
     its name is there or nothing else would be left."""
     named = _WORD.findall(plain(publisher))
-    own = {word for word in named if word not in AUTHORITY_WORDS}
+    own = {word for word in named if word not in _AUTHORITY_WORDS}
     initials = "".join(word[0] for word in named if word not in ("of", "the", "and"))
     if len(initials) >= 3:
         own.add(initials)
@@ -197,7 +197,7 @@ def _without_own_name(title_key: str, publisher: str) -> str:
             dropped.add(at)
             for step in (-1, 1):  # the name's run of authority and joining words on either side
                 near = at + step
-                while 0 <= near < len(words) and words[near] in AUTHORITY_WORDS:
+                while 0 <= near < len(words) and words[near] in _AUTHORITY_WORDS:
                     dropped.add(near)
                     near += step
     kept = [word for at, word in enumerate(words) if at not in dropped]

@@ -43,7 +43,7 @@ def _tiers(state: QueryState, budget: Budget, found: list[Tier]) -> list[Tier]:
         seen.update(engine.filter(identified, state.filters))
         found.append(Tier("identifier", terms, clauses_for(terms, "all_terms"), identified, sorted(seen)))
     tried: set[tuple[Clause, ...]] = set()
-    reached: set[int] = set()  # under filters: every record the tiers so far matched, unfiltered
+    reached: set[int] = set(state.identified)  # under filters: every record the tiers so far matched, unfiltered
     modes = ["all_terms"] if state.strict_only else ["all_terms", "fuzzy", "any_term"]
     corrected: tuple[list[Term], list[Clause]] | None = None  # the fuzzy tier's reading of misspelt words
     for position, mode in enumerate(modes):
@@ -59,7 +59,7 @@ def _tiers(state: QueryState, budget: Budget, found: list[Tier]) -> list[Tier]:
             continue
         tried.add(tuple(clauses))
         tier_terms, clauses = fit(engine, budget, tier_terms, clauses)
-        if mode == "any_term" and len(seen) < rules.RELATED_WHILE_FEWER:
+        if mode == "any_term" and _held(state, seen, reached) < rules.RELATED_WHILE_FEWER:
             # Beyond the tier's terms: scoring reads terms and clauses in pairs, so these count for lunr's score only.
             clauses = clauses + alternative_clauses(engine, budget, tier_terms, clauses)
         summary = None if seen or mode != "all_terms" else summarised(state, tier_terms, clauses)
@@ -74,6 +74,11 @@ def _tiers(state: QueryState, budget: Budget, found: list[Tier]) -> list[Tier]:
             break
         seen.update(fresh)  # fewer than TIER_TARGET: a common word's matches never make a set here
     return found
+
+
+def _held(state: QueryState, seen: set[int], reached: set[int]) -> int:
+    """The records the stricter tiers hold, as the query decides (unfiltered: see _enough)."""
+    return len(reached) if state.filters else len(seen)
 
 
 def _enough(state: QueryState, matches: Matches, reached: set[int], passing: int) -> bool:

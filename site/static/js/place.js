@@ -11,10 +11,13 @@ export const TOP = Object.freeze({ scroll: 0, record: null, offset: 0, pages: 0,
 // the page shows ({fragment, limit, pages}), kept only in the entry of that search.
 export function keepPlace(list, drawn) {
   history.scrollRestoration = "manual";
-  let followed = null; // the link the reader left by: focus returns to it
+  let followed = null; // the link the reader left by, in which search: focus returns to it
   list.addEventListener("click", (event) => {
     const link = event.target.closest("a[href]");
-    followed = link ? link.getAttribute("href") : followed;
+    const leaves = !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+    if (link && leaves) {
+      followed = { fragment: location.hash, href: link.getAttribute("href") };
+    }
   });
   const keep = () => {
     const shown = drawn();
@@ -22,7 +25,8 @@ export function keepPlace(list, drawn) {
       return; // a newer search owns this entry and is not drawn yet
     }
     try {
-      history.replaceState({ ...shown, ...anchor(list), followed }, "", location.href);
+      const href = followed && followed.fragment === shown.fragment ? followed.href : null;
+      history.replaceState({ ...shown, ...anchor(list), followed: href }, "", location.href);
     } catch (error) {
       // over a browser's quota of history calls: kept at the next rest
     }
@@ -62,6 +66,7 @@ export function keptPlace(fragment) {
 // (`current()`) and has more (`more()`), then the scroll, unless the reader moved meanwhile.
 export async function returnTo(place, list, { nextPage, current, more }) {
   const before = window.scrollY;
+  const focused = document.activeElement;
   for (let page = 0; page < place.pages && current() && more(); page++) {
     await nextPage();
   }
@@ -78,7 +83,7 @@ export async function returnTo(place, list, { nextPage, current, more }) {
   window.scrollTo(0, item ? item.getBoundingClientRect().top + window.scrollY - place.offset : place.scroll);
   // A keyboard reader goes on from the link they followed, not from the top of the page.
   const link = place.followed && [...list.querySelectorAll("a[href]")].find((a) => a.getAttribute("href") === place.followed);
-  if (link) {
-    link.focus({ preventScroll: true });
+  if (link && document.activeElement === focused) {
+    link.focus({ preventScroll: true }); // unless the reader has moved on meanwhile (the search box, a filter)
   }
 }

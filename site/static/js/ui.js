@@ -242,7 +242,7 @@ class SearchPage {
       return;
     }
     this.nextOffset += MAX_LIMIT;
-    const added = this.showResults(wordsToMark(current.q.trim(), page), page.results);
+    const added = this.showResults(wordsToMark(current.q.trim(), this.shown.result), page.results); // a later page spells no suggestion
     if (!added && page.results.length) {
       return this.nextPage(); // no new result: its records were shown, or joined results shown (one press may read several pages)
     }
