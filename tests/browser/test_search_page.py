@@ -641,6 +641,26 @@ def test_back_from_a_record_returns_to_where_the_reader_was(open_page, site_dir)
     )
 
 
+def test_a_record_opened_from_the_results_offers_the_way_back_to_them(open_page, served):
+    """The breadcrumb's "Search" opens an empty search: a record page reached from
+    the results offers "Back to search results", which returns to them; a record
+    page opened on its own does not."""
+    page, guard = open_page("#q=passport", wait_ready=True)
+    _status(page, "‘passport’")
+    shown = _shown_ids(page)
+    page.locator("#search-results .app-result__title a").first.click()
+    page.wait_for_url("**/records/**")
+    back = page.locator("#back-to-results")
+    assert back.text_content() == "Back to search results"
+    assert page.url.endswith(f"/records/{shown[0]}/"), "the mark is taken off the address"
+    back.click()
+    _status(page, "‘passport’")
+    assert page.url.endswith("#q=passport") and _shown_ids(page) == shown
+    page.goto(served.url(f"records/{shown[0]}/"))
+    page.wait_for_load_state("load")
+    assert page.locator(".govuk-breadcrumbs").count() == 1 and page.locator("#back-to-results").count() == 0
+
+
 def test_back_to_a_search_never_scrolled_shows_its_top(open_page, site_dir):
     """With the page keeping places itself, an entry that kept none is drawn at its
     top, not at the place the later search had reached."""
@@ -896,5 +916,5 @@ def test_a_series_shows_as_one_result_with_the_rest_behind_a_disclosure(open_pag
     disclosure.locator("summary").click()
     links = disclosure.locator("li a")
     assert links.evaluate_all("(all) => all.map((a) => a.textContent)") == [other["title"] for other in lead["others"]]
-    assert links.first.get_attribute("href").endswith(f"records/{lead['others'][0]['id']}/")
+    assert links.first.get_attribute("href").endswith(f"records/{lead['others'][0]['id']}/#from-results")
     assert page.locator("details.app-series").count() == sum(1 for item in tool["results"] if item.get("more"))

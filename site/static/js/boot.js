@@ -3,6 +3,7 @@
 // The search engine's state is always on <html data-search-runtime>
 // (idle, loading, ready, unavailable, failed). On the search page, when
 // search cannot work, a notice says so with a "Try again" button.
+import { offerBackToResults } from "./back-link.js";
 import { Bridge } from "./bridge.js";
 import { registerTools } from "./webmcp.js";
 import { startSearch, toFragment, parseFragment } from "./ui.js";
@@ -20,6 +21,9 @@ try {
 if (document.body.dataset.page === "search") {
   showRuntimeProblems(bridge);
   startSearch(bridge, base);
+}
+if (document.body.dataset.page === "record") {
+  offerBackToResults(base);
 }
 for (const form of document.querySelectorAll("form[data-header-search]")) {
   form.addEventListener("submit", (event) => headerSearch(event, form));

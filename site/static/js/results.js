@@ -112,6 +112,15 @@ export function updatedDate(value) {
   return item;
 }
 
+// A record page's address from the results: its fragment tells the page it was
+// opened from them (back-link.js), which the site cannot learn otherwise (it sends
+// no referrer and stores nothing); the page takes the fragment off at once.
+export const FROM_RESULTS = "#from-results";
+
+function recordLink(base, id) {
+  return `${base}records/${encodeURIComponent(id)}/${FROM_RESULTS}`;
+}
+
 // One result: title; tags, publisher, collections and date; the summary
 // (one line on a phone) and the address (left out on a phone).
 export function resultItem(item, { base, label, query }) {
@@ -121,7 +130,7 @@ export function resultItem(item, { base, label, query }) {
   const heading = element("h2", "app-result__title");
   const link = element("a", "govuk-link");
   link.append(highlighted(item.title, words));
-  link.href = `${base}records/${encodeURIComponent(item.id)}/`;
+  link.href = recordLink(base, item.id);
   heading.append(link);
   const summary = element("p", "app-result__summary");
   summary.append(highlighted(item.summary, words));
@@ -189,7 +198,7 @@ function addToSeries(result, others, base) {
   for (const other of others) {
     const entry = element("li");
     const link = element("a", "govuk-link", other.title);
-    link.href = `${base}records/${encodeURIComponent(other.id)}/`;
+    link.href = recordLink(base, other.id);
     entry.append(link);
     const date = govukDate(other.updated);
     if (date) {
