@@ -49,9 +49,9 @@ def notices(tmp_path_factory):
     def codes(query: str, **filters) -> list[str]:
         return [notice["code"] for notice in messages(query, **filters)]
 
-    def messages(query: str, **filters) -> list[dict]:
+    def messages(query: str, allow_empty: bool = False, **filters) -> list[dict]:
         answer = catalogue.call("search_government_knowledge", {"query": query, **filters})
-        assert answer["ok"] and answer["total"], answer
+        assert answer["ok"] and (answer["total"] or allow_empty), answer
         return answer["notices"]
 
     codes.messages = messages
@@ -92,6 +92,7 @@ def test_the_notices_example_names_a_council_whose_records_answer(notices, query
     it); and the example, searched, is not told so."""
     (notice,) = notices.messages(query)
     assert f"(for example ‘{example}’)" in notice["message"]
+    assert notice["suggestions"] == [example]  # the search page links it
     assert notices(example) == []
 
 
@@ -113,3 +114,16 @@ def test_the_asker_s_place_is_replaced_where_it_stood():
 def test_no_example_where_no_councils_records_hold_every_word(notices):
     (notice,) = notices.messages("public parks near me")
     assert "for example" not in notice["message"] and notice["message"].endswith("to put its records first.")
+    assert "suggestions" not in notice
+
+
+@pytest.mark.parametrize("query", ["SW1A 1AA", "libraries near ls1 4ap", "bins M11AE"])
+def test_a_postcode_is_said_not_to_be_searched(notices, query):
+    """No record says which council a postcode is in: a visitor typing one got
+    "No results" and advice to check their spelling."""
+    assert "postcode_not_searched" in [notice["code"] for notice in notices.messages(query, allow_empty=True)]
+
+
+@pytest.mark.parametrize("query", ["postcode lookup", "M1 motorway", "libraries"])
+def test_words_that_are_no_postcode_say_nothing_of_postcodes(notices, query):
+    assert "postcode_not_searched" not in [notice["code"] for notice in notices.messages(query, allow_empty=True)]

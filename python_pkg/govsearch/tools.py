@@ -20,7 +20,7 @@ from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
-from .ranking.nearby import asks_for_here, local_example, unmatched_places
+from .ranking.nearby import asks_for_here, local_example, names_a_postcode, unmatched_places
 from .ranking.query import Term, clauses_for, query_terms
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
 from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
@@ -63,6 +63,10 @@ SEARCH_NOTE = (
 PLACE_NOT_NAMED = (
     "The search does not know where you are, so these results are not local to you. "
     "Add a town or council to put its records first"
+)
+POSTCODE_NOT_SEARCHED = (
+    "The catalogue cannot tell which town or council a postcode is in, so it searched the postcode as words. "
+    "Search with the town or council's name instead."
 )
 # The example names a council that publishes records of the answer (ranking.nearby.local_example).
 PLACE_EXAMPLE = " (for example ‘{example}’)"
@@ -156,6 +160,8 @@ def search(
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
     terms = _limited_terms(catalogue, arguments["query"], prefix_last, notices)
+    if names_a_postcode(arguments["query"]):
+        notices.append(_notice("postcode_not_searched", POSTCODE_NOT_SEARCHED))
     here = None
     if asks_for_here(arguments["query"], terms) and "publishers" not in filters:
         here = _notice("place_not_named", PLACE_NOT_NAMED)
@@ -165,6 +171,8 @@ def search(
         places = catalogue.ranking.search_terms.places
         example = local_example(arguments["query"], _publishers_of_every_word(engine, found), places)
         here["message"] += (PLACE_EXAMPLE.format(example=example) if example else "") + "."
+        if example:
+            here["suggestions"] = [example]  # the search page links it
     shown = found.ranked[:limit]
     catalogue.store.require([number for item in shown for number in (item.number, *item.others)])
     tiers = {mode: (tier_terms, clauses) for mode, tier_terms, clauses in found.tiers}

@@ -98,3 +98,12 @@ def _place_name(publisher: str, places: Collection[str]) -> str:
     knows as a place (so the example's search prefers it); "" otherwise."""
     place = council_place(publisher) or ""
     return place if any(word.lower() in places for word in re.findall(r"[A-Za-z]+", place)) else ""
+
+
+# A full UK postcode ("SW1A 1AA", "m1 1ae"): the catalogue holds no postcode's place.
+_POSTCODE = re.compile(r"\b[A-Z]{1,2}[0-9][A-Z0-9]?\s*[0-9][A-Z]{2}\b", re.IGNORECASE)
+
+
+def names_a_postcode(text: str) -> bool:
+    """Whether the query holds a full UK postcode."""
+    return _POSTCODE.search(text) is not None

@@ -264,9 +264,10 @@ const LOOSER = { fuzzy: "close spellings of them", any_term: "only some of them"
 
 // The notes above the results: looser matching, prefix matches added below
 // the answer (`typed`: the word they start with), and the engine's notices.
-export function noticeList(result, added, typed) {
+export function noticeList(result, added, typed, searchLink) {
   const messages = [];
-  if (result.match_mode === "any_term" && result.total) {
+  const unheld = (result.notices || []).some((notice) => notice.code === "words_not_found"); // it says which, exactly
+  if (result.match_mode === "any_term" && result.total && !unheld) {
     messages.push("No record matches all of your words, so these match some of them.");
   } else if (result.match_mode === "fuzzy" && result.total) {
     messages.push("No exact matches, so these are close spellings.");
@@ -282,13 +283,30 @@ export function noticeList(result, added, typed) {
   if (added && result.total) {
     messages.push(`The last ${added} also match words starting with ‘${typed}’.`);
   }
+  const examples = [];
   for (const notice of result.notices || []) {
     // "No searchable terms" is about the whole words; above records found by a word's start it contradicted them ("the").
     if (notice.code !== "empty_filter" && !(added && notice.code === "no_searchable_terms")) {
       messages.push(notice.message);
+      examples.push(notice.code === "place_not_named" && Array.isArray(notice.suggestions) ? String(notice.suggestions[0]) : "");
     }
   }
-  return messages.map((message) => element("p", "govuk-inset-text app-notice", message));
+  const offset = messages.length - examples.length;
+  return messages.map((message, at) => withExample(message, examples[at - offset] || "", searchLink));
+}
+
+// A notice, its example search (the "near me" notice's "libraries in Bath") a link to that search.
+function withExample(message, example, searchLink) {
+  const paragraph = element("p", "govuk-inset-text app-notice");
+  const at = example && searchLink ? message.indexOf(example) : -1;
+  if (at < 0) {
+    paragraph.textContent = message;
+    return paragraph;
+  }
+  const link = element("a", "govuk-link", example);
+  link.href = searchLink(example);
+  paragraph.append(message.slice(0, at), link, message.slice(at + example.length));
+  return paragraph;
 }
 
 // The button that shows the next results.

@@ -174,7 +174,7 @@ class SearchPage {
     if (typeof result.suggestion === "string" && result.suggestion.trim() && result.suggestion.trim() !== query) {
       ui.suggestion.append(suggestionLink(result.suggestion.trim(), toFragment({ ...current, q: result.suggestion.trim() })));
     }
-    ui.notices.append(...noticeList(result, added.length, lastWord(query)));
+    ui.notices.append(...noticeList(result, added.length, lastWord(query), (q) => toFragment({ ...current, q })));
     this.showResults(query, added);
     if (!result.total && !added.length) {
       ui.empty.append(emptyState({ base: this.base, filtered: selectedCount(current) > 0, onClear: () => this.clearFilters() }));
