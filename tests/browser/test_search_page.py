@@ -916,5 +916,8 @@ def test_a_series_shows_as_one_result_with_the_rest_behind_a_disclosure(open_pag
     disclosure.locator("summary").click()
     links = disclosure.locator("li a")
     assert links.evaluate_all("(all) => all.map((a) => a.textContent)") == [other["title"] for other in lead["others"]]
+    # Targets a finger can tell apart (WCAG 2.2's 24px): one edition's link starts 24px or more below the last.
+    tops = links.evaluate_all("(all) => all.map((a) => a.getBoundingClientRect().top)")
+    assert len(tops) > 1 and all(lower - upper >= 24 for upper, lower in zip(tops, tops[1:])), tops
     assert links.first.get_attribute("href").endswith(f"records/{lead['others'][0]['id']}/#from-results")
     assert page.locator("details.app-series").count() == sum(1 for item in tool["results"] if item.get("more"))
