@@ -10,7 +10,7 @@ from pathlib import Path
 
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
-from govsearch_build.records import load_content
+from govsearch_build.records import Record, load_content
 
 REPO = Path(__file__).resolve().parent.parent
 SITE_TOML = REPO / "site" / "site.toml"
@@ -33,3 +33,22 @@ def build_fixture_site(out_dir: Path, content_dir: Path = FIXTURE_CORPUS) -> Pat
     out_dir = Path(out_dir)
     write_data(config, loaded.records, out_dir / "data")
     return out_dir
+
+
+def curated_record(number: int, title: str, **fields: str) -> Record:
+    """A curated record `r<number>` built in memory, for tests that write a site from a few."""
+    data = {
+        "id": f"r{number}",
+        "title": title,
+        "summary": f"Record {number}.",
+        "url": f"https://www.example.gov.uk/r{number}",
+        "resourceType": "dataset",
+        "publisher": "Office for National Statistics",
+        "accessStatus": "public",
+        "collection": "uk-living",
+        "licence": "Open Government Licence v3.0",
+        "observed": "2026-07-14",
+        "source": {"kind": "curated"},
+        **fields,
+    }
+    return Record(data, "", f"r{number}.md")

@@ -8,25 +8,11 @@ from govsearch import Catalogue, DirectoryLoader
 from govsearch_build.acronyms import defined_acronyms, definitions
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
-from govsearch_build.records import Record
-from sitefixture import SITE_TOML
+from sitefixture import SITE_TOML, curated_record
 
 
 def record(number, title, summary="", publisher="Sheffield City Council"):
-    data = {
-        "id": f"r{number}",
-        "title": title,
-        "summary": summary or f"Record {number}.",
-        "url": f"https://www.example.gov.uk/r{number}",
-        "resourceType": "dataset",
-        "publisher": publisher,
-        "accessStatus": "public",
-        "collection": "uk-living",
-        "licence": "Open Government Licence v3.0",
-        "observed": "2026-07-14",
-        "source": {"kind": "curated"},
-    }
-    return Record(data, "", f"r{number}.md")
+    return curated_record(number, title, summary=summary or f"Record {number}.", publisher=publisher)
 
 
 def test_a_definition_is_the_capitalised_words_that_spell_the_acronym():

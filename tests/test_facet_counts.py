@@ -10,24 +10,11 @@ from govsearch import Catalogue, DirectoryLoader
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.records import Record, load_content
-from sitefixture import REPO, SITE_TOML
+from sitefixture import REPO, SITE_TOML, curated_record
 
 
 def record(number: int, title: str, kind: str = "dataset") -> Record:
-    data = {
-        "id": f"r{number}",
-        "title": title,
-        "summary": f"{title}, record {number}.",
-        "url": f"https://www.example.gov.uk/r{number}",
-        "resourceType": kind,
-        "publisher": "Office for National Statistics",
-        "accessStatus": "public",
-        "collection": "ons",
-        "licence": "Open Government Licence v3.0",
-        "observed": "2026-07-14",
-        "source": {"kind": "curated"},
-    }
-    return Record(data, "", f"r{number}.md")
+    return curated_record(number, title, summary=f"{title}, record {number}.", resourceType=kind, collection="ons")
 
 
 def catalogue(tmp_path) -> Catalogue:

@@ -294,7 +294,7 @@ def _words_not_found(engine: Any, terms: list[Term], found: ranking.Answer) -> l
         return []
     words = [term for term in terms if not term.prefix]
     held = {term.typed: engine.matcher.frequency(term.indexed) > 0 for term in words}
-    missing = [word for word, found in held.items() if not found]
+    missing = [word for word, somewhere in held.items() if not somewhere]
     if not missing:
         return []
     named = " or ".join(f"‘{word[:40]}’" for word in missing)

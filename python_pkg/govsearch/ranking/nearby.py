@@ -47,17 +47,15 @@ def local_example(text: str, publishers: Mapping[str, int], places: Collection[s
     over every word matched), so the notice's example finds that council's
     records first: "libraries near me" -> "libraries in Leeds". None when no
     council the estate knows as a place publishes any."""
-    councils = [
-        (count, name)
-        for name, count in publishers.items()
-        if count and LOCAL_AUTHORITY.search(name) and _place_name(name, places)
-    ]
-    if not councils:
-        return None
-    place = _place_name(min(councils, key=lambda item: (-item[0], item[1]))[1], places)
     found = _HERE.search(text)
-    if found is None:
+    councils = [
+        (-count, name, place)
+        for name, count in publishers.items()
+        if count and LOCAL_AUTHORITY.search(name) and (place := _place_name(name, places))
+    ]
+    if found is None or not councils:
         return None
+    place = min(councils)[2]
     before, after = text[: found.start()].strip(), text[found.end() :].strip()
     here = found[0].lower()
     if here.startswith("my"):  # "libraries in my area" -> "libraries in Leeds"

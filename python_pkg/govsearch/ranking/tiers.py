@@ -70,7 +70,9 @@ def _tiers(state: QueryState, budget: Budget, found: list[Tier]) -> list[Tier]:
         if seen:
             fresh = [number for number in fresh if number not in seen]
         found.append(Tier(mode, tier_terms, clauses, matches, fresh))
-        if _enough(state, matches, reached, len(seen) + len(fresh)):
+        if state.filters:
+            reached.update(matches.scores)
+        if _enough(state, reached, len(seen) + len(fresh)):
             break
         seen.update(fresh)  # fewer than TIER_TARGET: a common word's matches never make a set here
     return found
@@ -81,7 +83,7 @@ def _held(state: QueryState, seen: set[int], reached: set[int]) -> int:
     return len(reached) if state.filters else len(seen)
 
 
-def _enough(state: QueryState, matches: Matches, reached: set[int], passing: int) -> bool:
+def _enough(state: QueryState, reached: set[int], passing: int) -> bool:
     """Whether the tiers so far make the answer, so no looser mode is tried.
 
     The query decides: filters only narrow the records its tiers match, so a
@@ -92,7 +94,6 @@ def _enough(state: QueryState, matches: Matches, reached: set[int], passing: int
     every other count jumped with them), only when they left nothing."""
     if not state.filters:
         return passing >= rules.TIER_TARGET
-    reached.update(matches.scores)
     return passing > 0 and len(reached) >= rules.TIER_TARGET
 
 
