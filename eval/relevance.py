@@ -119,8 +119,9 @@ def recall(urls: Sequence[str | Sequence[str]], grades: Mapping[str, int], k: in
     relevant = {url for url, grade in grades.items() if grade >= RELEVANT}
     if not relevant:
         return None
-    found = relevant & {key for result in urls[:k] for key in keys(result)}
-    return len(found) / min(len(relevant), k)
+    # A result listed under two relevant URLs (one resource, two addresses) is found once.
+    found = sum(1 for result in urls[:k] if relevant & set(keys(result)))
+    return min(found, len(relevant)) / min(len(relevant), k)
 
 
 def reciprocal_rank(urls: Sequence[str | Sequence[str]], grades: Mapping[str, int], k: int = 10) -> float | None:

@@ -117,6 +117,10 @@ def test_recall_counts_grade_two_and_up_out_of_at_most_k():
     assert recall([C, A], GRADES) == 0.5
     many = {normalise_url(f"https://m.gov.uk/{n}"): 2 for n in range(15)}
     assert recall([f"https://m.gov.uk/{n}" for n in range(10)], many, k=10) == 1.0
+    # A resource listed under two relevant addresses is one result found, never more than all.
+    pairs = [(f"https://m.gov.uk/{n}", f"https://m.gov.uk/{n + 5}") for n in range(10)]
+    assert recall(pairs, many, k=10) == 1.0
+    assert recall(pairs[:2], many, k=10) == 0.2
 
 
 def test_reciprocal_rank_of_the_first_relevant_result():
