@@ -42,6 +42,7 @@ def notices(tmp_path_factory):
         _record("leeds-libraries", "Libraries", "Leeds City Council"),
         _record("national-libraries", "Public libraries in England", "Arts Council England"),
         _record("national-parks", "Public parks in England", "Natural England"),
+        _record("banes-allotments", "Allotments", "Bath and North East Somerset Council"),
     ]
     write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
     catalogue = Catalogue.open(DirectoryLoader(folder))
@@ -80,6 +81,9 @@ def test_a_place_none_of_whose_records_answers_is_said_to_be_unmatched(notices):
     assert notices("parks in leeds", limit=1) == ["place_not_matched"]  # the first window decides, not the limit
     assert "place_not_matched" not in notices("libraries Leeds")  # Leeds's own libraries lead
     assert "place_not_matched" not in notices("Leeds")  # a place alone is a word every result holds
+    # A council's name of several words is one place, named as people write it.
+    (notice,) = notices.messages("parks in Bath and North East Somerset")
+    assert notice["message"].startswith("None of these results is about Bath and North East Somerset:")
 
 
 @pytest.mark.parametrize(

@@ -195,6 +195,42 @@ def test_a_place_ranks_its_records_without_lifting_a_record_that_only_names_it(t
     assert "cornwall" in found[2]["matched"]["title"]  # the register still holds the place: it is found, not lifted
 
 
+def test_a_councils_name_of_several_words_is_one_place(tmp_path):
+    """ "North" is in many councils' names, so alone it is no place and a query
+    must find it; in "North Somerset" it is part of one place: that council's
+    record leads, the national guide is found (it says nothing of the north),
+    and the other "North" councils' records are not lifted."""
+    councils = [
+        record(
+            id=f"libraries-{place.lower()}",
+            title=title,
+            summary="Opening hours of the council's libraries.",
+            url=f"https://www.data.gov.uk/dataset/libraries-{place.lower()}",
+            publisher=f"North {place} Council",
+        )
+        for place, title in (
+            ("Somerset", "Libraries"),
+            ("Yorkshire", "Library locations"),
+            ("Devon", "Mobile libraries"),
+            ("Norfolk", "Public libraries"),
+        )
+    ]
+    guide = record(
+        id="library-services",
+        title="Local library services",
+        summary="What a public library offers and how to join one.",
+        url="https://www.gov.uk/local-library-services",
+        resourceType="govuk-content",
+        publisher="Department for Culture, Media and Sport",
+    )
+    found = results_on(tmp_path, [*councils, guide])("libraries in North Somerset")
+    assert found[0]["publisher"] == "North Somerset Council" and "place_matches" in found[0]["reasons"]
+    # Found by every word it must hold, it comes next: before, "north" was one of them, and the
+    # other councils' libraries held it and came first.
+    assert found[1]["title"] == "Local library services"
+    assert not any("place_matches" in result.get("reasons", []) for result in found[1:])
+
+
 def test_the_ways_people_ask_for_a_contact_page_find_it(tmp_path):
     """ "phone number", "helpline", "telephone" ask for a body's contact page
     (site.toml's synonym group led by "contact"): it leads, above a page that

@@ -20,7 +20,7 @@ from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
-from .ranking.nearby import asks_for_here, local_example, names_a_postcode, unmatched_places
+from .ranking.nearby import as_written, asks_for_here, local_example, names_a_postcode, unmatched_places
 from .ranking.query import Term, clauses_for, query_terms
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
 from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
@@ -187,7 +187,7 @@ def search(
     # Over the whole first window, so every limit says the same.
     unmatched = [] if offset else unmatched_places(terms, [(item.reasons, item.score) for item in found.ranked])
     if unmatched:
-        places = " or ".join(place.title() for place in unmatched)
+        places = " or ".join(map(as_written, unmatched))
         notices.append(_notice("place_not_matched", PLACE_NOT_MATCHED.format(places=places)))
     answer = {
         "ok": True,

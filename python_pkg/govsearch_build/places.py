@@ -33,16 +33,40 @@ MIN_LENGTH = 3
 
 
 def place_names(records: Iterable[Record]) -> list[str]:
-    """The place words of the records' local-authority publishers, sorted, lower case."""
+    """The place words of the records' local-authority publishers, then the
+    authorities' names of several words holding one ("north east lincolnshire"):
+    sorted, lower case."""
     records = list(records)
     organisations = {r.data["title"] for r in records if r.data.get("resourceType") == "organisation"}
+    publishers = {r.data["publisher"] for r in records} - organisations
     named_by: dict[str, set[str]] = defaultdict(set)
-    for publisher in {r.data["publisher"] for r in records} - organisations:
+    for publisher in publishers:
         for word in _place_words(publisher):
             named_by[word].add(publisher)
     candidates = {word: publishers for word, publishers in named_by.items() if len(publishers) < SHARED_BY}
     lower, upper = _cases(records, candidates)
-    return sorted(word for word in candidates if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word])))
+    words = {word for word in candidates if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word]))}
+    return sorted(words | _names_of_several_words(publishers, words))
+
+
+def _names_of_several_words(publishers: Iterable[str], words: set[str]) -> set[str]:
+    """The authorities' names of several words that hold a place word: a query
+    naming one ("libraries in North Yorkshire") names one place, though "north"
+    alone is no place (SHARED_BY) and stays a word the records must hold."""
+    names = set()
+    for publisher in publishers:
+        place = council_place(publisher)
+        if place is None:
+            continue
+        # "City of York" is York, "Bridgend County" Bridgend: a generic word opens or ends no name.
+        typed = [word.lower() for word in _WORD.findall(place)]
+        while typed and typed[0] in _GENERIC:
+            typed.pop(0)
+        while typed and typed[-1] in _GENERIC:
+            typed.pop()
+        if len(typed) > 1 and not words.isdisjoint(typed):
+            names.add(" ".join(typed))
+    return names
 
 
 def _place_words(publisher: str) -> list[str]:

@@ -58,9 +58,15 @@ def intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
 
 
 def placed(engine: SearchEngine, terms: list[Term], clauses: list[Clause], topic: bool) -> set[int]:
-    """Records holding a place the query names beside its topic. In any_term a
+    """Records holding a place the query names beside its topic (every word of a
+    place named in several, "North Yorkshire"). In any_term a
     record holding the place alone shares none of the topic (coverage scores
     it 0), so the boost never brings a place's unrelated records back."""
-    places = [clause for term, clause in zip(terms, clauses) if term.place and preference(term, topic)]
     named = ("title", "publisher")  # a record about the place names it there, not in passing
-    return set().union(*(records_holding(engine, clause, named) for clause in places)) if places else set()
+    places: dict[str, set[int]] = {}
+    for term, clause in zip(terms, clauses):
+        if term.place and preference(term, topic):
+            holders = records_holding(engine, clause, named)
+            # A place of several words is held by records holding every one of them.
+            places[term.place] = places[term.place] & holders if term.place in places else holders
+    return set().union(*places.values())

@@ -35,10 +35,19 @@ def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str
     some of its topic (`results`: each one's reasons and score; a record holding the
     place alone scores 0) is placed there by its title or publisher."""
     topic = has_topic(terms)
-    named = [term.typed for term in terms if term.place and preference(term, topic)]
+    named = list(dict.fromkeys(term.place for term in terms if term.place and preference(term, topic)))
     if not named or not results or any("place_matches" in reasons and score > 0 for reasons, score in results):
         return []
     return named
+
+
+# Words a place's name writes in lower case ("Vale of Glamorgan", "Newcastle-under-Lyme").
+_LOWER_IN_NAMES = frozenset({"and", "of", "on", "upon", "under", "the"})
+
+
+def as_written(place: str) -> str:
+    """A place as typed (lower case) with its name's capitals: "Bath and North East Somerset"."""
+    return re.sub(r"\w+", lambda word: word[0] if word[0] in _LOWER_IN_NAMES else word[0].capitalize(), place)
 
 
 def local_example(text: str, publishers: Mapping[str, int], places: Collection[str]) -> str | None:

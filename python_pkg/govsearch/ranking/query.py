@@ -55,7 +55,9 @@ class Term:
     prefix: bool = False  # match any index term starting with `typed`
     intent: tuple[str, ...] = ()  # resource types the word asks for: then it is not required
     synonym: bool = False  # a phrase of a synonym group, searched as the group's token: never fuzzed
-    place: bool = False  # a place the estate knows: preferred, not required, beside other words
+    # The place the word names, lower case ("" for none): the word itself, or the council's name
+    # it is typed in ("bath and north east somerset"). Preferred, not required, beside other words.
+    place: str = ""
 
     @property
     def fuzzable(self) -> bool:
@@ -83,7 +85,8 @@ class SearchTerms:
     # Words as typed, and phrases, that say how, where or when someone asks, not what
     # about ("near", "nearest", "next to", "latest", "last year").
     fillers: frozenset[str] = frozenset()
-    places: frozenset[str] = frozenset()  # words as typed that name a place (govsearch_build.places)
+    # Words as typed that name a place, and councils' names of several words (govsearch_build.places).
+    places: frozenset[str] = frozenset()
     # Question words (lunr's stop words, so never index terms) that ask for a kind of answer
     # when they open a query: "who runs prisons" asks for a body -> resource types.
     questions: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -95,6 +98,8 @@ class SearchTerms:
     _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
     # The fillers of two or more words, anywhere in a query, as whole words.
     _filler_phrases: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    # The places of several words, anywhere in a query, as whole words.
+    _place_phrases: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
 
     # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
     starts: tuple[frozenset[str], frozenset[str]] = field(init=False)
@@ -105,6 +110,7 @@ class SearchTerms:
         object.__setattr__(self, "starts", (typed, frozenset(key[0] for key in self.phrases if len(key) > 1)))
         object.__setattr__(self, "_openings", _opening_patterns(self.openings))
         object.__setattr__(self, "_filler_phrases", _phrase_pattern(f for f in self.fillers if " " in f))
+        object.__setattr__(self, "_place_phrases", _phrase_pattern((p for p in self.places if " " in p), r"\W+"))
 
     @classmethod
     def from_lists(
@@ -131,6 +137,15 @@ class SearchTerms:
             else:  # a stop word: the pipeline drops it, so it is read where it opens a query
                 questions[word.strip().lower()] = tuple(types)
         return cls(phrases, intent_terms, frozenset(fillers), frozenset(places), questions, dict(openings or {}))
+
+    def place_words(self, text: str) -> dict[str, str]:
+        """Each word of the places of several words the query names -> that place:
+        "North" of "Bath and North East Somerset" is part of a name, though alone
+        it names no place (four councils share it)."""
+        if self._place_phrases is None:
+            return {}
+        found = (match[0].lower() for match in self._place_phrases.finditer(text))
+        return {word: " ".join(place.split()) for place in found for word in re.findall(r"\w+", place)}
 
     def reopened(self, text: str) -> str:
         """The query with its opening words (the longest of the site's openings) put
@@ -201,15 +216,16 @@ def _opening_patterns(openings: dict[str, str]) -> tuple[tuple[re.Pattern[str], 
     return tuple(patterns)
 
 
-def _phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
-    """Any of these phrases as whole words, however spaced or cased (longest first)."""
-    words = [_spaced(phrase) for phrase in sorted(phrases, key=len, reverse=True)]
+def _phrase_pattern(phrases: Iterable[str], between: str = r"\s+") -> re.Pattern[str] | None:
+    """Any of these phrases as whole words, however spaced or cased (longest first);
+    `between` parts their words (a place's: any punctuation, "Newcastle-under-Lyme")."""
+    words = [_spaced(phrase, between) for phrase in sorted(phrases, key=len, reverse=True)]
     return re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE) if words else None
 
 
-def _spaced(phrase: str) -> str:
+def _spaced(phrase: str, between: str = r"\s+") -> str:
     """A phrase's words as a pattern, however many spaces part them."""
-    return r"\s+".join(map(re.escape, phrase.split()))
+    return between.join(map(re.escape, phrase.split()))
 
 
 NO_SEARCH_TERMS = SearchTerms({}, {})
@@ -236,6 +252,7 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
         terms = _plain_terms(text, prefix_last)
     finished = [term for term in terms if not term.prefix]
     pairs = [(term.typed, term.indexed) for term in finished]
+    in_place_names = search_terms.place_words(text)
     combined: list[Term] = []
     position = 0
     while position < len(finished):
@@ -243,7 +260,7 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
         if hit is None:
             term = finished[position]
             intent = search_terms.intents.get(term.indexed, ())
-            place = not intent and term.typed in search_terms.places
+            place = "" if intent else in_place_names.get(term.typed, _place(term.typed, search_terms))
             combined.append(Term(term.typed, term.indexed, intent=intent, place=place))
             position += 1
             continue
@@ -259,6 +276,11 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
             seen.add((term.indexed, term.prefix))
             unique.append(term)
     return unique + _question(text, search_terms, unique)
+
+
+def _place(typed: str, search_terms: SearchTerms) -> str:
+    """The place a word names on its own ("" for none)."""
+    return typed if typed in search_terms.places else ""
 
 
 # The first word of a query, past any punctuation.
@@ -355,4 +377,4 @@ def has_topic(terms: Sequence[Term]) -> bool:
 def preference(term: Term, topic: bool) -> bool:
     """Whether a word ranks records without finding them: an intent word, or a place beside a
     topic (`topic`: has_topic of the query)."""
-    return bool(term.intent) or (term.place and topic)
+    return bool(term.intent) or (bool(term.place) and topic)
