@@ -107,6 +107,12 @@ def test_series_keys_leave_out_what_varies_between_editions():
     assert series_key("Café statistics Q1") == series_key("cafe statistics q3")
     assert series_key("Price Paid Data") != series_key("Land Registry Data")
     assert series_key("2024") == ""
+    # A nation is what varies too: one publisher's England, Scotland and Wales reports are one series.
+    assert series_key("UK House Price Index England: September 2021") == series_key(
+        "UK House Price Index Wales: July 2021"
+    )
+    assert series_key("Population estimates for Northern Ireland") == series_key("Population estimates for England")
+    assert series_key("Scottish index of multiple deprivation") != series_key("English indices of deprivation")
 
 
 def test_an_edition_is_its_newest_year_and_month():

@@ -3,7 +3,7 @@
 HM Land Registry publishes "UK House Price Index for <month> <year>" every
 month, ONS a postcode lookup every quarter, councils the same dataset each
 year. Such records differ only in what varies between editions (years,
-dates, quarters, months, numbers, versions), so a search for the topic
+dates, quarters, months, numbers, versions, nations), so a search for the topic
 returns ten editions where one, with the others a click away, would do
 (issue 32, class 4). One rule says which records are a series, here, for
 the build's record pages (govsearch_build.related) and for the answer
@@ -53,7 +53,10 @@ _MONTHS = (
 )
 _MONTH_NAMES = "|".join([*_MONTHS, *(month[:3] for month in _MONTHS if month != "may"), "sept"])
 # What varies between the members of a series: years, dates, quarters, months, numbers and versions.
-_VARYING = re.compile(rf"\b(?:v\d+(?:\.\d+)*|version\s*\d+|q[1-4]|{_MONTH_NAMES}|\d+(?:st|nd|rd|th)?)\b")
+# A nation is what varies too: HM Land Registry's "UK House Price Index England: September 2021",
+# "... Scotland: ..." and "... Wales: ..." are one series, not three results for "house price index".
+_NATIONS = r"england|scotland|wales|northern\s+ireland|great\s+britain|united\s+kingdom|uk|gb"
+_VARYING = re.compile(rf"\b(?:v\d+(?:\.\d+)*|version\s*\d+|q[1-4]|{_MONTH_NAMES}|{_NATIONS}|\d+(?:st|nd|rd|th)?)\b")
 _WORD = re.compile(r"[a-z][a-z0-9]+")
 _TOKEN = re.compile(r"[a-z0-9]+")  # numbers too: "Key Stage 2" and "Key Stage 4" are two things
 _YEAR = re.compile(r"(?:19|20)\d\d")
