@@ -123,7 +123,10 @@ def test_a_question_opening_with_who_puts_the_body_first(tmp_path):
     guide = record(
         id="motorway-guide",
         title="Motorway rules",
-        summary="Who is responsible for roads and bridges, and the rules for driving on them in England, Scotland and Wales.",
+        summary=(
+            "Which government department or agency is responsible for roads and bridges, and the rules"
+            " for driving on them in England, Scotland and Wales."
+        ),
         url="https://www.gov.uk/motorway-guide",
         resourceType="guidance",
     )
@@ -131,6 +134,9 @@ def test_a_question_opening_with_who_puts_the_body_first(tmp_path):
     assert first("responsible for motorways")["title"] == "Motorway rules"
     asked = first("who is responsible for motorways")
     assert asked["title"] == "National Highways" and "type_matches_intent" in asked["reasons"]
+    # "which department" and the like ask what "who" asks; "department" is then no word to find.
+    for question in ("which government department is responsible for motorways", "what agency runs motorways"):
+        assert first(question)["title"] == "National Highways", question
 
 
 def population_estimates():
