@@ -46,3 +46,9 @@ def test_lower_case_counts_in_prose_by_others_only():
     assert place_names(wigan + lambeth) == ["lambeth", "wigan"]
     others = [record(n, "Environment Agency", "Sites in lambeth and wigan.") for n in range(9, 13)]
     assert place_names(wigan + lambeth + others) == []
+
+
+def test_the_river_a_place_stands_on_is_no_place_alone():
+    # "Thames Water" and "Thames Barrier" are about no London borough; the borough's whole name still is.
+    records = [record(1, "London Borough of Richmond Upon Thames"), record(2, "Southend-on-Sea Borough Council")]
+    assert place_names(records) == ["richmond", "richmond upon thames", "southend", "southend on sea"]

@@ -30,6 +30,7 @@ SHARED_BY = 4
 # often ("new", "under", "wells") is an ordinary word too, and stays required.
 LOWER_CASE_SHARE = 0.05
 MIN_LENGTH = 3
+_STANDS_ON = re.compile(r"\W(?:upon|on|under)\W", re.IGNORECASE)
 
 
 def place_names(records: Iterable[Record]) -> list[str]:
@@ -74,6 +75,9 @@ def _place_words(publisher: str) -> list[str]:
     place = council_place(publisher)
     if place is None:
         return []
+    # What follows "upon", "on" or "under" is the river or sea a place stands on ("Richmond upon
+    # Thames"): "Thames Water" names no place. The whole name still does (_names_of_several_words).
+    place = _STANDS_ON.split(place, maxsplit=1)[0]
     words = (word.lower() for word in _WORD.findall(place))
     return [word for word in words if word not in _GENERIC and len(word) >= MIN_LENGTH]
 
