@@ -201,6 +201,20 @@ def test_a_place_ranks_its_records_without_lifting_a_record_that_only_names_it(t
     assert "cornwall" in found[2]["matched"]["title"]  # the register still holds the place: it is found, not lifted
 
 
+def test_a_contraction_typed_without_its_apostrophe_asks_nothing(tmp_path):
+    """ "cant" is "can't" typed on a phone: no record holds it, so requiring it
+    sent "i lost my job and cant pay rent" to records holding some of the words."""
+    credit = record(
+        id="universal-credit",
+        title="Universal Credit",
+        summary="Help to pay your rent and living costs if you lost your job or are on a low income.",
+        url="https://www.gov.uk/universal-credit",
+        resourceType="govuk-content",
+    )
+    found = results_on(tmp_path, [credit, population_estimates()])("i lost my job and cant pay rent")
+    assert [(result["title"], result["matchMode"]) for result in found] == [("Universal Credit", "all_terms")]
+
+
 def test_a_councils_name_of_several_words_is_one_place(tmp_path):
     """ "North" is in many councils' names, so alone it is no place and a query
     must find it; in "North Somerset" it is part of one place: that council's
