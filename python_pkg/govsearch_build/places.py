@@ -44,7 +44,7 @@ def place_names(records: Iterable[Record]) -> list[str]:
     for publisher in publishers:
         for word in _place_words(publisher):
             named_by[word].add(publisher)
-    candidates = {word: publishers for word, publishers in named_by.items() if len(publishers) < SHARED_BY}
+    candidates = {word: named for word, named in named_by.items() if len(named) < SHARED_BY}
     lower, upper = _cases(records, candidates)
     words = {word for word in candidates if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word]))}
     return sorted(words | _names_of_several_words(publishers, words))
