@@ -52,3 +52,9 @@ def test_the_river_a_place_stands_on_is_no_place_alone():
     # "Thames Water" and "Thames Barrier" are about no London borough; the borough's whole name still is.
     records = [record(1, "London Borough of Richmond Upon Thames"), record(2, "Southend-on-Sea Borough Council")]
     assert place_names(records) == ["richmond", "richmond upon thames", "southend", "southend on sea"]
+
+
+def test_a_name_written_with_an_ampersand_is_the_name_with_and():
+    # Searched as "Telford and Wrekin" or "Telford & Wrekin" (query.SearchTerms reads both).
+    records = [record(1, "Telford & Wrekin Council"), record(2, "Southwark London Borough Council")]
+    assert place_names(records) == ["southwark", "telford", "telford and wrekin", "wrekin"]

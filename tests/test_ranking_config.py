@@ -135,7 +135,7 @@ def test_a_question_opening_with_who_puts_the_body_first(tmp_path):
     asked = first("who is responsible for motorways")
     assert asked["title"] == "National Highways" and "type_matches_intent" in asked["reasons"]
     # "which department" and the like ask what "who" asks; "department" is then no word to find.
-    for question in ("which government department is responsible for motorways", "what agency runs motorways"):
+    for question in ("which government department is responsible for motorways", "which agency runs motorways"):
         assert first(question)["title"] == "National Highways", question
 
 

@@ -112,7 +112,8 @@ def test_series_keys_leave_out_what_varies_between_editions():
         "UK House Price Index Wales: July 2021"
     )
     assert series_key("Population estimates for Northern Ireland") == series_key("Population estimates for England")
-    assert series_key("Scottish index of multiple deprivation") != series_key("English indices of deprivation")
+    # A nation's adjective names what the data is ("Scottish" and "Welsh" indices are two things).
+    assert series_key("Scottish index of multiple deprivation") != series_key("Welsh index of multiple deprivation")
 
 
 def test_an_edition_is_its_newest_year_and_month():

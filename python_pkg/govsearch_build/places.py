@@ -60,7 +60,7 @@ def _names_of_several_words(publishers: Iterable[str], words: set[str]) -> set[s
         if place is None:
             continue
         # "City of York" is York, "Bridgend County" Bridgend: a generic word opens or ends no name.
-        typed = [word.lower() for word in _WORD.findall(place)]
+        typed = [word.lower() for word in _WORD.findall(place.replace("&", " and "))]
         while typed and typed[0] in _GENERIC:
             typed.pop(0)
         while typed and typed[-1] in _GENERIC:

@@ -4,7 +4,7 @@ required, and the newest edition of a dated title first."""
 
 from govsearch.ranking import Ranked
 from govsearch.ranking.query import SearchTerms, clauses_for, query_terms
-from govsearch.ranking.series import newest_first, series_of
+from govsearch.ranking.series import editions_of, grouped_answer, newest_first
 
 VOCABULARY = SearchTerms.from_lists(
     [["ons", "office for national statistics"]],
@@ -71,14 +71,20 @@ def test_a_councils_name_of_several_words_is_one_place():
     assert {
         term.typed for term, clause in zip(terms, clauses_for(terms, "all_terms")) if clause.presence == "required"
     } == {"libraries"}
-    # Written with hyphens, too; outside the name the same word is a word to find.
-    hyphened = query_terms("bins newcastle-under-lyme", search_terms=vocabulary)
-    assert [term.place for term in hyphened] == [
-        "",
-        "newcastle-under-lyme",
-        "newcastle-under-lyme",
-        "newcastle-under-lyme",
-    ]
+    # Written with hyphens or "&" (or no "and"), it is the same place, named as the estate writes it.
+    for text in ("bins newcastle-under-lyme", "bins Newcastle - under - Lyme"):
+        assert [term.place for term in query_terms(text, search_terms=vocabulary)] == [""] + 3 * [
+            "newcastle under lyme"
+        ]
+    for text in ("parks in Bath & North East Somerset", "parks bath north east somerset"):
+        places = {term.place for term in query_terms(text, search_terms=vocabulary)}
+        assert places == {"", "bath and north east somerset"}, text
+    # Only a name typed whole: still being typed, or possessive, its words are words to find.
+    typing = query_terms("libraries in bath and north east somer", prefix_last=True, search_terms=vocabulary)
+    assert [(term.typed, term.place) for term in typing if term.place] == [("bath", "bath")]
+    owned = query_terms("bath and north east somerset's libraries", search_terms=vocabulary)
+    assert [(term.typed, term.place) for term in owned if term.place] == [("bath", "bath")]
+    # Outside the name the same word is a word to find.
     assert [term.place for term in query_terms("north east unemployment", search_terms=vocabulary)] == ["", "", ""]
 
 
@@ -152,7 +158,7 @@ def test_who_opening_a_question_asks_for_an_organisation():
 
 def order_editions(ranked, titles):
     rows = {number: {"title": title, "publisher": "HM Land Registry"} for number, title in titles.items()}
-    newest_first(ranked, [series_of(rows[item.number]) for item in ranked], rows)
+    newest_first(ranked, [editions_of(rows[item.number]) for item in ranked], rows)
 
 
 def editions(titles):
@@ -174,6 +180,17 @@ def test_the_newest_edition_takes_the_place_of_the_first_edition_shown():
         "Indices of Deprivation 2010",
         "Indices of Deprivation 2007",
     ]
+
+
+def test_one_nations_figures_are_no_older_edition_of_anothers():
+    # One series in an answer (a nation varies), but Northern Ireland's 2020 figures ranked first
+    # stay first: England's 2022 ones are no newer edition of them.
+    titles = ["Population estimates for Northern Ireland: mid-2020", "Population estimates for England: mid-2022"]
+    assert editions(titles) == titles
+    rows = {number: {"title": title, "publisher": "ONS"} for number, title in enumerate(titles)}
+    ranked = [Ranked(number, 10.0 - number, "all_terms") for number in range(len(titles))]
+    (lead,) = grouped_answer(read("population estimates"), ranked, rows)
+    assert (lead.number, lead.others) == (0, [1])
 
 
 def test_months_order_editions_of_one_year_and_other_titles_keep_their_places():

@@ -31,7 +31,7 @@ def asks_for_here(text: str, terms: Sequence[Term]) -> bool:
 
 
 def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str], float]]) -> list[str]:
-    """The places a query prefers beside its topic (as typed) when no result holding
+    """The places a query prefers beside its topic (each one's name) when no result holding
     some of its topic (`results`: each one's reasons and score; a record holding the
     place alone scores 0) is placed there by its title or publisher."""
     topic = has_topic(terms)
@@ -42,7 +42,7 @@ def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str
 
 
 # Words a place's name writes in lower case ("Vale of Glamorgan", "Newcastle-under-Lyme").
-_LOWER_IN_NAMES = frozenset({"and", "of", "on", "upon", "under", "the"})
+_LOWER_IN_NAMES = frozenset({"and", "of", "on", "upon", "under", "the", "le", "in", "with"})
 
 
 def as_written(place: str) -> str:
@@ -80,7 +80,8 @@ def local_example(text: str, publishers: Mapping[str, int], places: Collection[s
 # (govsearch_build.places reads the estate's place words from the same names).
 COUNCIL_NAMES = (
     re.compile(
-        r"^(?P<place>.+?)\s+(?:City|Borough|District|County|Metropolitan Borough|Metropolitan District)?\s*Council$"
+        r"^(?P<place>.+?)\s+(?:City|Borough|District|County|Metropolitan Borough|Metropolitan District|London Borough)?"
+        r"\s*Council$"
     ),
     re.compile(
         r"^(?:London Borough of|Royal Borough of|City of|Borough of|Council of the|City and County of|County of)"

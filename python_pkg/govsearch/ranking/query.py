@@ -98,8 +98,10 @@ class SearchTerms:
     _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
     # The fillers of two or more words, anywhere in a query, as whole words.
     _filler_phrases: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
-    # The places of several words, anywhere in a query, as whole words.
+    # The places of several words, anywhere in a query, as whole words ("and" or "&" or neither),
+    # and each one's name by its words less "and" (how a match finds the name it matched).
     _place_phrases: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    _place_names: dict[tuple[str, ...], str] = field(init=False, repr=False, compare=False)
 
     # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
     starts: tuple[frozenset[str], frozenset[str]] = field(init=False)
@@ -110,7 +112,9 @@ class SearchTerms:
         object.__setattr__(self, "starts", (typed, frozenset(key[0] for key in self.phrases if len(key) > 1)))
         object.__setattr__(self, "_openings", _opening_patterns(self.openings))
         object.__setattr__(self, "_filler_phrases", _phrase_pattern(f for f in self.fillers if " " in f))
-        object.__setattr__(self, "_place_phrases", _phrase_pattern((p for p in self.places if " " in p), r"\W+"))
+        names = [place for place in self.places if " " in place]
+        object.__setattr__(self, "_place_phrases", _place_pattern(names))
+        object.__setattr__(self, "_place_names", {_name_key(name.split()): name for name in names})
 
     @classmethod
     def from_lists(
@@ -138,14 +142,17 @@ class SearchTerms:
                 questions[word.strip().lower()] = tuple(types)
         return cls(phrases, intent_terms, frozenset(fillers), frozenset(places), questions, dict(openings or {}))
 
-    def place_words(self, text: str) -> dict[str, str]:
-        """Each word of the places of several words the query names -> that place:
-        "North" of "Bath and North East Somerset" is part of a name, though alone
-        it names no place (four councils share it)."""
+    def places_named(self, text: str) -> list[tuple[str, list[str]]]:
+        """The places of several words the query names, each as the estate writes
+        it, with its words as typed: "North" of "Bath and North East Somerset" is
+        part of a name, though alone it names no place (four councils share it)."""
         if self._place_phrases is None:
-            return {}
-        found = (match[0].lower() for match in self._place_phrases.finditer(text))
-        return {word: " ".join(place.split()) for place in found for word in re.findall(r"\w+", place)}
+            return []
+        found = []
+        for match in self._place_phrases.finditer(text):
+            words = re.findall(r"\w+", match[0].lower())
+            found.append((self._place_names[_name_key(words)], words))
+        return found
 
     def reopened(self, text: str) -> str:
         """The query with its opening words (the longest of the site's openings) put
@@ -216,16 +223,30 @@ def _opening_patterns(openings: dict[str, str]) -> tuple[tuple[re.Pattern[str], 
     return tuple(patterns)
 
 
-def _phrase_pattern(phrases: Iterable[str], between: str = r"\s+") -> re.Pattern[str] | None:
-    """Any of these phrases as whole words, however spaced or cased (longest first);
-    `between` parts their words (a place's: any punctuation, "Newcastle-under-Lyme")."""
-    words = [_spaced(phrase, between) for phrase in sorted(phrases, key=len, reverse=True)]
+def _phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
+    """Any of these phrases as whole words, however spaced or cased (longest first)."""
+    words = [_spaced(phrase) for phrase in sorted(phrases, key=len, reverse=True)]
     return re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE) if words else None
 
 
-def _spaced(phrase: str, between: str = r"\s+") -> str:
+def _spaced(phrase: str) -> str:
     """A phrase's words as a pattern, however many spaces part them."""
-    return between.join(map(re.escape, phrase.split()))
+    return r"\s+".join(map(re.escape, phrase.split()))
+
+
+def _place_pattern(names: Collection[str]) -> re.Pattern[str] | None:
+    """Places of several words as whole words, however spaced, cased or punctuated
+    ("Newcastle-under-Lyme"), an "and" written as "&" or left out ("Telford & Wrekin")."""
+    patterns = []
+    for name in sorted(names, key=len, reverse=True):
+        words = [word for word in name.split() if word != "and"]
+        joins = [r"(?:\W+and\W+|\W*&\W*|\W+)" if "and" in name.split() else r"\W+" for _ in words[1:]]
+        patterns.append(re.escape(words[0]) + "".join(join + re.escape(word) for join, word in zip(joins, words[1:])))
+    return re.compile(rf"\b(?:{'|'.join(patterns)})\b", re.IGNORECASE) if patterns else None
+
+
+def _name_key(words: Iterable[str]) -> tuple[str, ...]:
+    return tuple(word for word in words if word != "and")
 
 
 NO_SEARCH_TERMS = SearchTerms({}, {})
@@ -252,7 +273,15 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
         terms = _plain_terms(text, prefix_last)
     finished = [term for term in terms if not term.prefix]
     pairs = [(term.typed, term.indexed) for term in finished]
-    in_place_names = search_terms.place_words(text)
+    # A place of several words counts where each of its words is a finished word of the query:
+    # "north yorkshire" still being typed, or "north yorkshire's", leaves "north" a word to find.
+    finished_words = {term.typed for term in finished}
+    in_place_names = {
+        word: place
+        for place, words in search_terms.places_named(text)
+        if all(word in finished_words or _stop_word(word) for word in words)
+        for word in words
+    }
     combined: list[Term] = []
     position = 0
     while position < len(finished):
@@ -276,6 +305,10 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
             seen.add((term.indexed, term.prefix))
             unique.append(term)
     return unique + _question(text, search_terms, unique)
+
+
+def _stop_word(word: str) -> bool:
+    return stop_word_filter(Token(word)) is None
 
 
 def _place(typed: str, search_terms: SearchTerms) -> str:
@@ -310,7 +343,7 @@ def _filler(typed: str, search_terms: SearchTerms) -> bool:
     if typed in search_terms.fillers:
         return True
     found = _CONTRACTION.fullmatch(typed)
-    return bool(found) and any(stop_word_filter(Token(base)) is None for base in {found[1], found[1].removesuffix("n")})
+    return bool(found) and any(_stop_word(base) for base in {found[1], found[1].removesuffix("n")})
 
 
 def _plain_terms(text: str, prefix_last: bool) -> list[Term]:

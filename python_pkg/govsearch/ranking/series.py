@@ -52,11 +52,14 @@ _MONTHS = (
     "december",
 )
 _MONTH_NAMES = "|".join([*_MONTHS, *(month[:3] for month in _MONTHS if month != "may"), "sept"])
-# What varies between the members of a series: years, dates, quarters, months, numbers and versions.
-# A nation is what varies too: HM Land Registry's "UK House Price Index England: September 2021",
-# "... Scotland: ..." and "... Wales: ..." are one series, not three results for "house price index".
+# What varies between the editions of a series: years, dates, quarters, months, numbers and versions.
+_EDITIONS = rf"v\d+(?:\.\d+)*|version\s*\d+|q[1-4]|{_MONTH_NAMES}|\d+(?:st|nd|rd|th)?"
+# Between the members of a series, a nation too: HM Land Registry's "UK House Price Index England:
+# September 2021", "... Scotland: ..." and "... Wales: ..." are one series, not three results for
+# "house price index"; but Scotland's figures are no older edition of England's (_editions_key).
 _NATIONS = r"england|scotland|wales|northern\s+ireland|great\s+britain|united\s+kingdom|uk|gb"
-_VARYING = re.compile(rf"\b(?:v\d+(?:\.\d+)*|version\s*\d+|q[1-4]|{_MONTH_NAMES}|{_NATIONS}|\d+(?:st|nd|rd|th)?)\b")
+_VARYING = re.compile(rf"\b(?:{_EDITIONS}|{_NATIONS})\b")
+_VARYING_EDITIONS = re.compile(rf"\b(?:{_EDITIONS})\b")
 _WORD = re.compile(r"[a-z][a-z0-9]+")
 _TOKEN = re.compile(r"[a-z0-9]+")  # numbers too: "Key Stage 2" and "Key Stage 4" are two things
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -77,6 +80,12 @@ def plain(text: str) -> str:
 def series_key(title: str) -> str:
     """The title without what varies between the members of a series ("" when nothing is left)."""
     return " ".join(_WORD.findall(_VARYING.sub(" ", plain(title))))
+
+
+@lru_cache(maxsize=1 << 14)
+def _editions_key(title: str) -> str:
+    """The title without what varies between one nation's editions (series_key keeps its nation)."""
+    return " ".join(_WORD.findall(_VARYING_EDITIONS.sub(" ", plain(title))))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -152,6 +161,13 @@ def series_of(record: Mapping[str, Any]) -> Key | None:
     return (record.get("publisher", ""), record.get("resourceType", ""), key) if key else None
 
 
+def editions_of(record: Mapping[str, Any]) -> Key | None:
+    """The records a record is an edition of: its series, one nation's ("Population
+    estimates for Northern Ireland: mid-2020" is no older edition of England's mid-2022)."""
+    key = _editions_key(record.get("title", ""))
+    return (record.get("publisher", ""), record.get("resourceType", ""), key) if key else None
+
+
 # How local authorities name themselves (the build's `local_authority_row` flag reads it too).
 LOCAL_AUTHORITY = re.compile(
     r"\b(council|borough|district|county|metropolitan|city of|unitary authority|national park authority)\b",
@@ -213,7 +229,7 @@ def grouped_answer(terms: Sequence[Term], ranked: list[Ranked], rows: Mapping[in
     query names no year or month (one publisher's: another council's newer
     record is no newer edition of the named place's)."""
     if not names_a_date(terms):
-        newest_first(ranked, [series_of(rows[item.number]) for item in ranked], rows)
+        newest_first(ranked, [editions_of(rows[item.number]) for item in ranked], rows)
     keys = [group_of(rows[item.number]) for item in ranked]
     kept = []
     for place, others in grouped(keys):
