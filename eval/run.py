@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import change  # noqa: E402
 import estate  # noqa: E402  (puts python_pkg on the path)
 from judgments import Query, digest, load_all  # noqa: E402
-from relevance import RELEVANT, grade_of, ideal_grades, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
+from relevance import RELEVANT, grade_of, ideal_grades, keys, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
 
 from govsearch import Catalogue, DirectoryLoader  # noqa: E402
 
@@ -75,6 +75,8 @@ def judge(
         "answerable": query.answerable,
         **scored,
         "zeroResults": not results,
+        # Results nobody has graded count as 0: the next pooling round's work (eval/README.md).
+        "unjudged": sum(not any(key in grades for key in keys(links)) for links in urls),
         "error": None if answer.get("ok") else answer["error"]["code"],
         "matchMode": answer.get("match_mode"),
         "total": answer.get("total"),
@@ -134,6 +136,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "recall@10": _round(mean(row["recall"] for row in scored)),
         "mrr": _round(mean(row["mrr"] for row in scored)),
         "zeroResultRate": _round(sum(row["zeroResults"] for row in scored) / len(scored)) if scored else None,
+        "unjudged": sum(row["unjudged"] for row in scored),
     }
 
 
@@ -222,6 +225,8 @@ def markdown(result: dict[str, Any]) -> str:
             for subset, figures in data["summary"].items()
         ),
     ]
+    unjudged = ", ".join(f"{part} {data['summary']['all']['unjudged']}" for part, data in result["parts"].items())
+    lines += ["", f"Results in the first ten nobody has graded (scored as 0; pool them, eval/README.md): {unjudged}."]
     for part, data in result["parts"].items():
         lines += [
             "",

@@ -17,7 +17,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "eval"))
 
-from judgments import JudgmentError, load_all, load_queries  # noqa: E402
+from judgments import JudgmentError, Query, load_all, load_queries  # noqa: E402
 from relevance import gains, ideal_grades, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
 
 A, B, C, X = "https://a.gov.uk/one", "https://b.gov.uk/two", "https://c.gov.uk/three", "https://x.gov.uk/unjudged"
@@ -215,6 +215,7 @@ def test_reports_never_list_a_test_query(tmp_path):
             "recall": 0.5,
             "mrr": 1.0,
             "zeroResults": False,
+            "unjudged": 1,
             "total": 1,
             "results": [{"url": "https://x.gov.uk/a", "title": "A", "grade": None}],
         }
@@ -225,6 +226,23 @@ def test_reports_never_list_a_test_query(tmp_path):
     written = eval_run._json(result) + eval_run.markdown(result)
     assert test_ids and not any(f'"{qid}"' in written or f"({qid})" in written for qid in test_ids)
     assert result["parts"]["test"]["summary"]["all"]["queries"] == len(test_ids)
+
+
+def test_a_result_nobody_graded_is_counted_for_the_next_pooling_round():
+    """A result with no grade scores 0 like one graded 0; the report counts the
+    first kind, so the team knows when the judgments need another round."""
+    spec = importlib.util.spec_from_file_location("eval_run_unjudged", REPO / "eval" / "run.py")
+    eval_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(eval_run)
+
+    class Answers:  # the three results a search returned: graded 3, graded 0 and never graded
+        def call(self, tool, arguments):
+            return {"ok": True, "results": [{"url": url, "title": url} for url in (A, B, X)]}
+
+    query = Query("q", "q", "citizen", "n", grades={normalise_url(A): 3, normalise_url(B): 0})
+    row = eval_run.judge(Answers(), query)
+    assert row["unjudged"] == 1
+    assert eval_run.summarise([row, row])["unjudged"] == 2
 
 
 def test_the_change_since_a_saved_run_is_paired_and_names_no_query(tmp_path, monkeypatch):
