@@ -43,6 +43,7 @@ def notices(tmp_path_factory):
         _record("national-libraries", "Public libraries in England", "Arts Council England"),
         _record("national-parks", "Public parks in England", "Natural England"),
         _record("banes-allotments", "Allotments", "Bath and North East Somerset Council"),
+        _record("peak-boundary", "National Park Boundary", "Peak District National Park Authority"),
     ]
     write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
     catalogue = Catalogue.open(DirectoryLoader(folder))
@@ -98,6 +99,18 @@ def test_the_notices_example_names_a_council_whose_records_answer(notices, query
     assert f"(for example ‘{example}’)" in notice["message"]
     assert notice["suggestions"] == [example]  # the search page links it
     assert notices(example) == []
+
+
+def test_the_notices_example_is_spelt_as_the_suggestion_spells_it(notices):
+    # A visitor's "recyling centre near me" got "recycling" suggested and "recyling centre in Barrow" as the example.
+    (notice,) = notices.messages("libarries near me")
+    assert notice["suggestions"] == ["libraries in Leeds"]
+
+
+def test_the_notices_example_needs_the_words_in_titles_not_their_stem_alone(notices):
+    # "parking" stems like a National Park's "Park": "parking in Peak District" found only its boundary.
+    (notice,) = notices.messages("parking near me")
+    assert "for example" not in notice["message"] and "suggestions" not in notice
 
 
 def test_the_asker_s_place_is_replaced_where_it_stood():

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections import Counter
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from . import ranking
+from . import place_notices, ranking
 from .attribution import attribution, citation
 from .data_reader import SiteUnavailable
 from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
-from .ranking.nearby import as_written, asks_for_here, local_example, names_a_postcode, unmatched_places
 from .ranking.query import Term, clauses_for, query_terms
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
 from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
@@ -58,21 +56,6 @@ SEARCH_NOTE = (
     " it is not a trust, quality or authority score. Notices say what an answer could not do: place_not_named"
     " means the query asked about the user's own area without naming it (ask them for a town or council),"
     " place_not_matched that no result is about the place named."
-)
-# The answer's notices about the place a query asks for (ranking.nearby).
-PLACE_NOT_NAMED = (
-    "The search does not know where you are, so these results are not local to you. "
-    "Add a town or council to put its records first"
-)
-POSTCODE_NOT_SEARCHED = (
-    "The catalogue cannot tell which town or council a postcode is in, so it searched the postcode as words. "
-    "Search with the town or council's name instead."
-)
-# The example names a council that publishes records of the answer (ranking.nearby.local_example).
-PLACE_EXAMPLE = " (for example ‘{example}’)"
-PLACE_NOT_MATCHED = (
-    "None of these results is about {places}: they are national or for other places "
-    "(the catalogue may hold nothing local on this)."
 )
 
 
@@ -160,19 +143,9 @@ def search(
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
     terms = _limited_terms(catalogue, arguments["query"], prefix_last, notices)
-    if names_a_postcode(arguments["query"]):
-        notices.append(_notice("postcode_not_searched", POSTCODE_NOT_SEARCHED))
-    here = None
-    if asks_for_here(arguments["query"], terms) and "publishers" not in filters:
-        here = _notice("place_not_named", PLACE_NOT_NAMED)
-        notices.append(here)
+    placed = place_notices.before_search(arguments["query"], terms, filters)
+    notices += placed
     found = _ranked(catalogue, arguments["query"], terms, filters, offset, notices)
-    if here:
-        places = catalogue.ranking.search_terms.places
-        example = local_example(arguments["query"], _publishers_of_every_word(engine, found), places)
-        here["message"] += (PLACE_EXAMPLE.format(example=example) if example else "") + "."
-        if example:
-            here["suggestions"] = [example]  # the search page links it
     shown = found.ranked[:limit]
     catalogue.store.require([number for item in shown for number in (item.number, *item.others)])
     tiers = {mode: (tier_terms, clauses) for mode, tier_terms, clauses in found.tiers}
@@ -184,11 +157,7 @@ def search(
             corrections = corrected  # the words the top result was found by
     # Spelt from the default page's rows, so "Show more" asking again with a larger limit keeps it.
     found.suggestion = ranking.suggestion(arguments["query"], corrections, results[:DEFAULT_LIMIT])
-    # Over the whole first window, so every limit says the same.
-    unmatched = [] if offset else unmatched_places(terms, [(item.reasons, item.score) for item in found.ranked])
-    if unmatched:
-        places = " or ".join(map(as_written, unmatched))
-        notices.append(_notice("place_not_matched", PLACE_NOT_MATCHED.format(places=places)))
+    notices += place_notices.after_search(catalogue, arguments["query"], terms, found, placed, offset)
     answer = {
         "ok": True,
         "query": arguments["query"],
@@ -292,7 +261,9 @@ def _words_not_found(engine: Any, terms: list[Term], found: ranking.Answer) -> l
     ("xyzzy qwerty" showed 29 records holding neither, found by "qwerty" read as "query")."""
     if found.mode != "any_term" or not found.ranked:
         return []
-    words = [term for term in terms if not term.prefix]
+    # An intent word only ranks, and a question's opening ("who", read from "which department")
+    # is no word a record holds: neither is a word the answer failed to find.
+    words = [term for term in terms if not term.prefix and not term.intent]
     held = {term.typed: engine.matcher.frequency(term.indexed) > 0 for term in words}
     missing = [word for word, somewhere in held.items() if not somewhere]
     if not missing:
@@ -403,20 +374,6 @@ def _normalise_publishers(values: list[str], notices: list[dict[str, Any]], name
             )
         normalised.append(name)
     return normalised
-
-
-def _publishers_of_every_word(engine: Any, found: ranking.Answer) -> Counter[str]:
-    """How many of the first window's records holding every word (all_terms, or
-    fuzzy's reading) each publisher has, with their series: a council's records
-    of these put first by naming its place answer the query, where one holding a
-    word or two ("area" of "crime in my area") would not."""
-    field = list(DIMENSIONS.values()).index("publisher")
-    numbers = [
-        number for item in found.ranked if item.mode in ("all_terms", "fuzzy") for number in (item.number, *item.others)
-    ]
-    engine.facets.require(numbers)  # a newest edition placed from beyond the windows read may not be (sharded)
-    profile_of, values = engine.facets.profiles
-    return Counter(publisher for number in numbers for publisher in values[profile_of[number]][field])
 
 
 def _notice(code: str, message: str, **extra: Any) -> dict[str, Any]:

@@ -33,6 +33,10 @@ def test_a_word_no_record_holds_is_named(search):
     both_held = search({"query": "VAT census"})
     assert both_held["match_mode"] == "any_term"
     assert all(notice["code"] != "words_not_found" for notice in both_held["notices"])
+    # A question's opening asks for a kind of record: no record holds "who", and none is meant to.
+    asked = search({"query": "who VAT census"})
+    assert asked["match_mode"] == "any_term"
+    assert all(notice["code"] != "words_not_found" for notice in asked["notices"]), asked["notices"]
 
 
 def test_falls_back_to_any_term_when_nothing_has_all(search):

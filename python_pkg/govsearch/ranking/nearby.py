@@ -108,6 +108,24 @@ def _place_name(publisher: str, places: Collection[str]) -> str:
     return place if any(word.lower() in places for word in re.findall(r"[A-Za-z]+", place)) else ""
 
 
+def titled_as_typed(title: str, words: Sequence[str]) -> bool:
+    """Whether the title holds each word as typed or in its other number
+    ("library" for "libraries"), not only its stem: "parking" and a National
+    Park's "Park" share the stem "park" and nothing else."""
+    held = {_singular(word) for word in re.findall(r"\w+", title.lower())}
+    return all(_singular(word) in held for word in words)
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 # A full UK postcode ("SW1A 1AA", "m1 1ae"): the catalogue holds no postcode's place.
 _POSTCODE = re.compile(r"\b[A-Z]{1,2}[0-9][A-Z0-9]?\s*[0-9][A-Z]{2}\b", re.IGNORECASE)
 
