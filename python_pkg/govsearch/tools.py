@@ -403,7 +403,8 @@ def _result(
 def _series_member(catalogue: Catalogue, number: int) -> dict[str, Any]:
     """Another record of a result's series in the answer (ranking.series), named enough to be followed."""
     record = catalogue.store.row(number)
-    found = {field: record[field] for field in ("id", "title", "url")}
+    # Its publisher too: other councils' records of one title read as editions of the first's without it.
+    found = {field: record[field] for field in ("id", "title", "url", "publisher")}
     found["recordUrl"] = catalogue.record_url(record["id"])
     if "updated" in record:
         found["updated"] = record["updated"]

@@ -108,6 +108,29 @@ Widget counts for {MONTHS[month - 1]} {year}.
     return records
 
 
+def council_records() -> dict[str, str]:
+    """File name -> Markdown of two councils' records of one title: one result, the other behind it."""
+    records = {}
+    for place in ("Leeds", "Wigan"):
+        record_id = f"widget-allotments-{place.lower()}"
+        records[f"{record_id}.md"] = f"""---
+id: {record_id}
+title: "Widget Allotments"
+summary: "Where the council's widget allotments are."
+url: https://www.data.gov.uk/dataset/{record_id}
+resourceType: dataset
+publisher: {place} City Council
+accessStatus: public
+collection: uk-living
+observed: '2026-12-05'
+source:
+  kind: curated
+---
+The council's widget allotments.
+"""
+    return records
+
+
 def build_site(out: Path, config: Path | None = None) -> Path:
     """Run the project's build into `out` (a fresh folder)."""
     if out.exists():

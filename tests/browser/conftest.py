@@ -23,6 +23,7 @@ from browserkit import (
     REPO,
     Served,
     build_site,
+    council_records,
     series_records,
     serving,
     wait_for_ready,
@@ -67,7 +68,7 @@ def hostile_site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     content = work / "content"
     shutil.copytree(REPO / "site" / "content", content)
     (content / "uk-living" / f"{HOSTILE_ID}.md").write_text(HOSTILE_RECORD, "utf-8")
-    for name, text in series_records().items():
+    for name, text in {**series_records(), **council_records()}.items():
         (content / "uk-living" / name).write_text(text, "utf-8")
     return build_site(work / "_site", _config_copy(work, content))
 

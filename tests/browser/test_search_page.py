@@ -901,6 +901,26 @@ def test_the_header_search_box_keeps_the_words_in_the_fragment(open_page, served
     assert not [url for url in sent if "bathing" in url]
 
 
+def test_other_councils_records_of_one_title_name_their_council(open_page, hostile_served, hostile_site_dir):
+    """Two councils' "Widget Allotments" are one result; the one behind it names its
+    council (a visitor read other councils' datasets as editions of the first's),
+    where one publisher's editions name none."""
+    tool = _tool(hostile_site_dir, {"query": "widget allotments", "limit": 8})
+    (lead,) = [item for item in tool["results"] if item["title"] == "Widget Allotments"]
+    (other,) = lead["others"]
+    assert other["publisher"] != lead["publisher"]
+    page, _ = open_page("#q=widget+allotments", site=hostile_served, wait_ready=True)
+    _status(page, "‘widget allotments’")
+    item = page.locator(f"#search-results > li[data-record-id='{lead['id']}']")
+    item.locator("details.app-series summary").click()
+    entry = item.locator("details.app-series li")
+    assert entry.locator("a").text_content() == "Widget Allotments"
+    assert entry.locator(".app-series__publisher").text_content() == f", {other['publisher']}"
+    page.goto(page.url.split("#")[0] + "#q=" + quote_plus(SERIES_QUERY))
+    _status(page, f"‘{SERIES_QUERY}’")
+    assert page.locator(".app-series__publisher").count() == 0
+
+
 def test_a_series_shows_as_one_result_with_the_rest_behind_a_disclosure(open_page, site_dir):
     """Monthly editions of one title are one result: "N more like this"
     opens a list of the others, each a link to its record page, in the tool's order."""

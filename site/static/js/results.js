@@ -195,11 +195,16 @@ function addToSeries(result, others, base) {
     result.append(details);
   }
   const list = details.querySelector(".app-series__list");
+  const publisher = result.querySelector(".app-meta__publisher")?.textContent;
   for (const other of others) {
     const entry = element("li");
     const link = element("a", "govuk-link", other.title);
     link.href = recordLink(base, other.id);
     entry.append(link);
+    if (other.publisher && other.publisher !== publisher) {
+      // Another council's record of the same title, not an edition of this one's.
+      entry.append(element("span", "app-series__publisher", `, ${other.publisher}`));
+    }
     const date = govukDate(other.updated);
     if (date) {
       entry.append(element("span", "app-series__date", ` (updated ${date})`));
