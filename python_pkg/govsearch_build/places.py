@@ -39,26 +39,28 @@ def place_names(records: Iterable[Record]) -> list[str]:
     sorted, lower case."""
     records = list(records)
     organisations = {r.data["title"] for r in records if r.data.get("resourceType") == "organisation"}
-    publishers = {r.data["publisher"] for r in records} - organisations
+    # Each local authority's place as its name writes it (council_place; other publishers have none).
+    authorities = {
+        publisher: place
+        for publisher in {r.data["publisher"] for r in records} - organisations
+        if (place := council_place(publisher)) is not None
+    }
     named_by: dict[str, set[str]] = defaultdict(set)
-    for publisher in publishers:
-        for word in _place_words(publisher):
+    for publisher, place in authorities.items():
+        for word in _place_words(place):
             named_by[word].add(publisher)
     candidates = {word: named for word, named in named_by.items() if len(named) < SHARED_BY}
     lower, upper = _cases(records, candidates)
     words = {word for word in candidates if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word]))}
-    return sorted(words | _names_of_several_words(publishers, words))
+    return sorted(words | _names_of_several_words(authorities.values(), words))
 
 
-def _names_of_several_words(publishers: Iterable[str], words: set[str]) -> set[str]:
+def _names_of_several_words(places: Iterable[str], words: set[str]) -> set[str]:
     """The authorities' names of several words that hold a place word: a query
     naming one ("libraries in North Yorkshire") names one place, though "north"
     alone is no place (SHARED_BY) and stays a word the records must hold."""
     names = set()
-    for publisher in publishers:
-        place = council_place(publisher)
-        if place is None:
-            continue
+    for place in places:
         # "City of York" is York, "Bridgend County" Bridgend: a generic word opens or ends no name.
         typed = [word.lower() for word in _WORD.findall(place.replace("&", " and "))]
         while typed and typed[0] in _GENERIC:
@@ -70,11 +72,8 @@ def _names_of_several_words(publishers: Iterable[str], words: set[str]) -> set[s
     return names
 
 
-def _place_words(publisher: str) -> list[str]:
-    """The distinctive words of a local authority's name ([] for any other publisher)."""
-    place = council_place(publisher)
-    if place is None:
-        return []
+def _place_words(place: str) -> list[str]:
+    """The distinctive words of a local authority's place ("Bristol" of "Bristol City Council")."""
     # What follows "upon", "on" or "under" is the river or sea a place stands on ("Richmond upon
     # Thames"): "Thames Water" names no place. The whole name still does (_names_of_several_words).
     place = _STANDS_ON.split(place, maxsplit=1)[0]

@@ -239,9 +239,9 @@ def _place_pattern(names: Collection[str]) -> re.Pattern[str] | None:
     ("Newcastle-under-Lyme"), an "and" written as "&" or left out ("Telford & Wrekin")."""
     patterns = []
     for name in sorted(names, key=len, reverse=True):
-        words = [word for word in name.split() if word != "and"]
-        joins = [r"(?:\W+and\W+|\W*&\W*|\W+)" if "and" in name.split() else r"\W+" for _ in words[1:]]
-        patterns.append(re.escape(words[0]) + "".join(join + re.escape(word) for join, word in zip(joins, words[1:])))
+        first, *rest = _name_key(name.split())
+        join = r"(?:\W+and\W+|\W*&\W*|\W+)" if "and" in name.split() else r"\W+"
+        patterns.append(re.escape(first) + "".join(join + re.escape(word) for word in rest))
     return re.compile(rf"\b(?:{'|'.join(patterns)})\b", re.IGNORECASE) if patterns else None
 
 
