@@ -51,7 +51,7 @@ console.log(JSON.stringify([
 def test_the_status_counts_results_drawn_apart_from_those_folded_behind_them():
     """A visitor read "showing the best 17" above 10 results, 7 of them folded behind "N more like this"."""
     assert _node(STATUS) == [
-        "1,112 results for ‘house prices’, showing the best 10 and 7 more like them",
+        "1,112 results for ‘house prices’, showing the best 10, with 7 similar ones grouped under them",
         "1,112 results for ‘house prices’, showing the best 10",
         "17 results for ‘house prices’",
     ]

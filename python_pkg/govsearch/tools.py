@@ -312,7 +312,7 @@ _BUDGET_NOTICES = (
     (
         "dropped",
         "common_terms_left_out",
-        "Left out of this search because they occur in too many records to weigh within the work budget: {}. The other words decided the results; add a more specific word.",
+        "Left out of this search because so many records hold them that they could not be weighed: {}. Your other words decided the results; a more specific word may help.",
     ),
     (
         "limited",

@@ -146,6 +146,7 @@ def open_page(browser: Any, served: Served) -> Iterator[Any]:
         viewport: dict | None = None,
         wait_ready: bool = False,
         bypass_csp: bool = False,
+        touch: bool = False,
     ):
         site = site or served
         context = browser.new_context(
@@ -153,6 +154,8 @@ def open_page(browser: Any, served: Served) -> Iterator[Any]:
             viewport=viewport or {"width": 1280, "height": 900},
             service_workers="block",
             bypass_csp=bypass_csp,
+            is_mobile=touch,
+            has_touch=touch,
         )
         guard = Guard(site.origin)
 

@@ -829,6 +829,26 @@ def test_choosing_did_you_mean_moves_focus_to_the_results(open_page, size):
     screenshot(page, f"search-{size}-after-suggestion", full_page=False)
 
 
+@pytest.mark.parametrize("touch", [True, False], ids=["touch", "mouse"])
+def test_submitting_on_a_touch_screen_puts_the_keyboard_away(open_page, touch):
+    """A visitor on a phone pressed "Go" and the keyboard stayed over the results:
+    the search box kept focus. On a touch screen focus moves to the count; with a
+    mouse and keyboard it stays in the box, for the next words."""
+    page, guard = open_page("", viewport=PHONE if touch else LAPTOP, touch=touch, wait_ready=True)
+    page.fill("#search-input", "bathing water")
+    _status(page, "‘bathing water’")  # the results as typed, before Go
+    page.evaluate("() => { document.querySelector('#search-results li').dataset.before = 'go'; }")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector('#search-results li[data-before]')")  # drawn again
+    focused = page.evaluate("() => document.activeElement.id")
+    assert focused == ("search-status" if touch else "search-input"), f"focus is on {focused}"
+    # Typing again after Go keeps the box: a later answer does not take focus from it.
+    page.focus("#search-input")
+    page.keyboard.type(" quality")
+    _status(page, "‘bathing water quality’")
+    assert page.evaluate("() => document.activeElement.id") == "search-input"
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_skip_link_goes_past_the_filters_to_the_results(open_page, size):
     page, guard = open_page("#q=data", viewport=SIZES[size])

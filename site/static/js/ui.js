@@ -30,6 +30,7 @@ const MAX_LIMIT = 20; // the tool schema's maximum, and the step of each later p
 const PREFIX_MIN = 3; // the engine matches a last word as a prefix from three letters
 const SEARCH_TIMEOUT_MS = 120000;
 const WIDE = "(min-width: 40.0625em)"; // GOV.UK's tablet breakpoint: filters open beside the results
+const TOUCH = "(pointer: coarse)"; // a screen keyboard, which covers the results while the box has focus
 
 export function startSearch(bridge, base) {
   // The page a form reaches without JavaScript: with it, search instead.
@@ -293,6 +294,7 @@ class SearchPage {
   listen() {
     const { ui } = this;
     ui.input.addEventListener("input", () => {
+      this.focusResults = false; // typing again keeps the box
       this.state.q = ui.input.value.slice(0, MAX_QUERY);
       this.limit = FIRST_LIMIT;
       this.place = null;
@@ -307,6 +309,7 @@ class SearchPage {
       event.preventDefault();
       clearTimeout(this.timer);
       this.state.q = ui.input.value.slice(0, MAX_QUERY);
+      this.focusResults = matchMedia(TOUCH).matches; // on a phone "Go" puts the keyboard away, onto the count
       this.newSearch(!this.typingEntry);
     });
     ui.input.addEventListener("keydown", (event) => this.escape(event));
