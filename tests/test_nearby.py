@@ -144,3 +144,50 @@ def test_a_postcode_is_said_not_to_be_searched(notices, query):
 @pytest.mark.parametrize("query", ["postcode lookup", "M1 motorway", "libraries"])
 def test_words_that_are_no_postcode_say_nothing_of_postcodes(notices, query):
     assert "postcode_not_searched" not in [notice["code"] for notice in notices.messages(query, allow_empty=True)]
+
+
+@pytest.fixture(scope="module")
+def finders(tmp_path_factory):
+    """A site where Leeds publishes its schools and Manchester only its allotments."""
+    folder = tmp_path_factory.mktemp("finders")
+    guide = _record("school-term-dates", "Schools: term and holiday dates", "Department for Education")
+    guide.data.update(summary="Schools set their term and holiday dates; schools and councils publish them.")
+    finder = _record("compare-schools", "Find and compare schools in England", "Department for Education")
+    finder.data.update(summary="Performance tables by area.")
+    records = [
+        guide,
+        finder,
+        _record("leeds-schools", "Schools", "Leeds City Council"),
+        _record("manchester-allotments", "Allotments", "Manchester City Council"),
+    ]
+    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+    return lambda query: catalogue.call("search_government_knowledge", {"query": query})["results"]
+
+
+def _order(found: list[dict]) -> list[str]:
+    return [result["id"] for result in found]
+
+
+@pytest.mark.parametrize("query", ["schools in Manchester", "schools near me", "nearest schools"])
+def test_where_nothing_is_local_a_finder_comes_before_a_guide(finders, query):
+    """Nothing in the catalogue is about Manchester's schools, nor can it know where "me"
+    is: a service that finds schools for any place answers, before a guide holding the
+    word more often (which leads without a place: below)."""
+    found = finders(query)
+    order = _order(found)
+    assert order.index("compare-schools") < order.index("school-term-dates"), order
+    assert [result["id"] for result in found if "finds_any_place" in result.get("reasons", [])] == ["compare-schools"]
+    if "Manchester" in query:
+        assert order[0] == "compare-schools"
+
+
+@pytest.mark.parametrize("query", ["schools in Leeds", "schools"])
+def test_a_places_own_records_or_no_place_lift_no_finder(finders, query):
+    """Leeds publishes its schools, so they lead; and a query about no place asks for no finder:
+    the guide stays before it ("schools" after "nearest schools", which searches the same words)."""
+    finders("nearest schools")
+    found = finders(query)
+    order = _order(found)
+    assert order[0] == "leeds-schools" and order.index("school-term-dates") < order.index("compare-schools"), order
+    assert all("finds_any_place" not in result.get("reasons", []) for result in found)

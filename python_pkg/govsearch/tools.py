@@ -19,6 +19,7 @@ from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
+from .ranking.nearby import asks_for_here
 from .ranking.query import Term, clauses_for, query_terms
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
 from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
@@ -237,6 +238,7 @@ def _ranked(
         sorted(identified),
         strict_only=nothing,
         start=offset,
+        here=asks_for_here(query, terms),
         series=catalogue.store.series_at_hand(),
         rows_missing=catalogue.store.rows_missing,
         newest_edition=catalogue.store.newest_edition,

@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 
+from . import rules
 from .query import Term, has_topic, preference
 from .series import LOCAL_AUTHORITY
+from .state import Ranked
 
 # The asker's own whereabouts, as people write them; "near Leeds" names a place instead.
 _HERE = re.compile(
@@ -39,6 +41,25 @@ def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str
     if not named or not results or any("place_matches" in reasons and score > 0 for reasons, score in results):
         return []
     return named
+
+
+# A record that finds things for any place says so in its title or summary: "Find and compare
+# schools in England", "Search sold property prices", "Planning Data map", "Postcode lookup".
+_FINDS = re.compile(r"\b(?:find|search|maps?|look\s?up)\b", re.IGNORECASE)
+
+
+def finders_first(ranked: list[Ranked], rows: Sequence[Mapping[str, object]]) -> None:
+    """Where the catalogue holds nothing local for the query (nothing about the place
+    it names, or the asker's own place, named nowhere), lift the records that find,
+    search, map or look up (rules.FINDER_BOOST), within each mode: the answer for any
+    place. Over all place and "near me" queries it lowered a named place's own records
+    ("allotments Gateshead"); only where there are none, it lifts the finders
+    (docs/ranking.md)."""
+    for item, row in zip(ranked, rows):
+        if _FINDS.search(f"{row.get('title', '')} {row.get('summary', '')}"):
+            item.score *= rules.FINDER_BOOST
+            item.reasons.append("finds_any_place")
+    ranked.sort(key=lambda item: (rules.TIER_ORDER[item.mode], *rules.rank_key(item.score, item.number)))
 
 
 # Words a place's name writes in lower case ("Vale of Glamorgan", "Newcastle-under-Lyme").

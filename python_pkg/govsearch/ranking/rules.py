@@ -60,6 +60,10 @@ PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the t
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 2.0  # the record's type is one an intent word asks for: above a reviewed page's prior (1.6 x 1.3)
 PLACE_BOOST = 6.0  # the record holds the place the query names beside its topic (any mode)
+# Where the catalogue holds nothing local (a place no result is about, or "near me" naming none),
+# a record whose title or summary says it finds, searches, maps or looks up is the answer for any
+# place ("Find and compare schools in England" for "schools in Manchester"): ranking.nearby.finders_first.
+FINDER_BOOST = 2.0
 # ... and a place beside a topic counts for lunr's score this much (its clause boost): nothing.
 # It ranks by PLACE_BOOST alone: a place name is a rare word, so its idf in a title would
 # otherwise lift a record that names the place (a council's brownfield register) above
@@ -133,8 +137,8 @@ def settings() -> tuple[float, ...]:
 
 
 def evidence_settings() -> tuple[float, ...]:
-    """The settings row evidence reads (ranking.evidence), for the same reason as `settings`."""
-    return (EXACT_TITLE_BOOST, PHRASE_BOOST)
+    """The settings row evidence reads (ranking.evidence, nearby.finders_first), for the same reason as `settings`."""
+    return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST)
 
 
 def near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:

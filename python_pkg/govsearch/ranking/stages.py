@@ -17,6 +17,7 @@ from ..terms import Clause
 from . import rules, series
 from .budget import call_budget
 from .evidence import exact_words, phrase_words, row_evidence
+from .nearby import finders_first, unmatched_places
 from .query import Term
 from .scoring import rank_tier
 from .state import Answer, QueryState, Ranked
@@ -146,6 +147,7 @@ def _kept(state: QueryState) -> _Kept:
         tuple(state.identified),
         state.strict_only,
         state.start,
+        state.here,  # "nearest schools" and "schools" search the same words, and order them apart
     )
     return state.engine.remembered(key, lambda: _Kept(*first_stage(state)))
 
@@ -205,6 +207,8 @@ def _second_stage(
         raise state.with_rows(missing, lambda: _foretold(state, kept.first, foretell), numbers) from None
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
         row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, kept.misspelt)
+    if ranked and (state.here or unmatched_places(terms, [(item.reasons, item.score) for item in ranked])):
+        finders_first(ranked, [pool[item.number] for item in ranked])
     return ranked, pool
 
 

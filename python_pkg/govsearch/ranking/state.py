@@ -26,6 +26,7 @@ class QueryState:
     identified: list[int]  # ascending
     strict_only: bool  # no looser mode: the filters pass nothing, so none could find more
     start: int  # the first record wanted (the search page's "show more")
+    here: bool = False  # about the asker's own place, naming none (ranking.nearby.asks_for_here)
     # Each record of a series of two or more: its series, when at hand without a download (the sharded
     # store's table, read while idle): it foretells a second window before the first one's rows arrive.
     series: Mapping[int, int] | None = None
