@@ -42,6 +42,7 @@ const { statusText } = await import(process.argv[1]);
 console.log(JSON.stringify([
   statusText("house prices", { total: 1112, returned: 10, behind: 7 }, 0),
   statusText("house prices", { total: 1112, returned: 10, behind: 0 }, 0),
+  statusText("house prices", { total: 1112, returned: 10, behind: 1 }, 0),
   statusText("house prices", { total: 17, returned: 10, behind: 7 }, 0),
 ]));
 """
@@ -53,6 +54,7 @@ def test_the_status_counts_results_drawn_apart_from_those_folded_behind_them():
     assert _node(STATUS) == [
         "1,112 results for ‘house prices’, showing the best 10, with 7 similar ones grouped under them",
         "1,112 results for ‘house prices’, showing the best 10",
+        "1,112 results for ‘house prices’, showing the best 10, with 1 similar one grouped under them",
         "17 results for ‘house prices’",
     ]
 

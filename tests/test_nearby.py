@@ -153,7 +153,7 @@ def finders(tmp_path_factory):
     guide = _record("school-term-dates", "Schools: term and holiday dates", "Department for Education")
     guide.data.update(summary="Schools set their term and holiday dates; schools and councils publish them.")
     finder = _record("compare-schools", "Find and compare schools in England", "Department for Education")
-    finder.data.update(summary="Performance tables by area.")
+    finder.data.update(resourceType="govuk-content", summary="Performance tables by area.")
     records = [
         guide,
         finder,
@@ -191,3 +191,49 @@ def test_a_places_own_records_or_no_place_lift_no_finder(finders, query):
     order = _order(found)
     assert order[0] == "leeds-schools" and order.index("school-term-dates") < order.index("compare-schools"), order
     assert all("finds_any_place" not in result.get("reasons", []) for result in found)
+
+
+def test_a_file_is_no_finder(tmp_path):
+    """ "Ward to Local Authority Lookup" and a map layer are datasets: files, not services that find
+    anything for a place, so where nothing is local they are not lifted."""
+    lookup = _record("ward-lookup", "Ward to Local Authority District Lookup", "Office for National Statistics")
+    guide = _record("ward-guide", "Wards and councillors", "Ministry of Housing, Communities and Local Government")
+    guide.data.update(resourceType="guidance", summary="Wards, the councillors who represent them and ward boundaries.")
+    records = [lookup, guide, _record("leeds-allotments", "Allotments", "Leeds City Council")]
+    write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    found = catalogue.call("search_government_knowledge", {"query": "wards near me"})["results"]
+    assert [result["id"] for result in found] == ["ward-guide", "ward-lookup"], found
+    assert not any("finds_any_place" in result.get("reasons", []) for result in found)
+
+
+def test_later_pages_keep_the_first_pages_decision(tmp_path):
+    """Leeds publishes its schools, so "schools in Leeds" lifts no finder: nor does its second
+    page, which holds only other councils' schools (decided on the first window, as the notice is)."""
+    councils = [_record(f"schools-{n}", "Schools", f"Borough{chr(97 + n)}ton Borough Council") for n in range(26)]
+    finder = _record("compare-schools", "Find and compare", "Department for Education")
+    finder.data.update(resourceType="govuk-content", summary="Performance tables for schools by area.")
+    records = [*councils, finder, _record("leeds-schools", "Schools", "Leeds City Council")]
+    write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    first = catalogue.call("search_government_knowledge", {"query": "schools in Leeds", "limit": 20})
+    later = catalogue.call("search_government_knowledge", {"query": "schools in Leeds", "limit": 20}, offset=20)
+    assert first["results"][0]["id"] == "leeds-schools"
+    assert "compare-schools" in [result["id"] for result in later["results"]]
+    assert not any("finds_any_place" in result.get("reasons", []) for result in first["results"] + later["results"])
+
+
+def test_a_publishers_filter_names_whose_records_so_no_finder_is_lifted(tmp_path):
+    """Under a publishers filter "near me" gets no place_not_named notice (the filter names
+    whose records), and so no finder is lifted either: the notice and the rule agree."""
+    finder = _record("compare-schools", "Find and compare schools in England", "Department for Education")
+    finder.data.update(resourceType="govuk-content")
+    guide = _record("school-term-dates", "Schools: term and holiday dates", "Department for Education")
+    guide.data.update(resourceType="guidance", summary="Schools set their term dates; schools publish them.")
+    write_data(load_config(REPO / "site" / "site.toml"), [finder, guide], tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    for filters in ({}, {"publishers": ["Department for Education"]}):
+        answer = catalogue.call("search_government_knowledge", {"query": "schools near me", **filters})
+        lifted = [result["id"] for result in answer["results"] if "finds_any_place" in result.get("reasons", [])]
+        named = "place_not_named" in {notice["code"] for notice in answer["notices"]}
+        assert lifted == (["compare-schools"] if named else []) and named == (not filters), (filters, answer)

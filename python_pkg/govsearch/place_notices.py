@@ -48,7 +48,7 @@ def before_search(text: str, terms: list[Term], filters: dict[str, Any]) -> list
     notices = []
     if names_a_postcode(text):
         notices.append({"code": "postcode_not_searched", "message": POSTCODE_NOT_SEARCHED})
-    if asks_for_here(text, terms) and "publishers" not in filters:
+    if asks_for_here(text, terms, filters):
         notices.append({"code": "place_not_named", "message": PLACE_NOT_NAMED})
     return notices
 

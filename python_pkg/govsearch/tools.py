@@ -238,7 +238,7 @@ def _ranked(
         sorted(identified),
         strict_only=nothing,
         start=offset,
-        here=asks_for_here(query, terms),
+        here=asks_for_here(query, terms, filters),
         series=catalogue.store.series_at_hand(),
         rows_missing=catalogue.store.rows_missing,
         newest_edition=catalogue.store.newest_edition,

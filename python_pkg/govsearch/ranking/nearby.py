@@ -27,9 +27,10 @@ _HERE = re.compile(
 )
 
 
-def asks_for_here(text: str, terms: Sequence[Term]) -> bool:
-    """Whether the query asks about the asker's own place without naming one the estate knows."""
-    return _HERE.search(text) is not None and not any(term.place for term in terms)
+def asks_for_here(text: str, terms: Sequence[Term], filters: Collection[str] = ()) -> bool:
+    """Whether the query asks about the asker's own place without naming one the estate
+    knows, nor a publishers filter (`filters`: the call's filter names) naming whose records."""
+    return _HERE.search(text) is not None and not any(term.place for term in terms) and "publishers" not in filters
 
 
 def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str], float]]) -> list[str]:
@@ -43,20 +44,28 @@ def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str
     return named
 
 
-# A record that finds things for any place says so in its title or summary: "Find and compare
-# schools in England", "Search sold property prices", "Planning Data map", "Postcode lookup".
-_FINDS = re.compile(r"\b(?:find|search|maps?|look\s?up)\b", re.IGNORECASE)
+# A service that finds things for any place says so in its title or summary: "Find and compare
+# schools in England", "Search sold property prices", "Planning Data map", "Postcode look-up".
+_FINDS = re.compile(r"\b(?:find|search|maps?|look[\s-]?up)\b", re.IGNORECASE)
+
+
+def finds_any_place(row: Mapping[str, object]) -> bool:
+    """Whether a record is a service that finds things for any place: not a dataset, whose
+    "map" or "lookup" is a file (ONS's "Ward to Local Authority Lookup", a map layer)."""
+    return row.get("resourceType") != "dataset" and bool(
+        _FINDS.search(f"{row.get('title', '')} {row.get('summary', '')}")
+    )
 
 
 def finders_first(ranked: list[Ranked], rows: Sequence[Mapping[str, object]]) -> None:
     """Where the catalogue holds nothing local for the query (nothing about the place
-    it names, or the asker's own place, named nowhere), lift the records that find,
+    it names, or the asker's own place, named nowhere), lift the services that find,
     search, map or look up (rules.FINDER_BOOST), within each mode: the answer for any
     place. Over all place and "near me" queries it lowered a named place's own records
     ("allotments Gateshead"); only where there are none, it lifts the finders
     (docs/ranking.md)."""
     for item, row in zip(ranked, rows):
-        if _FINDS.search(f"{row.get('title', '')} {row.get('summary', '')}"):
+        if item.mode != "identifier" and finds_any_place(row):
             item.score *= rules.FINDER_BOOST
             item.reasons.append("finds_any_place")
     ranked.sort(key=lambda item: (rules.TIER_ORDER[item.mode], *rules.rank_key(item.score, item.number)))

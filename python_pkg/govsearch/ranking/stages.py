@@ -88,7 +88,8 @@ def _newest_leads(state: QueryState, answer: Answer, rows: Rows) -> list[Ranked]
         ):
             # Placed by this rule: its prior and evidence never ranked it. One publisher's edition
             # of the same title names the place the lead named (nearby.unmatched_places reads it).
-            placed = ["place_matches"] if "place_matches" in item.reasons else []
+            # Its score is the lead's, and so are the place and finder evidence in it.
+            placed = [reason for reason in ("place_matches", "finds_any_place") if reason in item.reasons]
             lead = Ranked(newest, item.score, item.mode, ["newest_edition", *placed])
             lead.others = [item.number, *(other for other in item.others if other != newest)]
             lacking = [number for number in lacking if number != newest]
@@ -207,9 +208,19 @@ def _second_stage(
         raise state.with_rows(missing, lambda: _foretold(state, kept.first, foretell), numbers) from None
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
         row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, kept.misspelt)
-    if ranked and (state.here or unmatched_places(terms, [(item.reasons, item.score) for item in ranked])):
+    if ranked and _nothing_local(state, kept):
         finders_first(ranked, [pool[item.number] for item in ranked])
     return ranked, pool
+
+
+def _nothing_local(state: QueryState, kept: _Kept) -> bool:
+    """Whether the query asks about the asker's place, naming none, or names a place that no
+    record of its first window is about (as notice place_not_matched says): decided on the
+    first window for every window, so "show more" lifts no finder above the place's records."""
+    if state.here:
+        return True
+    first = kept.first if not state.start else _kept(state.at(0)).first
+    return bool(unmatched_places(state.terms, [(item.reasons, item.score) for item in first.ranked]))
 
 
 def first_stage(state: QueryState) -> tuple[Answer, frozenset[str]]:

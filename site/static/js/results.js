@@ -251,7 +251,7 @@ export function statusText(query, result, added) {
   const noun = result.total === 1 ? "result" : "results";
   const behind = result.behind || 0;
   if (result.total > result.returned + behind) {
-    const folded = behind ? `, with ${thousands(behind)} similar ones grouped under them` : "";
+    const folded = behind ? `, with ${thousands(behind)} similar ${behind === 1 ? "one" : "ones"} grouped under them` : "";
     return `${thousands(result.total)} ${noun} for ${quoted}, showing the best ${thousands(result.returned)}${folded}`;
   }
   return `${thousands(result.total)} ${noun} for ${quoted}`;

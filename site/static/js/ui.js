@@ -30,7 +30,7 @@ const MAX_LIMIT = 20; // the tool schema's maximum, and the step of each later p
 const PREFIX_MIN = 3; // the engine matches a last word as a prefix from three letters
 const SEARCH_TIMEOUT_MS = 120000;
 const WIDE = "(min-width: 40.0625em)"; // GOV.UK's tablet breakpoint: filters open beside the results
-const TOUCH = "(pointer: coarse)"; // a screen keyboard, which covers the results while the box has focus
+const TOUCH = "(hover: none) and (pointer: coarse)"; // a screen keyboard covers the results while the box has focus
 
 export function startSearch(bridge, base) {
   // The page a form reaches without JavaScript: with it, search instead.
@@ -102,6 +102,7 @@ class SearchPage {
     const mine = ++this.sequence;
     document.body.classList.toggle("app-searching", Boolean(current.q.trim()));
     if (!current.q.trim()) {
+      this.focusResults = false; // nothing drawn: a later answer (Back, a filter) must not take focus
       this.clear();
       return;
     }
@@ -165,6 +166,10 @@ class SearchPage {
     const active = document.activeElement;
     const focused = active && active.dataset && ui.groups.contains(active) ? { ...active.dataset } : {};
     this.clear();
+    if (this.focusResults) {
+      this.focusResults = false;
+      ui.status.focus(); // the count (or why the search failed), then the results; never lost to <body>
+    }
     const query = current.q.trim();
     if (!result.ok) {
       ui.status.textContent = failureText(result);
@@ -183,10 +188,6 @@ class SearchPage {
     this.shown = { current, result, facets };
     this.showMore(result);
     this.renderFilters(current, facets, focused);
-    if (this.focusResults) {
-      this.focusResults = false;
-      ui.status.focus(); // the count, then the results; never lost to <body>
-    }
     this.drawn = { fragment: toFragment(current), limit: this.limit, pages: 0 };
     if (this.place) {
       const mine = this.sequence;
