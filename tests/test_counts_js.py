@@ -69,3 +69,26 @@ def _node(script: str) -> object:
         check=True,
     )
     return json.loads(done.stdout)
+
+
+NOTICES = """
+// The notes are paragraphs: a node to hold their text is all this test needs of a document.
+globalThis.document = { createElement: () => ({ textContent: "", append() {} }) };
+const { noticeList } = await import(process.argv[1]);
+const results = [{ matchMode: "all_terms" }, { matchMode: "all_terms" }, { matchMode: "any_term" }];
+const unplaced = [{ code: "place_not_matched", message: "None of these results is about Leeds." }];
+console.log(JSON.stringify([
+  noticeList({ total: 3, match_mode: "all_terms", results, notices: [] }, 0, "", () => ""),
+  noticeList({ total: 3, match_mode: "all_terms", results, notices: unplaced }, 0, "", () => ""),
+].map((messages) => messages.map((message) => message.textContent))));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_results_that_lack_the_place_are_not_said_to_match_all_of_the_words():
+    """ "bin collection days Leeds": the first results hold every word but Leeds (a place only
+    ranks), and the page said they matched all of the words above "None of these results is about Leeds"."""
+    plain, unplaced = _node(NOTICES)
+    assert plain[0] == "The first 2 results match all of your words; the rest match only some of them."
+    assert unplaced[0] == "The first 2 results match all of your words but the place; the rest match only some of them."
+    assert unplaced[1].startswith("None of these results is about Leeds")

@@ -283,7 +283,9 @@ export function noticeList(result, added, typed, searchLink) {
   if (looser > 0 && results[0].matchMode === "all_terms") {
     const first = looser === 1 ? "The first result matches" : `The first ${thousands(looser)} results match`;
     const rest = [...new Set(results.slice(looser).map((item) => LOOSER[item.matchMode]).filter(Boolean))];
-    messages.push(`${first} all of your words; the rest match ${rest.join(" or ")}.`);
+    // A place beside the topic only ranks: where no result is about it, none holds it.
+    const unplaced = (result.notices || []).some((notice) => notice.code === "place_not_matched");
+    messages.push(`${first} all of your words${unplaced ? " but the place" : ""}; the rest match ${rest.join(" or ")}.`);
   }
   if (added && result.total) {
     messages.push(`The last ${added} also match words starting with ‘${typed}’.`);
