@@ -293,6 +293,20 @@ def test_a_suggestion_offers_the_results_word_nearest_the_one_typed():
     assert suggestion("pasport renewel", corrected, [renew]) == "passport renew"
 
 
+def test_a_suggestion_is_a_spelling_of_the_word_typed_not_another_word():
+    """The fuzzy tier read "harrogate" (no record holds it) two edits from "harlow", and the page
+    offered "Did you mean tree preservation order harlow?", another town. A word is offered only
+    if it keeps most letters of the one typed ("reduncy": "redundancy" still is)."""
+    from govsearch.ranking import suggestion
+
+    harlow = {"title": "Harlow Council Confirmed TPO Areas", "summary": "", "publisher": "Harlow Council"}
+    corrected = {"harrogate": stems("harlow")[0]}
+    assert suggestion("tree preservation order harrogate", corrected, [harlow]) is None
+    pay = {"title": "Calculate your statutory redundancy pay", "summary": "", "publisher": "Insolvency Service"}
+    corrected = {"reduncy": stems("redundancy")[0]}
+    assert suggestion("reduncy pay", corrected, [pay]) == "redundancy pay"
+
+
 def test_a_call_asked_again_is_ranked_once_and_boosted_once(search, catalogue):
     """The browser asks a call again once its rows arrive: both ranking stages
     are kept for it, and row evidence (which multiplies scores) is applied

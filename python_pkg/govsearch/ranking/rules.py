@@ -64,6 +64,9 @@ PLACE_BOOST = 6.0  # the record holds the place the query names beside its topic
 # a record whose title or summary says it finds, searches, maps or looks up is the answer for any
 # place ("Find and compare schools in England" for "schools in Manchester"): ranking.nearby.finders_first.
 FINDER_BOOST = 2.0
+# "Did you mean" offers a word only if most letters of the longer of it and the word typed are
+# in both, in order ("reduncy" -> "redundancy", 7 of 10; never "harrogate" -> "harlow", 4 of 9).
+SPELLING_KEEPS = 0.7
 # ... and a place beside a topic counts for lunr's score this much (its clause boost): nothing.
 # It ranks by PLACE_BOOST alone: a place name is a rare word, so its idf in a title would
 # otherwise lift a record that names the place (a council's brownfield register) above

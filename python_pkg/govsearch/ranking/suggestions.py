@@ -71,10 +71,31 @@ def suggestion(query: str, corrected: dict[str, str], rows: Sequence[Mapping[str
             forms = spelt.get(corrected[typed[0][0]])
             if not forms:
                 return None
-            words.append(min(forms, key=lambda form: _distance(word.lower(), form)))
+            nearest = min(forms, key=lambda form: _distance(word.lower(), form))
+            if not _a_spelling_of(typed[0][0], nearest):
+                return None
+            words.append(nearest)
         else:
             words.append(word)
     return " ".join(words)
+
+
+def _a_spelling_of(typed: str, word: str) -> bool:
+    """Whether `word` could be what was meant by `typed`: most letters of the longer of the two
+    in order in both (rules.SPELLING_KEEPS). A word the index lacks reached by the fuzzy tier's
+    edits of its stem can be another word, and "did you mean" then changed what was asked:
+    "tree preservation order harrogate" was offered "... harlow", "camden" "cadets"."""
+    return _common(typed, word) >= rules.SPELLING_KEEPS * max(len(typed), len(word))
+
+
+def _common(a: str, b: str) -> int:
+    """The longest common subsequence's length: letters in both, in order."""
+    row = [0] * (len(b) + 1)
+    for char in a:
+        previous = 0
+        for j, other in enumerate(b, 1):
+            previous, row[j] = row[j], previous + 1 if char == other else max(row[j], row[j - 1])
+    return row[-1]
 
 
 def _distance(a: str, b: str) -> int:
