@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from .engine import DIMENSIONS
 from .ranking.nearby import (
     as_written,
-    asks_for_here,
     local_example,
     names_a_postcode,
     titled_as_typed,
@@ -43,12 +42,13 @@ PLACE_NOT_MATCHED = (
 )
 
 
-def before_search(text: str, terms: list[Term], filters: dict[str, Any]) -> list[dict[str, Any]]:
-    """The notices the query alone decides: a postcode, and the asker's own place (not under a publishers filter)."""
+def before_search(text: str, here: bool) -> list[dict[str, Any]]:
+    """The notices the query alone decides: a postcode, and the asker's own place (`here`:
+    nearby.asks_for_here, which the ranking reads too)."""
     notices = []
     if names_a_postcode(text):
         notices.append({"code": "postcode_not_searched", "message": POSTCODE_NOT_SEARCHED})
-    if asks_for_here(text, terms, filters):
+    if here:
         notices.append({"code": "place_not_named", "message": PLACE_NOT_NAMED})
     return notices
 

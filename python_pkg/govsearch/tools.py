@@ -144,9 +144,10 @@ def search(
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
     terms = _limited_terms(catalogue, arguments["query"], prefix_last, notices)
-    placed = place_notices.before_search(arguments["query"], terms, filters)
+    here = asks_for_here(arguments["query"], terms, filters)
+    placed = place_notices.before_search(arguments["query"], here)
     notices += placed
-    found = _ranked(catalogue, arguments["query"], terms, filters, offset, notices)
+    found = _ranked(catalogue, arguments["query"], terms, filters, offset, notices, here)
     shown = found.ranked[:limit]
     catalogue.store.require([number for item in shown for number in (item.number, *item.others)])
     tiers = {mode: (tier_terms, clauses) for mode, tier_terms, clauses in found.tiers}
@@ -217,8 +218,10 @@ def _ranked(
     filters: dict[str, frozenset[str]],
     offset: int,
     notices: list[dict[str, Any]],
+    here: bool,
 ) -> ranking.Answer:
-    """Both ranking stages (ranking.answer) for the terms, the filters and the page's offset."""
+    """Both ranking stages (ranking.answer) for the terms, the filters and the page's offset;
+    `here`: the query asks about the asker's own place, naming none (nearby.asks_for_here)."""
     engine = catalogue.engine
     if not terms:
         return ranking.Answer(total=0, mode="all_terms", ranked=[], tiers=[], matches=engine.match([]))
@@ -238,7 +241,7 @@ def _ranked(
         sorted(identified),
         strict_only=nothing,
         start=offset,
-        here=asks_for_here(query, terms, filters),
+        here=here,
         series=catalogue.store.series_at_hand(),
         rows_missing=catalogue.store.rows_missing,
         newest_edition=catalogue.store.newest_edition,

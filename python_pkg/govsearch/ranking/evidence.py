@@ -12,7 +12,7 @@ from typing import Any
 from . import rules
 from .analysis import analysed, index_terms_near
 from .query import GROUP_MARK, NO_SEARCH_TERMS, SearchTerms, Term
-from .state import Ranked
+from .state import Ranked, in_answer_order
 
 
 def row_evidence(
@@ -48,7 +48,7 @@ def row_evidence(
             if not term.intent and not term.prefix and not term.synonym
         ]
         _adjacent_words(item, texts, plain)
-    ranked.sort(key=lambda item: (rules.TIER_ORDER[item.mode], *rules.rank_key(item.score, item.number)))
+    in_answer_order(ranked)
 
 
 def _exact_title(item: Ranked, row: Mapping[str, Any], query: frozenset[str], search_terms: SearchTerms) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping, Sequence
 from . import rules
 from .query import Term, has_topic, preference
 from .series import LOCAL_AUTHORITY
-from .state import Ranked
+from .state import Ranked, in_answer_order
 
 # The asker's own whereabouts, as people write them; "near Leeds" names a place instead.
 _HERE = re.compile(
@@ -68,7 +68,7 @@ def finders_first(ranked: list[Ranked], rows: Sequence[Mapping[str, object]]) ->
         if item.mode != "identifier" and finds_any_place(row):
             item.score *= rules.FINDER_BOOST
             item.reasons.append("finds_any_place")
-    ranked.sort(key=lambda item: (rules.TIER_ORDER[item.mode], *rules.rank_key(item.score, item.number)))
+    in_answer_order(ranked)
 
 
 # Words a place's name writes in lower case ("Vale of Glamorgan", "Newcastle-under-Lyme").

@@ -79,13 +79,17 @@ def plain(text: str) -> str:
 @lru_cache(maxsize=1 << 14)  # answers read the same titles query after query
 def series_key(title: str) -> str:
     """The title without what varies between the members of a series ("" when nothing is left)."""
-    return " ".join(_WORD.findall(_VARYING.sub(" ", plain(title))))
+    return _without(_VARYING, title)
 
 
 @lru_cache(maxsize=1 << 14)
 def _editions_key(title: str) -> str:
     """The title without what varies between one nation's editions (series_key keeps its nation)."""
-    return " ".join(_WORD.findall(_VARYING_EDITIONS.sub(" ", plain(title))))
+    return _without(_VARYING_EDITIONS, title)
+
+
+def _without(varying: re.Pattern[str], title: str) -> str:
+    return " ".join(_WORD.findall(varying.sub(" ", plain(title))))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -157,14 +161,17 @@ def grouped(keys: Sequence[Hashable | None]) -> list[tuple[int, list[int]]]:
 
 def series_of(record: Mapping[str, Any]) -> Key | None:
     """A record's series (from its row or its data), None when its title is nothing but what varies."""
-    key = series_key(record.get("title", ""))
-    return (record.get("publisher", ""), record.get("resourceType", ""), key) if key else None
+    return _keyed(record, series_key(record.get("title", "")))
 
 
 def editions_of(record: Mapping[str, Any]) -> Key | None:
     """The records a record is an edition of: its series, one nation's ("Population
     estimates for Northern Ireland: mid-2020" is no older edition of England's mid-2022)."""
-    key = _editions_key(record.get("title", ""))
+    return _keyed(record, _editions_key(record.get("title", "")))
+
+
+def _keyed(record: Mapping[str, Any], key: str) -> Key | None:
+    """One publisher's records of one type under one title key (None for an empty key)."""
     return (record.get("publisher", ""), record.get("resourceType", ""), key) if key else None
 
 

@@ -79,6 +79,11 @@ class Ranked:
         return Ranked(self.number, self.score, self.mode, list(self.reasons))
 
 
+def in_answer_order(ranked: list[Ranked]) -> None:
+    """Order records as an answer shows them: by mode (a boost never crosses modes), then score."""
+    ranked.sort(key=lambda item: (rules.TIER_ORDER[item.mode], *rules.rank_key(item.score, item.number)))
+
+
 @dataclass
 class Answer:
     total: int  # records, after filters, matched by the modes the answer used

@@ -271,8 +271,9 @@ const LOOSER = { fuzzy: "close spellings of them", any_term: "only some of them"
 // the answer (`typed`: the word they start with), and the engine's notices.
 export function noticeList(result, added, typed, searchLink) {
   const messages = [];
-  const unheld = (result.notices || []).some((notice) => notice.code === "words_not_found"); // it says which, exactly
-  if (result.match_mode === "any_term" && result.total && !unheld) {
+  const codes = new Set((result.notices || []).map((notice) => notice.code));
+  if (result.match_mode === "any_term" && result.total && !codes.has("words_not_found")) {
+    // words_not_found says which words, exactly.
     messages.push("No record matches all of your words, so these match some of them.");
   } else if (result.match_mode === "fuzzy" && result.total) {
     messages.push("No exact matches, so these are close spellings.");
@@ -284,8 +285,8 @@ export function noticeList(result, added, typed, searchLink) {
     const first = looser === 1 ? "The first result matches" : `The first ${thousands(looser)} results match`;
     const rest = [...new Set(results.slice(looser).map((item) => LOOSER[item.matchMode]).filter(Boolean))];
     // A place beside the topic only ranks: where no result is about it, none holds it.
-    const unplaced = (result.notices || []).some((notice) => notice.code === "place_not_matched");
-    messages.push(`${first} all of your words${unplaced ? " but the place" : ""}; the rest match ${rest.join(" or ")}.`);
+    const unplaced = codes.has("place_not_matched") ? " but the place" : "";
+    messages.push(`${first} all of your words${unplaced}; the rest match ${rest.join(" or ")}.`);
   }
   if (added && result.total) {
     messages.push(`The last ${added} also match words starting with ‘${typed}’.`);
