@@ -237,3 +237,27 @@ def test_a_publishers_filter_names_whose_records_so_no_finder_is_lifted(tmp_path
         lifted = [result["id"] for result in answer["results"] if "finds_any_place" in result.get("reasons", [])]
         named = "place_not_named" in {notice["code"] for notice in answer["notices"]}
         assert lifted == (["compare-schools"] if named else []) and named == (not filters), (filters, answer)
+
+
+def test_a_record_holding_the_topic_only_as_a_theme_is_not_the_places(tmp_path):
+    """Bristol's allotments are filed under the catalogue theme "Population and statistics":
+    they hold "population" in their keywords only, so "population of Bristol" finds them but
+    they are not Bristol's population (no place boost above the national figures, and the
+    answer says nothing in it is about Bristol). A record saying it is about the topic is."""
+    plots = _record("bristol-allotments", "Allotment Plots", "Bristol City Council")
+    plots.data.update(keywords=["Population and statistics"])
+    national = _record("population-estimates", "Population estimates", "Office for National Statistics")
+    national.data.update(summary="Population estimates for the UK and its local authorities.")
+    records = [plots, national]
+    write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    answer = catalogue.call("search_government_knowledge", {"query": "population of Bristol"})
+    assert _order(answer["results"]) == ["population-estimates", "bristol-allotments"]
+    assert not any("place_matches" in result.get("reasons", []) for result in answer["results"])
+    assert "place_not_matched" in {notice["code"] for notice in answer["notices"]}
+    plots.data.update(summary="Bristol's population of allotment holders, by site.")
+    write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
+    placed = Catalogue.open(DirectoryLoader(tmp_path)).call(
+        "search_government_knowledge", {"query": "population of Bristol"}
+    )
+    assert _order(placed["results"])[0] == "bristol-allotments" and not placed["notices"]

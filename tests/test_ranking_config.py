@@ -169,6 +169,32 @@ def test_how_many_people_live_in_a_place_asks_for_its_population(tmp_path):
     assert first("How many people live in Bristol?")["title"] == "Population estimates"
 
 
+def test_how_many_people_asks_for_figures(tmp_path):
+    """ "how many people are homeless" counts people: the homelessness statistics
+    lead the service for homeless people, which leads the same words asked as
+    keywords ("how many people" reads as "statistics", an intent word)."""
+    figures = record(
+        id="homelessness-statistics",
+        title="Statutory homelessness in England",
+        summary="Households assessed as homeless by councils, each quarter.",
+        url="https://www.gov.uk/government/collections/homelessness-statistics",
+        resourceType="dataset",
+        publisher="Ministry of Housing, Communities and Local Government",
+    )
+    help_page = record(
+        id="homeless-help",
+        title="Help if you're homeless",
+        summary="What your council must do if you are homeless or at risk of homelessness.",
+        url="https://www.gov.uk/homelessness-help-from-council",
+        resourceType="govuk-content",
+        publisher="Ministry of Housing, Communities and Local Government",
+    )
+    first = first_result_on(tmp_path, [figures, help_page])
+    assert first("homeless")["id"] == "homeless-help"
+    found = first("how many people are homeless")
+    assert found["id"] == "homelessness-statistics" and "type_matches_intent" in found["reasons"]
+
+
 def test_a_place_ranks_its_records_without_lifting_a_record_that_only_names_it(tmp_path):
     """A place beside a topic is a preference (docs/ranking.md, "Questions and
     places"): the place's own record on the topic leads, then the national

@@ -56,6 +56,8 @@ class SiteConfig:
     fillers: tuple[str, ...] = ()  # words or phrases that say how, where or when someone asks ("near", "latest")
     # A question's opening words -> the words that say what it asks about, searched instead.
     openings: tuple[tuple[str, str], ...] = ()
+    # Intent words that name their kind of resource and nothing else ("api"): the first result is of that kind.
+    leading_intents: tuple[str, ...] = ()
     contact_url: str = ""  # where people report problems (the accessibility statement links to it)
 
     def collection(self, collection_id: str) -> Collection:
@@ -112,7 +114,7 @@ def load_config(path: Path, sources_dir: Path | None = None) -> SiteConfig:
 
 
 def _search(path: Path, table: Any) -> dict[str, Any]:
-    """The [search] table: synonym groups, intent words, fillers and question openings, checked."""
+    """The [search] table: synonym groups, intent words (and those that lead), fillers and question openings, checked."""
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [search] must be a table")
     groups = table.get("synonyms", [])
@@ -136,6 +138,9 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
             raise ConfigError(
                 f"{path}: search.intents.{word} must list resource types from {', '.join(RESOURCE_TYPES)}"
             )
+    leading = table.get("leading_intents", [])
+    if not isinstance(leading, list) or not all(word in intents for word in leading):
+        raise ConfigError(f"{path}: search.leading_intents must be a list of words from [search.intents]")
     fillers = table.get("fillers", [])
     if not isinstance(fillers, list) or not all(isinstance(w, str) and w.strip() for w in fillers):
         raise ConfigError(f"{path}: search.fillers must be a list of words or phrases")
@@ -150,6 +155,7 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
     return {
         "synonyms": tuple(tuple(word.strip() for word in group) for group in groups),
         "intents": tuple((word, tuple(types)) for word, types in intents.items()),
+        "leading_intents": tuple(leading),
         "fillers": tuple(" ".join(words.lower().split()) for words in fillers),
         "openings": tuple(
             (" ".join(words.lower().split()), " ".join(asks.split())) for words, asks in openings.items()

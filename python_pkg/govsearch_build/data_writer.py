@@ -143,6 +143,7 @@ def search_terms_of(config: SiteConfig, records: list[Record] | None = None) -> 
     return SearchTerms.from_lists(
         synonym_groups(config, records or []),
         {word: list(types) for word, types in config.intents},
+        leading=config.leading_intents,
         fillers=config.fillers,
         openings=dict(config.openings),
     )
@@ -194,6 +195,7 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
         "search": {
             "synonyms": synonym_groups(config, records),
             "intents": {word: list(types) for word, types in config.intents},
+            "leading_intents": list(config.leading_intents),
             "fillers": list(config.fillers),
             "openings": dict(config.openings),
             "places": place_names(records),

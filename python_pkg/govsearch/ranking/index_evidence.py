@@ -69,4 +69,13 @@ def placed(engine: SearchEngine, terms: list[Term], clauses: list[Clause], topic
             holders = records_holding(engine, clause, named)
             # A place of several words is held by records holding every one of them.
             places[term.place] = places[term.place] & holders if term.place in places else holders
-    return set().union(*places.values())
+    if not places:
+        return set()
+    # The topic in the record's own words, not only in a catalogue theme among its keywords:
+    # Bristol's "Allotment Plots" holds "population" only as its theme "Population and statistics".
+    about = ("title", "summary", "body")
+    topical: set[int] = set()
+    for term, clause in zip(terms, clauses):
+        if not preference(term, topic):
+            topical |= records_holding(engine, clause, about)
+    return set().union(*places.values()) & topical

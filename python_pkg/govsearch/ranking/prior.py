@@ -28,6 +28,7 @@ class RankingData:
         self.search_terms = SearchTerms.from_lists(
             search.get("synonyms", []),
             search.get("intents", {}),
+            leading=search.get("leading_intents", ()),
             fillers=search.get("fillers", ()),
             openings=search.get("openings", {}),
             places=search.get("places", ()),

@@ -93,6 +93,9 @@ class SearchTerms:
     # A question's opening words (lower case, single spaces) -> the words that say what it
     # asks about, searched instead: "how many people live in" asks for a population.
     openings: dict[str, str] = field(default_factory=dict)
+    # Intent words (index terms) that name their kind of resource and nothing else ("api", never
+    # a topic as "data" is in "data protection"): the answer's first result is of that kind.
+    leading: frozenset[str] = frozenset()
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
     # Each opening's pattern and what it asks about, longest first.
     _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
@@ -125,6 +128,7 @@ class SearchTerms:
         fillers: Collection[str] = (),
         places: Collection[str] = (),
         openings: dict[str, str] | None = None,
+        leading: Collection[str] = (),
     ) -> SearchTerms:
         phrases: dict[tuple[str, ...], str] = {}
         for group in synonyms:
@@ -133,14 +137,28 @@ class SearchTerms:
                 key = tuple(typed for typed, _ in pairs) if len(pairs) == 1 else tuple(indexed for _, indexed in pairs)
                 if key:
                     phrases.setdefault(key, group[0].lower() + GROUP_MARK)
-        intent_terms, questions = {}, {}
+        intent_terms, questions, leading_terms = {}, {}, set()
         for word, types in intents.items():
             pairs = analysed(word)
             if pairs:
                 intent_terms[pairs[0][1]] = tuple(types)
+                if word in leading:
+                    leading_terms.add(pairs[0][1])
             else:  # a stop word: the pipeline drops it, so it is read where it opens a query
                 questions[word.strip().lower()] = tuple(types)
-        return cls(phrases, intent_terms, frozenset(fillers), frozenset(places), questions, dict(openings or {}))
+        return cls(
+            phrases,
+            intent_terms,
+            frozenset(fillers),
+            frozenset(places),
+            questions,
+            dict(openings or {}),
+            frozenset(leading_terms),
+        )
+
+    def kinds_leading(self, terms: Sequence[Term]) -> frozenset[str]:
+        """The resource types the query's leading intent words ask for ("api": api, api-documentation)."""
+        return frozenset(kind for term in terms if term.indexed in self.leading for kind in term.intent)
 
     def places_named(self, text: str) -> list[tuple[str, list[str]]]:
         """The places of several words the query names, each as the estate writes

@@ -17,6 +17,7 @@ from ..terms import Clause
 from . import rules, series
 from .budget import call_budget
 from .evidence import exact_words, phrase_words, row_evidence
+from .kinds import kind_first
 from .nearby import finders_first, unmatched_places
 from .query import Term
 from .scoring import rank_tier
@@ -210,6 +211,9 @@ def _second_stage(
         row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, kept.misspelt)
     if ranked and _nothing_local(state, kept):
         finders_first(ranked, [pool[item.number] for item in ranked])
+    kinds = state.ranking.search_terms.kinds_leading(terms)
+    if ranked and kinds and not state.start:  # the answer's first result: a later window keeps its order
+        kind_first(ranked, [pool[item.number] for item in ranked], kinds, terms, state.ranking.search_terms)
     return ranked, pool
 
 

@@ -1,0 +1,106 @@
+"""A kind of resource asked for by name leads the answer (ranking.kinds):
+"is there an api for fcdo travel advice" puts the API first, though the
+service's page holds more of the words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from govsearch import Catalogue, DirectoryLoader
+from govsearch_build.config import ConfigError, load_config
+from govsearch_build.data_writer import write_data
+from govsearch_build.records import Record
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _record(id: str, title: str, summary: str, kind: str, **more) -> Record:
+    data = {
+        "id": id,
+        "title": title,
+        "summary": summary,
+        "url": f"https://www.example.gov.uk/{id}",
+        "resourceType": kind,
+        "publisher": "Driver and Vehicle Standards Agency",
+        "accessStatus": "public",
+        "collection": "government-apis",
+        "source": {"kind": "curated"},
+        **more,
+    }
+    return Record(file=f"{id}.md", data=data, body="")
+
+
+@pytest.fixture(scope="module")
+def search(tmp_path_factory):
+    """The service's page holds every word of the questions below; the API lacks "vehicle"."""
+    folder = tmp_path_factory.mktemp("kinds")
+    records = [
+        _record(
+            "check-mot-history",
+            "Check the MOT history of a vehicle",
+            "Check a vehicle's MOT history: test results, mileage and data on failures.",
+            "govuk-content",
+        ),
+        _record("mot-history-api", "MOT history API", "MOT test results and history for software.", "api"),
+        _record("mot-data", "MOT testing data", "Anonymised MOT test results, history by make and model.", "dataset"),
+    ]
+    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+    return lambda query, **more: catalogue.call("search_government_knowledge", {"query": query, **more})["results"]
+
+
+def _ids(results: list[dict]) -> list[str]:
+    return [result["id"] for result in results]
+
+
+def test_the_api_asked_for_comes_first(search):
+    found = search("check a vehicle's mot history api")
+    assert _ids(found)[0] == "mot-history-api"
+    assert "kind_asked_for" in found[0]["reasons"]
+    # The page matches every word, the API only some: each says so, in its place.
+    assert [result["matchMode"] for result in found[:2]] == ["any_term", "all_terms"]
+
+
+def test_without_the_word_or_with_a_word_that_is_also_a_topic_the_words_decide(search):
+    assert _ids(search("check a vehicle's mot history"))[0] == "check-mot-history"
+    # "data" asks for datasets and is also a topic ("data protection"): it does not lead.
+    found = search("check a vehicle's mot history data")
+    assert _ids(found)[0] == "check-mot-history"
+    assert not any("kind_asked_for" in result.get("reasons", []) for result in found)
+
+
+def test_a_lead_of_the_kind_already_first_is_left_as_it_is(search):
+    found = search("mot history api")
+    assert _ids(found)[0] == "mot-history-api"
+    assert "kind_asked_for" not in found[0]["reasons"]
+
+
+def test_an_api_not_titled_by_the_topic_does_not_lead(tmp_path):
+    """The catalogue holds no Met Office weather API: an API found by "office" in its
+    publisher's name is not what was asked for, so the organisation keeps its lead."""
+    records = [
+        _record("met-office", "Met Office", "The UK's national weather service.", "organisation"),
+        _record("ons-api", "ONS Beta API", "Datasets from the Office for National Statistics.", "api"),
+    ]
+    records[1].data["publisher"] = "Office for National Statistics"
+    write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    found = catalogue.call("search_government_knowledge", {"query": "met office weather api"})["results"]
+    assert _ids(found) == ["met-office", "ons-api"]
+    assert not any("kind_asked_for" in result.get("reasons", []) for result in found)
+
+
+def test_a_leading_intent_must_be_an_intent_word(tmp_path):
+    text = (REPO / "site" / "site.toml").read_text("utf-8")
+    path = tmp_path / "site.toml"
+    path.write_text(text.replace('leading_intents = ["api"]', 'leading_intents = ["apis"]'), "utf-8")
+    with pytest.raises(ConfigError, match="search.leading_intents"):
+        load_config(path)
+
+
+def test_both_site_configs_lead_with_the_same_words():
+    curated = load_config(REPO / "site" / "site.toml")
+    estate = load_config(REPO / "site" / "full-estate.toml")
+    assert curated.leading_intents == estate.leading_intents == ("api",)
