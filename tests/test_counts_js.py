@@ -77,9 +77,11 @@ globalThis.document = { createElement: () => ({ textContent: "", append() {} }) 
 const { noticeList } = await import(process.argv[1]);
 const results = [{ matchMode: "all_terms" }, { matchMode: "all_terms" }, { matchMode: "any_term" }];
 const unplaced = [{ code: "place_not_matched", message: "None of these results is about Leeds." }];
+const api = { matchMode: "any_term", reasons: ["type_matches_intent", "kind_asked_for"] };
 console.log(JSON.stringify([
   noticeList({ total: 3, match_mode: "all_terms", results, notices: [] }, 0, "", () => ""),
   noticeList({ total: 3, match_mode: "all_terms", results, notices: unplaced }, 0, "", () => ""),
+  noticeList({ total: 4, match_mode: "all_terms", results: [api, ...results], notices: [] }, 0, "", () => ""),
 ].map((messages) => messages.map((message) => message.textContent))));
 """
 
@@ -88,7 +90,18 @@ console.log(JSON.stringify([
 def test_results_that_lack_the_place_are_not_said_to_match_all_of_the_words():
     """ "bin collection days Leeds": the first results hold every word but Leeds (a place only
     ranks), and the page said they matched all of the words above "None of these results is about Leeds"."""
-    plain, unplaced = _node(NOTICES)
+    plain, unplaced, _ = _node(NOTICES)
     assert plain[0] == "The first 2 results match all of your words; the rest match only some of them."
     assert unplaced[0] == "The first 2 results match all of your words but the place; the rest match only some of them."
     assert unplaced[1].startswith("None of these results is about Leeds")
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_an_api_asked_for_that_leads_is_not_counted_among_results_matching_every_word():
+    """ "how can i check a vehicle's mot history with an api": the MOT history API leads
+    (it lacks "vehicle's"), then the pages holding every word; the note said nothing of either."""
+    asked = _node(NOTICES)[2]
+    assert asked[:2] == [
+        "The first result is the kind you asked for, though it matches only some of your words.",
+        "The next 2 results match all of your words; the rest match only some of them.",
+    ]
