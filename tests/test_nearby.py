@@ -57,6 +57,7 @@ def notices(tmp_path_factory):
         return answer["notices"]
 
     codes.messages = messages
+    codes.answer = lambda query: catalogue.call("search_government_knowledge", {"query": query})
     return codes
 
 
@@ -261,3 +262,31 @@ def test_a_record_holding_the_topic_only_as_a_theme_is_not_the_places(tmp_path):
         "search_government_knowledge", {"query": "population of Bristol"}
     )
     assert _order(placed["results"])[0] == "bristol-allotments" and not placed["notices"]
+
+
+@pytest.mark.parametrize("query", ["Leeds libraries", "Leesd libraries", "libraries in Leedz"])
+def test_a_misspelt_place_is_read_as_the_place(notices, query):
+    """A word no record holds, one edit from a place the estate knows, is that place: Leeds's
+    libraries come first (the place ranks, it is not required), and "did you mean" spells it."""
+    answer = notices.answer(query)
+    assert answer["results"][0]["id"] == "leeds-libraries"
+    assert "place_matches" in answer["results"][0]["reasons"]
+    assert answer.get("suggestion", "").lower() in ("", "leeds libraries", "libraries in leeds")
+    assert bool(answer.get("suggestion")) == ("Leeds" not in query)
+
+
+def test_a_word_one_edit_from_two_places_or_held_by_records_is_no_place(tmp_path):
+    """ "leads" is one edit from Leeds but the catalogue holds it: it is that word. "barnex" is
+    one edit from Barnet and from Barnes: it is neither."""
+    records = [
+        _record("leeds-libraries", "Libraries", "Leeds City Council"),
+        _record("barnet-libraries", "Libraries", "London Borough of Barnet"),
+        _record("barnes-libraries", "Libraries", "Barnes District Council"),
+        *(_record(f"lead-{n}", f"Libraries and lead pipes {n}", "Environment Agency") for n in range(3)),
+    ]
+    write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    for query in ("libraries leads", "libraries barnex", "libraries barnet"):
+        answer = catalogue.call("search_government_knowledge", {"query": query})
+        placed = [result["id"] for result in answer["results"] if "place_matches" in result.get("reasons", [])]
+        assert placed == (["barnet-libraries"] if query.endswith("barnet") else []), (query, answer)

@@ -19,7 +19,7 @@ from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
-from .ranking.nearby import asks_for_here
+from .ranking.nearby import asks_for_here, places_respelt
 from .ranking.query import Term, clauses_for, query_terms
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
 from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
@@ -144,6 +144,7 @@ def search(
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
     terms = _limited_terms(catalogue, arguments["query"], prefix_last, notices)
+    terms, respelt = places_respelt(terms, catalogue.ranking.search_terms.places, engine.matcher.frequency)
     here = asks_for_here(arguments["query"], terms, filters)
     placed = place_notices.before_search(arguments["query"], here)
     notices += placed
@@ -158,7 +159,7 @@ def search(
         if item is found.ranked[0] and item.mode == "fuzzy" and not offset:
             corrections = corrected  # the words the top result was found by
     # Spelt from the default page's rows, so "Show more" asking again with a larger limit keeps it.
-    found.suggestion = ranking.suggestion(arguments["query"], corrections, results[:DEFAULT_LIMIT])
+    found.suggestion = ranking.suggestion(arguments["query"], corrections, results[:DEFAULT_LIMIT], respelt)
     notices += place_notices.after_search(catalogue, arguments["query"], terms, found, placed, offset)
     answer = {
         "ok": True,

@@ -12,10 +12,12 @@ asks for a place or says that the catalogue has nothing local."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from . import rules
+from .analysis import analysed
 from .query import Term, has_topic, preference
+from .respelling import one_edit
 from .series import LOCAL_AUTHORITY
 from .state import Ranked, in_answer_order
 
@@ -31,6 +33,28 @@ def asks_for_here(text: str, terms: Sequence[Term], filters: Collection[str] = (
     """Whether the query asks about the asker's own place without naming one the estate
     knows, nor a publishers filter (`filters`: the call's filter names) naming whose records."""
     return _HERE.search(text) is not None and not any(term.place for term in terms) and "publishers" not in filters
+
+
+def places_respelt(
+    terms: list[Term], places: Collection[str], frequency: Callable[[str], int]
+) -> tuple[list[Term], dict[str, str]]:
+    """The query's words, each one the index barely holds (fewer than rules.RARE records)
+    that is one edit from exactly one place the estate knows read as that place; and those
+    words as typed, each with its place. "Manchster libraries" asks for Manchester's
+    libraries, not for records holding "manchester" and "libraries" (none: its libraries
+    are the council's, named by publisher) nor, failing those, for any library. A word of
+    five letters or more, as the fuzzy tier's."""
+    read, respelt = [], {}
+    for term in terms:
+        if term.fuzzable and not (term.place or term.intent) and term.typed.isalpha():
+            # The places first: how many records hold a word can take a download ("access" is answered
+            # from its summary alone), and few words are one edit from a place.
+            near = {word for word in one_edit(term.typed) if word in places}
+            if len(near) == 1 and frequency(term.indexed) < rules.RARE:
+                respelt[term.typed] = place = near.pop()
+                term = Term(term.typed, analysed(place)[0][1], place=place)
+        read.append(term)
+    return read, respelt
 
 
 def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str], float]]) -> list[str]:

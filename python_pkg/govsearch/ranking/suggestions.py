@@ -46,8 +46,11 @@ def _holding(engine: SearchEngine, clause: Clause, number: int) -> list[tuple[st
     ]
 
 
-def suggestion(query: str, corrected: dict[str, str], rows: Sequence[Mapping[str, Any]]) -> str | None:
-    """The query with each corrected word as the results spell it ("did you mean").
+def suggestion(
+    query: str, corrected: dict[str, str], rows: Sequence[Mapping[str, Any]], places: Mapping[str, str] | None = None
+) -> str | None:
+    """The query with each corrected word as the results spell it ("did you mean"),
+    and each word read as a place (`places`: typed -> the place, nearby.places_respelt) as the place.
 
     The index holds stems ("popul"), which are no words to offer a person: a
     corrected word is spelt as the results' titles, summaries or publishers
@@ -55,7 +58,7 @@ def suggestion(query: str, corrected: dict[str, str], rows: Sequence[Mapping[str
     words they hold of that stem, the one nearest the typed word: "renewel"
     is "renewal", though "Renew or replace your passport" comes first.
     """
-    if not corrected:
+    if not corrected and not places:
         return None
     spelt: dict[str, list[str]] = {}
     for row in rows:
@@ -67,7 +70,9 @@ def suggestion(query: str, corrected: dict[str, str], rows: Sequence[Mapping[str
     words = []
     for word in query.split():
         typed = analysed(word)
-        if typed and typed[0][0] in corrected:
+        if places and typed and typed[0][0] in places:
+            words.append(places[typed[0][0]])
+        elif typed and typed[0][0] in corrected:
             forms = spelt.get(corrected[typed[0][0]])
             if not forms:
                 return None
