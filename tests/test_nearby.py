@@ -290,3 +290,13 @@ def test_a_word_one_edit_from_two_places_or_held_by_records_is_no_place(tmp_path
         answer = catalogue.call("search_government_knowledge", {"query": query})
         placed = [result["id"] for result in answer["results"] if "place_matches" in result.get("reasons", [])]
         assert placed == (["barnet-libraries"] if query.endswith("barnet") else []), (query, answer)
+
+
+def test_a_council_named_in_full_is_the_place_its_records_are_about(notices):
+    """ "Leeds City Council": "city" and "council" are in Leeds's records' publisher only, and
+    that is where a council names itself, so its records are Leeds's (only a catalogue theme
+    among the keywords is not enough, above)."""
+    answer = notices.answer("Leeds City Council")
+    assert answer["results"][0]["id"] == "leeds-libraries"
+    assert "place_matches" in answer["results"][0]["reasons"]
+    assert "place_not_matched" not in {notice["code"] for notice in answer["notices"]}

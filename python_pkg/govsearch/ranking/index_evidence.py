@@ -71,9 +71,10 @@ def placed(engine: SearchEngine, terms: list[Term], clauses: list[Clause], topic
             places[term.place] = places[term.place] & holders if term.place in places else holders
     if not places:
         return set()
-    # The topic in the record's own words, not only in a catalogue theme among its keywords:
-    # Bristol's "Allotment Plots" holds "population" only as its theme "Population and statistics".
-    about = ("title", "summary", "body")
+    # The topic in the record's own words (its publisher's too: "leeds city council"), not only in a
+    # catalogue theme among its keywords: Bristol's "Allotment Plots" holds "population" only as its
+    # theme "Population and statistics".
+    about = ("title", "publisher", "summary", "body")
     topical: set[int] = set()
     for term, clause in zip(terms, clauses):
         if not preference(term, topic):
