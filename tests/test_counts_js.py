@@ -82,6 +82,7 @@ console.log(JSON.stringify([
   noticeList({ total: 3, match_mode: "all_terms", results, notices: [] }, 0, "", () => ""),
   noticeList({ total: 3, match_mode: "all_terms", results, notices: unplaced }, 0, "", () => ""),
   noticeList({ total: 4, match_mode: "all_terms", results: [api, ...results], notices: [] }, 0, "", () => ""),
+  noticeList({ total: 3, match_mode: "fuzzy", results: [{ matchMode: "fuzzy" }], notices: [] }, 0, "", () => ""),
 ].map((messages) => messages.map((message) => message.textContent))));
 """
 
@@ -90,7 +91,7 @@ console.log(JSON.stringify([
 def test_results_that_lack_the_place_are_not_said_to_match_all_of_the_words():
     """ "bin collection days Leeds": the first results hold every word but Leeds (a place only
     ranks), and the page said they matched all of the words above "None of these results is about Leeds"."""
-    plain, unplaced, _ = _node(NOTICES)
+    plain, unplaced, _, _ = _node(NOTICES)
     assert plain[0] == "The first 2 results match all of your words; the rest match only some of them."
     assert unplaced[0] == "The first 2 results match all of your words but the place; the rest match only some of them."
     assert unplaced[1].startswith("None of these results is about Leeds")
@@ -105,3 +106,10 @@ def test_an_api_asked_for_that_leads_is_not_counted_among_results_matching_every
         "The first result is the kind you asked for, though it matches only some of your words.",
         "The next 2 results match all of your words; the rest match only some of them.",
     ]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_close_spellings_are_not_said_to_be_all_there_is():
+    """ "council in Nottingam": "council" matched as typed, and "No exact matches" read as false."""
+    fuzzy = _node(NOTICES)[3]
+    assert fuzzy == ["No record holds all of your words as typed, so these match close spellings of some of them."]

@@ -100,6 +100,15 @@ def test_a_leading_intent_must_be_an_intent_word(tmp_path):
         load_config(path)
 
 
+def test_a_question_word_cannot_lead(tmp_path):
+    """ "who" is a stop word, read only where it opens a query: as a leading intent it would do nothing."""
+    text = (REPO / "site" / "site.toml").read_text("utf-8")
+    path = tmp_path / "site.toml"
+    path.write_text(text.replace('leading_intents = ["api"]', 'leading_intents = ["api", "who"]'), "utf-8")
+    with pytest.raises(ConfigError, match="not question words"):
+        load_config(path)
+
+
 def test_both_site_configs_lead_with_the_same_words():
     curated = load_config(REPO / "site" / "site.toml")
     estate = load_config(REPO / "site" / "full-estate.toml")

@@ -271,18 +271,25 @@ def test_a_misspelt_place_is_read_as_the_place(notices, query):
     answer = notices.answer(query)
     assert answer["results"][0]["id"] == "leeds-libraries"
     assert "place_matches" in answer["results"][0]["reasons"]
-    assert answer.get("suggestion", "").lower() in ("", "leeds libraries", "libraries in leeds")
+    assert answer.get("suggestion", "") in ("", "Leeds libraries", "libraries in Leeds")
     assert bool(answer.get("suggestion")) == ("Leeds" not in query)
 
 
+def test_a_misspelt_word_of_a_place_of_several_words_is_read_with_the_others(notices):
+    """ "Somreset" is one edit from Somerset: read so, "Bath and North East Somerset" is one place again."""
+    answer = notices.answer("allotments in bath and north east somreset")
+    assert answer["results"][0]["id"] == "banes-allotments" and "place_matches" in answer["results"][0]["reasons"]
+    assert answer["suggestion"] == "allotments in bath and north east Somerset"
+
+
 def test_a_word_one_edit_from_two_places_or_held_by_records_is_no_place(tmp_path):
-    """ "leads" is one edit from Leeds but the catalogue holds it: it is that word. "barnex" is
+    """ "leads" is one edit from Leeds but a record holds it: it is that word. "barnex" is
     one edit from Barnet and from Barnes: it is neither."""
     records = [
         _record("leeds-libraries", "Libraries", "Leeds City Council"),
         _record("barnet-libraries", "Libraries", "London Borough of Barnet"),
         _record("barnes-libraries", "Libraries", "Barnes District Council"),
-        *(_record(f"lead-{n}", f"Libraries and lead pipes {n}", "Environment Agency") for n in range(3)),
+        _record("lead-pipes", "Libraries and the leads of their lead pipes", "Environment Agency"),
     ]
     write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
     catalogue = Catalogue.open(DirectoryLoader(tmp_path))

@@ -193,6 +193,8 @@ def test_how_many_people_asks_for_figures(tmp_path):
     assert first("homeless")["id"] == "homeless-help"
     found = first("how many people are homeless")
     assert found["id"] == "homelessness-statistics" and "type_matches_intent" in found["reasons"]
+    # "how many people can ..." asks a rule, not a count: the words decide, as typed without the opening.
+    assert first("how many people can be homeless")["id"] == "homeless-help"
 
 
 def test_a_place_ranks_its_records_without_lifting_a_record_that_only_names_it(tmp_path):

@@ -19,7 +19,7 @@ from .engine import DIMENSIONS, SCORE_PLACES, Budget
 from .filter_values import list_filter_values
 from .loaders import gather
 from .names import name_index
-from .ranking.nearby import asks_for_here, places_respelt
+from .ranking.nearby import as_written, asks_for_here, places_respelt, respelt_text
 from .ranking.query import Term, clauses_for, query_terms
 from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
 from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
@@ -143,8 +143,7 @@ def search(
     filters, applied = _filters(arguments, engine, notices)
     limit = int(arguments.get("limit", DEFAULT_LIMIT))
     applied["limit"] = limit
-    terms = _limited_terms(catalogue, arguments["query"], prefix_last, notices)
-    terms, respelt = places_respelt(terms, catalogue.ranking.search_terms.places, engine.matcher.frequency)
+    terms, respelt = _limited_terms(catalogue, arguments["query"], prefix_last, notices)
     here = asks_for_here(arguments["query"], terms, filters)
     placed = place_notices.before_search(arguments["query"], here)
     notices += placed
@@ -159,7 +158,12 @@ def search(
         if item is found.ranked[0] and item.mode == "fuzzy" and not offset:
             corrections = corrected  # the words the top result was found by
     # Spelt from the default page's rows, so "Show more" asking again with a larger limit keeps it.
-    found.suggestion = ranking.suggestion(arguments["query"], corrections, results[:DEFAULT_LIMIT], respelt)
+    found.suggestion = ranking.suggestion(
+        arguments["query"],
+        corrections,
+        results[:DEFAULT_LIMIT],
+        {typed: as_written(place) for typed, place in respelt.items()},
+    )
     notices += place_notices.after_search(catalogue, arguments["query"], terms, found, placed, offset)
     answer = {
         "ok": True,
@@ -190,9 +194,16 @@ def _collections_searched(engine: Any, filters: dict[str, frozenset[str]]) -> li
     return [collection for collection in COLLECTIONS if collection in held and collection in wanted]
 
 
-def _limited_terms(catalogue: Catalogue, query: str, prefix_last: bool, notices: list[dict[str, Any]]) -> list[Term]:
-    """The query's search terms, at most MAX_QUERY_TERMS of them (the work budget); a notice names what was cut."""
-    terms = query_terms(query, prefix_last=prefix_last, search_terms=catalogue.ranking.search_terms)
+def _limited_terms(
+    catalogue: Catalogue, query: str, prefix_last: bool, notices: list[dict[str, Any]]
+) -> tuple[list[Term], dict[str, str]]:
+    """The query's search terms, at most MAX_QUERY_TERMS of them (the work budget); a notice names
+    what was cut. A misspelt place is read as the place (nearby.places_respelt): the words respelt."""
+    search_terms = catalogue.ranking.search_terms
+    terms = query_terms(query, prefix_last=prefix_last, search_terms=search_terms)
+    respelt = places_respelt(terms, search_terms.places, catalogue.engine.matcher.has_prefix)
+    if respelt:
+        terms = query_terms(respelt_text(query, respelt), prefix_last=prefix_last, search_terms=search_terms)
     if len(terms) > MAX_QUERY_TERMS:
         left = ", ".join(term.typed[:40] for term in terms[MAX_QUERY_TERMS:])
         notices.append(
@@ -209,7 +220,7 @@ def _limited_terms(catalogue: Catalogue, query: str, prefix_last: bool, notices:
                 "The query has no searchable terms (only common words or punctuation). Add a more specific word.",
             )
         )
-    return terms
+    return terms, respelt
 
 
 def _ranked(
@@ -318,7 +329,7 @@ _BUDGET_NOTICES = (
     (
         "dropped",
         "common_terms_left_out",
-        "Left out of this search because so many records hold them that they could not be weighed: {}. Your other words decided the results; a more specific word may help.",
+        "{} in too many records to rank them by, so the search left {} out: your other words decided the results. A more specific word may help.",
     ),
     (
         "limited",
@@ -344,6 +355,15 @@ def _budget_notices(found: ranking.Answer) -> list[dict[str, Any]]:
         if cut:
             if field == "limited":
                 cut = list(dict.fromkeys(typed.get(term, term) for term in cut))
+            if field == "dropped":  # a visitor read "so many records hold them ...: council" (one word)
+                quoted = [f"‘{word[:40]}’" for word in cut]
+                named = " and ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
+                notices.append(
+                    _notice(
+                        code, message.format(*((f"{named} is", "it") if len(cut) == 1 else (f"{named} are", "them")))
+                    )
+                )
+                continue
             words = ", ".join(word[:40] for word in cut)
             notices.append(_notice(code, message.format(words.replace("_", " ") if field == "skipped" else words)))
     return notices

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from govsearch.ranking.analysis import analysed
 from govsearch.tool_schemas import COLLECTIONS as COLLECTION_IDS
 from govsearch.tool_schemas import RESOURCE_TYPES
 
@@ -139,8 +140,11 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
                 f"{path}: search.intents.{word} must list resource types from {', '.join(RESOURCE_TYPES)}"
             )
     leading = table.get("leading_intents", [])
-    if not isinstance(leading, list) or not all(word in intents for word in leading):
-        raise ConfigError(f"{path}: search.leading_intents must be a list of words from [search.intents]")
+    # A question word ("who") is a stop word, read only where it opens a query: it names no kind to lead with.
+    if not isinstance(leading, list) or not all(word in intents and analysed(word) for word in leading):
+        raise ConfigError(
+            f"{path}: search.leading_intents must be a list of words from [search.intents], not question words"
+        )
     fillers = table.get("fillers", [])
     if not isinstance(fillers, list) or not all(isinstance(w, str) and w.strip() for w in fillers):
         raise ConfigError(f"{path}: search.fillers must be a list of words or phrases")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from .query import SearchTerms, Term
+from .query import SearchTerms, Term, has_topic, preference
 from .state import Ranked
 
 
@@ -42,5 +42,9 @@ def kind_first(
 
 
 def _titled_by_topic(row: Mapping[str, object], terms: Sequence[Term], search_terms: SearchTerms) -> bool:
-    topic = {term.indexed for term in terms if not term.intent and not term.place and not term.prefix}
+    """Whether the title holds a topic word of the query (not an intent word, not a place beside a
+    topic). One is enough: two lost "where can i get air quality data through an api" ("UK-AIR
+    Sensor Observation Service"), and one lets "api for school holidays" lead with "Bank Holidays"."""
+    topical = has_topic(terms)
+    topic = {term.indexed for term in terms if not preference(term, topical) and not term.prefix}
     return not topic.isdisjoint(search_terms.collapsed(str(row.get("title", ""))))

@@ -15,7 +15,6 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from . import rules
-from .analysis import analysed
 from .query import Term, has_topic, preference
 from .respelling import one_edit
 from .series import LOCAL_AUTHORITY
@@ -35,26 +34,26 @@ def asks_for_here(text: str, terms: Sequence[Term], filters: Collection[str] = (
     return _HERE.search(text) is not None and not any(term.place for term in terms) and "publishers" not in filters
 
 
-def places_respelt(
-    terms: list[Term], places: Collection[str], frequency: Callable[[str], int]
-) -> tuple[list[Term], dict[str, str]]:
-    """The query's words, each one the index barely holds (fewer than rules.RARE records)
-    that is one edit from exactly one place the estate knows read as that place; and those
-    words as typed, each with its place. "Manchster libraries" asks for Manchester's
-    libraries, not for records holding "manchester" and "libraries" (none: its libraries
-    are the council's, named by publisher) nor, failing those, for any library. A word of
-    five letters or more, as the fuzzy tier's."""
-    read, respelt = [], {}
+def places_respelt(terms: Sequence[Term], places: Collection[str], begins: Callable[[str], bool]) -> dict[str, str]:
+    """The query's words no index term begins with (`begins`: from the vocabulary, so no
+    download) that are one edit from exactly one place the estate knows, each with that
+    place: "Manchster libraries" asks for Manchester's libraries, not for records holding
+    "manchester" and "libraries" (none: its libraries are the council's, named by publisher)
+    nor, failing those, for any library. A word the catalogue holds ("trent", "horwich") is
+    that word. Words of five letters or more, as the fuzzy tier's; the query is read again
+    with them respelt (respelt_text), so a place of several words is one ("north yorkshre")."""
+    respelt = {}
     for term in terms:
         if term.fuzzable and not (term.place or term.intent) and term.typed.isalpha():
-            # The places first: how many records hold a word can take a download ("access" is answered
-            # from its summary alone), and few words are one edit from a place.
             near = {word for word in one_edit(term.typed) if word in places}
-            if len(near) == 1 and frequency(term.indexed) < rules.RARE:
-                respelt[term.typed] = place = near.pop()
-                term = Term(term.typed, analysed(place)[0][1], place=place)
-        read.append(term)
-    return read, respelt
+            if len(near) == 1 and not begins(term.indexed):
+                respelt[term.typed] = near.pop()
+    return respelt
+
+
+def respelt_text(text: str, respelt: Mapping[str, str]) -> str:
+    """The query with each respelt word (places_respelt) as its place."""
+    return re.sub(r"\w+", lambda word: respelt.get(word[0].lower(), word[0]), text)
 
 
 def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str], float]]) -> list[str]:

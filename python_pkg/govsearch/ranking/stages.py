@@ -89,8 +89,10 @@ def _newest_leads(state: QueryState, answer: Answer, rows: Rows) -> list[Ranked]
         ):
             # Placed by this rule: its prior and evidence never ranked it. One publisher's edition
             # of the same title names the place the lead named (nearby.unmatched_places reads it).
-            # Its score is the lead's, and so are the place and finder evidence in it.
-            placed = [reason for reason in ("place_matches", "finds_any_place") if reason in item.reasons]
+            # Its score is the lead's, and so are the place, finder and kind evidence in it.
+            placed = [
+                reason for reason in ("place_matches", "finds_any_place", "kind_asked_for") if reason in item.reasons
+            ]
             lead = Ranked(newest, item.score, item.mode, ["newest_edition", *placed])
             lead.others = [item.number, *(other for other in item.others if other != newest)]
             lacking = [number for number in lacking if number != newest]

@@ -80,14 +80,15 @@ class Ranked:
 
 
 def in_answer_order(ranked: list[Ranked]) -> None:
-    """Order records as an answer shows them: by mode (a boost never crosses modes), then score."""
+    """Order records as an answer shows them: by mode (a boost never crosses modes), then score.
+    (Only ranking.kinds then puts a record of the kind asked for by name first, whatever its mode.)"""
     ranked.sort(key=lambda item: (rules.TIER_ORDER[item.mode], *rules.rank_key(item.score, item.number)))
 
 
 @dataclass
 class Answer:
     total: int  # records, after filters, matched by the modes the answer used
-    mode: str  # the strictest mode that matched anything (the first result's)
+    mode: str  # the strictest mode that matched anything (the first result's, but for ranking.kinds' lead)
     ranked: list[Ranked]  # the best POOL (or fewer), in order
     tiers: list[tuple[str, list[Term], list[Clause]]]  # each mode used, its terms and clauses
     matches: Matches  # every record the modes matched (for facet counts)

@@ -276,7 +276,8 @@ export function noticeList(result, added, typed, searchLink) {
     // words_not_found says which words, exactly.
     messages.push("No record matches all of your words, so these match some of them.");
   } else if (result.match_mode === "fuzzy" && result.total) {
-    messages.push("No exact matches, so these are close spellings.");
+    // A visitor read "No exact matches" as false where most words matched as typed.
+    messages.push("No record holds all of your words as typed, so these match close spellings of some of them.");
   }
   // The count takes in looser matches too: adding a word ("council tax band") can raise it.
   // An API asked for by name leads whatever it matched (reason kind_asked_for): the rest are read after it.
