@@ -44,9 +44,11 @@ def places_respelt(terms: Sequence[Term], places: Collection[str], begins: Calla
     with them respelt (respelt_text), so a place of several words is one ("north yorkshre")."""
     respelt = {}
     for term in terms:
-        if term.fuzzable and not (term.place or term.intent) and term.typed.isalpha():
+        # Most words are the vocabulary's: asked first, as a word's edits are hundreds of strings
+        # (a long common word's cost the slowest query a tenth of its time in Pyodide).
+        if term.fuzzable and not (term.place or term.intent) and term.typed.isalpha() and not begins(term.indexed):
             near = {word for word in one_edit(term.typed) if word in places}
-            if len(near) == 1 and not begins(term.indexed):
+            if len(near) == 1:
                 respelt[term.typed] = near.pop()
     return respelt
 
