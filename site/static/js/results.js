@@ -283,18 +283,19 @@ export function noticeList(result, added, typed, searchLink) {
   // An API asked for by name leads whatever it matched (reason kind_asked_for): the rest are read after it.
   const all = result.results || [];
   const asked = Object.hasOwn(LOOSER, all[0]?.matchMode) && (all[0].reasons || []).includes("kind_asked_for");
-  if (asked) {
-    messages.push(`The first result is the kind you asked for, though it matches ${LOOSER[all[0].matchMode].replace("them", "your words")}.`);
-  }
+  // One note, not two, on a phone's first screen.
+  const lead = asked ? `The first result is the kind you asked for, though it matches ${LOOSER[all[0].matchMode].replace("them", "your words")}` : "";
   const results = asked ? all.slice(1) : all;
   const looser = results.findIndex((item) => Object.hasOwn(LOOSER, item.matchMode));
   if (looser > 0 && results[0].matchMode === "all_terms") {
-    const [one, many] = asked ? ["The next result matches", "The next"] : ["The first result matches", "The first"];
+    const [one, many] = asked ? ["the next result matches", "the next"] : ["The first result matches", "The first"];
     const first = looser === 1 ? one : `${many} ${thousands(looser)} results match`;
     const rest = [...new Set(results.slice(looser).map((item) => LOOSER[item.matchMode]).filter(Boolean))];
     // A place beside the topic only ranks: where no result is about it, none holds it.
     const unplaced = codes.has("place_not_matched") ? " but the place" : "";
-    messages.push(`${first} all of your words${unplaced}; the rest match ${rest.join(" or ")}.`);
+    messages.push(`${lead ? `${lead}; ` : ""}${first} all of your words${unplaced}; the rest match ${rest.join(" or ")}.`);
+  } else if (lead) {
+    messages.push(`${lead}.`);
   }
   if (added && result.total) {
     messages.push(`The last ${added} also match words starting with ‘${typed}’.`);
