@@ -113,3 +113,30 @@ def test_both_site_configs_lead_with_the_same_words():
     curated = load_config(REPO / "site" / "site.toml")
     estate = load_config(REPO / "site" / "full-estate.toml")
     assert curated.leading_intents == estate.leading_intents == ("api",)
+
+
+def test_a_later_page_keeps_its_order(tmp_path):
+    """The lead is the first window's: an API past the first 20 records ("show more") is not lifted
+    to the top of a later page, above records matching the words better."""
+    towns = "Ayr Bude Cork Deal Eye Fowey Goole Hull Ilkley Jarrow Kendal Leek Lewes Looe Louth March Moffat Nairn Oban Penryn Rye Selby Thirsk Tring Wem"
+    pages = [
+        _record(
+            f"mot-page-{n:02}",
+            f"Check vehicle MOT history in {town}",
+            "Testing stations and their results, with an API link.",
+            "guidance",
+        )
+        for n, town in enumerate(towns.split())
+    ]
+    api = _record("mot-history-api", "History API", "For software.", "api", publisher="Wem Town Borough Council")
+    # A council's row, not reviewed, its words in a long body: below every page, the 26th record.
+    api.data["source"] = {"kind": "okf-search-shards"}
+    api = Record(file=api.file, data=api.data, body="Check a vehicle and its MOT. " + "Other text. " * 200)
+    write_data(load_config(REPO / "site" / "site.toml"), [*pages, api], tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    query = {"query": "check vehicle mot history api", "limit": 20}
+    first = catalogue.call("search_government_knowledge", query)["results"]
+    later = catalogue.call("search_government_knowledge", query, offset=20)["results"]
+    assert "mot-history-api" not in _ids(first) and len(first) == 20
+    assert _ids(later)[-1] == "mot-history-api" and len(later) == 6, _ids(later)
+    assert not any("kind_asked_for" in result.get("reasons", []) for result in first + later)
