@@ -121,7 +121,7 @@ def _corrected(terms: list[Term], misspelt: frozenset[str], texts: Sequence[str]
     words = []
     for term in terms:
         near = (
-            next((pair for pair in held if pair[1] != term.indexed and _one_edit(term.indexed, pair[1])), None)
+            next((pair for pair in held if pair[1] != term.indexed and one_edit_apart(term.indexed, pair[1])), None)
             if term.indexed in misspelt
             else None
         )
@@ -129,7 +129,7 @@ def _corrected(terms: list[Term], misspelt: frozenset[str], texts: Sequence[str]
     return words
 
 
-def _one_edit(first: str, second: str) -> bool:
+def one_edit_apart(first: str, second: str) -> bool:
     """Whether two words differ by one insertion, deletion, substitution or
     swap of neighbours (lunr's edit distance 1)."""
     if abs(len(first) - len(second)) > 1:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import lru_cache
 
 from . import rules
+from .evidence import one_edit_apart
 from .query import Term, has_topic, preference
-from .respelling import one_edit
 from .series import LOCAL_AUTHORITY
 from .state import Ranked, in_answer_order
 
@@ -44,13 +45,36 @@ def places_respelt(terms: Sequence[Term], places: Collection[str], begins: Calla
     with them respelt (respelt_text), so a place of several words is one ("north yorkshre")."""
     respelt = {}
     for term in terms:
-        # Most words are the vocabulary's: asked first, as a word's edits are hundreds of strings
-        # (a long common word's cost the slowest query a tenth of its time in Pyodide).
-        if term.fuzzable and not (term.place or term.intent) and term.typed.isalpha() and not begins(term.indexed):
-            near = {word for word in one_edit(term.typed) if word in places}
-            if len(near) == 1:
+        # The places first, from an index of their one-letter deletions (a few lookups a word, where a
+        # word's edits are hundreds of strings); the vocabulary is asked only of a word near a place,
+        # as in the sharded layout it is a download that a common word's search does not otherwise make.
+        if term.fuzzable and not (term.place or term.intent) and term.typed.isalpha():
+            near = _places_one_edit_from(term.typed, frozenset(places))
+            if len(near) == 1 and not begins(term.indexed):
                 respelt[term.typed] = near.pop()
     return respelt
+
+
+def _places_one_edit_from(word: str, places: frozenset[str]) -> set[str]:
+    """The places one edit from `word`: those sharing a one-letter deletion with it (or it), checked."""
+    index = _deletions_index(places)
+    found = set().union(*(index.get(key, ()) for key in _deletions(word)))
+    return {place for place in found if one_edit_apart(word, place)}
+
+
+@lru_cache(maxsize=2)
+def _deletions_index(places: frozenset[str]) -> dict[str, frozenset[str]]:
+    """Each single-word place and its one-letter deletions -> the places they come from."""
+    index: dict[str, set[str]] = {}
+    for place in places:
+        if place.isalpha():
+            for key in _deletions(place):
+                index.setdefault(key, set()).add(place)
+    return {key: frozenset(found) for key, found in index.items()}
+
+
+def _deletions(word: str) -> set[str]:
+    return {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}
 
 
 def respelt_text(text: str, respelt: Mapping[str, str]) -> str:
