@@ -36,9 +36,8 @@ def asks_for_here(text: str, terms: Sequence[Term], filters: Collection[str] = (
 
 
 def places_respelt(terms: Sequence[Term], places: Collection[str], begins: Callable[[str], bool]) -> dict[str, str]:
-    """The query's words no index term begins with (`begins`: from the vocabulary, so no
-    download) that are one edit from exactly one place the estate knows, each with that
-    place: "Manchster libraries" asks for Manchester's libraries, not for records holding
+    """The query's words one edit from exactly one place the estate knows that no index term
+    begins with (`begins`, the vocabulary, asked only of those), each with that place: "Manchster libraries" asks for Manchester's libraries, not for records holding
     "manchester" and "libraries" (none: its libraries are the council's, named by publisher)
     nor, failing those, for any library. A word the catalogue holds ("trent", "horwich") is
     that word. Words of five letters or more, as the fuzzy tier's; the query is read again
