@@ -356,17 +356,19 @@ def _budget_notices(found: ranking.Answer) -> list[dict[str, Any]]:
             if field == "limited":
                 cut = list(dict.fromkeys(typed.get(term, term) for term in cut))
             if field == "dropped":  # a visitor read "so many records hold them ...: council" (one word)
-                quoted = [f"‘{word[:40]}’" for word in cut]
-                named = " and ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
-                notices.append(
-                    _notice(
-                        code, message.format(*((f"{named} is", "it") if len(cut) == 1 else (f"{named} are", "them")))
-                    )
-                )
+                notices.append(_notice(code, message.format(*_left_out(cut))))
                 continue
             words = ", ".join(word[:40] for word in cut)
             notices.append(_notice(code, message.format(words.replace("_", " ") if field == "skipped" else words)))
     return notices
+
+
+def _left_out(words: list[str]) -> tuple[str, str]:
+    """The words left out as the notice names them, with their verb, and the pronoun for them."""
+    quoted = [f"‘{word[:40]}’" for word in words]
+    if len(quoted) == 1:
+        return f"{quoted[0]} is", "it"
+    return f"{', '.join(quoted[:-1])} and {quoted[-1]} are", "them"
 
 
 def _rows(catalogue: Catalogue, numbers: list[int]) -> list[dict[str, Any]]:

@@ -35,20 +35,22 @@ def asks_for_here(text: str, terms: Sequence[Term], filters: Collection[str] = (
     return _HERE.search(text) is not None and not any(term.place for term in terms) and "publishers" not in filters
 
 
-def places_respelt(terms: Sequence[Term], places: Collection[str], begins: Callable[[str], bool]) -> dict[str, str]:
+def places_respelt(terms: Sequence[Term], places: frozenset[str], begins: Callable[[str], bool]) -> dict[str, str]:
     """The query's words one edit from exactly one place the estate knows that no index term
-    begins with (`begins`, the vocabulary, asked only of those), each with that place: "Manchster libraries" asks for Manchester's libraries, not for records holding
-    "manchester" and "libraries" (none: its libraries are the council's, named by publisher)
-    nor, failing those, for any library. A word the catalogue holds ("trent", "horwich") is
-    that word. Words of five letters or more, as the fuzzy tier's; the query is read again
-    with them respelt (respelt_text), so a place of several words is one ("north yorkshre")."""
+    begins with (`begins`, the vocabulary), each with that place: "Manchster libraries" asks
+    for Manchester's libraries, not for records holding "manchester" and "libraries" (none:
+    its libraries are the council's, named by publisher) nor, failing those, for any library.
+    A word the catalogue holds ("trent", "horwich") is that word. Words of five letters or
+    more, as the fuzzy tier's; the query is read again with them respelt (respelt_text), so a
+    place of several words is one ("north yorkshre").
+
+    The places near a word come from an index of their one-letter deletions (a few lookups,
+    where a word's edits are hundreds of strings), and the vocabulary is asked only of a word
+    near a place: in the sharded layout it is a download a common word's search does not make."""
     respelt = {}
     for term in terms:
-        # The places first, from an index of their one-letter deletions (a few lookups a word, where a
-        # word's edits are hundreds of strings); the vocabulary is asked only of a word near a place,
-        # as in the sharded layout it is a download that a common word's search does not otherwise make.
         if term.fuzzable and not (term.place or term.intent) and term.typed.isalpha():
-            near = _places_one_edit_from(term.typed, frozenset(places))
+            near = _places_one_edit_from(term.typed, places)
             if len(near) == 1 and not begins(term.indexed):
                 respelt[term.typed] = near.pop()
     return respelt
