@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 from govsearch_build.config import load_config
-from govsearch_build.data_writer import FIELDS, build_index, in_number_order, index_document, search_terms_of
+from govsearch_build.data_writer import (
+    FIELDS,
+    build_index,
+    in_number_order,
+    index_builder,
+    index_document,
+    search_terms_of,
+)
 from govsearch_build.postings import Postings
 from govsearch_build.records import load_content
 
@@ -55,7 +62,7 @@ def check_same(documents: list[dict[str, str]]) -> Postings:
 def build_index_of(documents: list[dict[str, str]]):
     from lunr import lunr
 
-    return lunr(ref="id", fields=list(FIELDS), documents=documents)
+    return lunr(ref="id", fields=list(FIELDS), documents=documents, builder=index_builder())
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from lunr import lunr
+from lunr import get_default_builder, lunr
+from lunr.builder import Builder
 from lunr.index import Index
 
 from govsearch.engine import DIMENSIONS
@@ -46,6 +47,7 @@ from govsearch.format import (
     shard_stem,
 )
 from govsearch.ranking import RankingData, flag_code, rules
+from govsearch.ranking.analysis import PIPELINE
 from govsearch.ranking.query import NO_SEARCH_TERMS, SearchTerms
 from govsearch.ranking.series import LOCAL_AUTHORITY
 from govsearch.tools import tool_definitions
@@ -214,7 +216,16 @@ def build_index(
 ) -> Index:
     """lunr.py index over records already in number order (posting order follows it)."""
     documents = [index_document(r, search_terms, compounds) for r in records]
-    return lunr(ref="id", fields=list(FIELDS), documents=documents)
+    return lunr(ref="id", fields=list(FIELDS), documents=documents, builder=index_builder())
+
+
+def index_builder() -> Builder:
+    """lunr.py's builder, indexing with the runtime's pipeline (its stemmer mends one
+    of Porter's splits). Queries bypass the serialised search pipeline (their terms
+    are final), so lunr.js loads the index as lunr's own."""
+    builder = get_default_builder()
+    builder.pipeline = PIPELINE
+    return builder
 
 
 def compounds_of(records: Iterable[Record]) -> dict[str, str]:

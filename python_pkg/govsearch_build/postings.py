@@ -24,11 +24,11 @@ from array import array
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from lunr import get_default_builder
 from lunr.token import Token
 from lunr.tokenizer import SEPARATOR_CHARS
 
 from govsearch.engine import idf as lunr_idf
+from govsearch.ranking.analysis import PIPELINE
 
 K1 = 1.2  # lunr.Builder's defaults (govsearch never changes them)
 B = 0.75
@@ -46,7 +46,7 @@ class Postings:
         self.boosts = [field.get("boost", 1) for field in fields]
         self.term_ids: dict[str, int] = {}
         self.documents = 0
-        self._pipeline = get_default_builder().pipeline
+        self._pipeline = PIPELINE
         self._cache: dict[str, tuple[str, ...]] = {}
         self._df = array("I")  # per term id: fields of records holding it (lunr's idf counts these)
         self._start = array("Q")  # per term id: where its run starts in the arrays below

@@ -10,7 +10,7 @@ from collections.abc import Collection
 from functools import lru_cache
 
 from lunr.pipeline import Pipeline
-from lunr.stemmer import stemmer
+from lunr.stemmer import porter_stemmer
 from lunr.stop_word_filter import stop_word_filter
 from lunr.token import Token
 from lunr.tokenizer import SEPARATOR_CHARS
@@ -21,6 +21,32 @@ WORDLIKE = re.compile(r"[^\W_]")
 # the same split by one regular expression reads a record's summary several times faster.
 _SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
 
+
+def stem_word(word: str) -> str:
+    """Porter's stem of `word`, with its -y split mended (docs/ranking.md, class 2).
+
+    Porter turns a stem's last y into i before it strips the longer suffixes,
+    so "unemployed" stems to "unemploi" and "unemployment" to "unemploy", and
+    neither finds the other. A stem that ends in a vowel and y once a suffix
+    of two letters or more is gone ("employment", "employer", "repayment",
+    "conveyance") ends in i as the word's other forms do. A word that lost
+    one letter keeps its y: "PAYE" is not "pay".
+    """
+    stemmed = porter_stemmer.stem(word)
+    if len(word) - len(stemmed) >= 2 and stemmed[-1:] == "y" and stemmed[-2:-1] in _VOWELS:
+        return stemmed[:-1] + "i"
+    return stemmed
+
+
+_VOWELS = frozenset("aeiou")
+
+
+def stemmer(token: Token, i: int | None = None, tokens: list[Token] | None = None) -> Token:
+    """stem_word as a lunr pipeline step: the index's and every query's, alike."""
+    return token.update(lambda string, _metadata: stem_word(string))
+
+
+Pipeline.register_function(stemmer, "govsearch-stemmer")
 PIPELINE = Pipeline()
 PIPELINE.add(trimmer, stop_word_filter, stemmer)
 TRIM_ONLY = Pipeline()

@@ -21,10 +21,9 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
 from string import ascii_lowercase
 
-from lunr.stemmer import porter_stemmer
-
 from ..loaders import gather
 from . import rules
+from .analysis import stem_word
 
 _VOWEL = re.compile("[aeiouy]")
 
@@ -75,7 +74,7 @@ def _edit_prefixes(typed: str) -> frozenset[str]:
 @lru_cache(maxsize=KEPT_WORDS)
 def _edit_stems(typed: str, held: frozenset[str]) -> frozenset[str]:
     """The stems of the strings one edit from `typed` that begin with a `held` prefix."""
-    return frozenset(porter_stemmer.stem(word) for word in _edits(typed)[0] if word[:3] in held)
+    return frozenset(stem_word(word) for word in _edits(typed)[0] if word[:3] in held)
 
 
 def meant(own_frequency: int, candidates: Iterable[tuple[str, int]]) -> str | None:
