@@ -197,6 +197,29 @@ def test_how_many_people_asks_for_figures(tmp_path):
     assert first("how many people can be homeless")["id"] == "homeless-help"
 
 
+def test_how_much_houses_cost_asks_for_house_prices(tmp_path):
+    """ "how much are houses in Leeds" asks what homes sell for (search.openings):
+    the house price index leads, not a page about a house that holds "houses"."""
+    prices = record(
+        id="house-price-index",
+        title="UK House Price Index",
+        summary="Average prices of homes sold in each local authority, month by month.",
+        url="https://www.gov.uk/government/collections/uk-house-price-index-reports",
+        publisher="HM Land Registry",
+    )
+    company = record(
+        id="companies-house",
+        title="Companies House",
+        summary="Companies House houses the register of companies in Leeds and elsewhere.",
+        url="https://www.gov.uk/government/organisations/companies-house",
+        resourceType="organisation",
+        publisher="Companies House",
+    )
+    first = first_result_on(tmp_path, [prices, company])
+    assert first("houses in Leeds")["id"] == "companies-house"
+    assert first("how much are houses in Leeds")["id"] == "house-price-index"
+
+
 def test_a_place_ranks_its_records_without_lifting_a_record_that_only_names_it(tmp_path):
     """A place beside a topic is a preference (docs/ranking.md, "Questions and
     places"): the place's own record on the topic leads, then the national
