@@ -1,7 +1,7 @@
 """The estate's place names (govsearch_build.places): the distinctive words of
 its local authorities' names, never an ordinary word or a national body."""
 
-from govsearch_build.places import place_names
+from govsearch_build.places import place_names, towns
 from govsearch_build.records import Record
 
 
@@ -58,3 +58,18 @@ def test_a_name_written_with_an_ampersand_is_the_name_with_and():
     # Searched as "Telford and Wrekin" or "Telford & Wrekin" (query.SearchTerms reads both).
     records = [record(1, "Telford & Wrekin Council"), record(2, "Southwark London Borough Council")]
     assert place_names(records) == ["southwark", "telford", "telford and wrekin", "wrekin"]
+
+
+def test_a_towns_name_is_a_place_as_the_councils_are():
+    """The gazetteer's towns (towns.txt) that publish nothing: a name of one word,
+    a name of several as a whole, and the town before the river it stands on."""
+    records = [record(n, "Environment Agency", "Barley grows in March; reading rooms.") for n in range(1, 5)]
+    gazetteer = ["Inverness", "Canary Wharf", "Stoke-on-Trent", "March", "Reading"]
+    assert place_names(records, gazetteer) == ["canary wharf", "inverness", "stoke", "stoke on trent"]
+    # "March" is a month, "Reading" a word the prose writes in lower case: neither is a place
+
+
+def test_the_gazetteer_holds_the_uks_towns():
+    names = towns()
+    assert len(names) > 800 and {"Inverness", "Milton Keynes", "Stoke-on-Trent"} <= set(names)
+    assert all(not name.startswith("#") for name in names)

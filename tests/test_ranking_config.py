@@ -197,6 +197,28 @@ def test_how_many_people_asks_for_figures(tmp_path):
     assert first("how many people can be homeless")["id"] == "homeless-help"
 
 
+def test_a_town_no_record_names_is_a_place_not_a_typo(tmp_path):
+    """ "population of Inverness": no record names Inverness, which the
+    gazetteer knows as a town (govsearch_build/towns.txt), so the population
+    figures answer and the notice says none is about it; read as a typo,
+    "inver" (its stem) was one edit from "inner" and a record about inner
+    London led."""
+    estimates = population_estimates()
+    inner = record(
+        id="inner-london",
+        title="Inner London schools",
+        summary="Pupils of inner London schools, and the school population of each borough.",
+        url="https://www.gov.uk/inner-london-schools",
+        publisher="Department for Education",
+    )
+    answer = catalogue_on(tmp_path, [estimates, inner]).call(
+        "search_government_knowledge", {"query": "population of Inverness"}
+    )
+    assert answer["results"][0]["id"] == "population-estimates"
+    assert not any("typo_corrected" in result.get("reasons", []) for result in answer["results"])
+    assert [notice["code"] for notice in answer["notices"]] == ["place_not_matched"]
+
+
 def test_how_much_houses_cost_asks_for_house_prices(tmp_path):
     """ "how much are houses in Leeds" asks what homes sell for (search.openings):
     the house price index leads, not a page about a house that holds "houses"."""

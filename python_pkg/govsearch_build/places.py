@@ -8,6 +8,12 @@ name can still be the answer: the runtime makes a place word optional when
 the query has other words, so records holding it rank higher without being
 the only ones found (docs/ranking.md, "Questions and places"). Built from the
 records, so a new council's catalogue brings its name with it.
+
+Towns that publish nothing are places too: "population of Inverness" read
+"inverness" as a typo of "intertidal" and led with mudflats. The gazetteer
+`towns.txt` (GeoNames: the UK's towns of 15,000 people or more) adds their
+names, kept as the councils' words are kept: written with a capital in the
+records' prose, and no month ("March" is a town).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from govsearch.ranking.nearby import council_place
 
@@ -31,12 +38,21 @@ SHARED_BY = 4
 LOWER_CASE_SHARE = 0.05
 MIN_LENGTH = 3
 _STANDS_ON = re.compile(r"\W(?:upon|on|under)\W", re.IGNORECASE)
+TOWNS = Path(__file__).with_name("towns.txt")
+# Towns named as months ("March", Cambridgeshire): in a query the month is meant.
+_CALENDAR = frozenset("january february march april may june july august september october november december".split())
 
 
-def place_names(records: Iterable[Record]) -> list[str]:
-    """The place words of the records' local-authority publishers, then the
-    authorities' names of several words holding one ("north east lincolnshire"):
-    sorted, lower case."""
+def towns(path: Path = TOWNS) -> list[str]:
+    """The gazetteer's town names, as written (towns.txt)."""
+    return [line.strip() for line in path.read_text("utf-8").splitlines() if line.strip() and not line.startswith("#")]
+
+
+def place_names(records: Iterable[Record], gazetteer: Iterable[str] = ()) -> list[str]:
+    """The place words of the records' local-authority publishers and of the
+    `gazetteer`'s towns, then the authorities' names of several words holding
+    one ("north east lincolnshire") and the towns' ("milton keynes"): sorted,
+    lower case."""
     records = list(records)
     organisations = {r.data["title"] for r in records if r.data.get("resourceType") == "organisation"}
     # Each local authority's place as its name writes it (council_place; other publishers have none).
@@ -50,9 +66,29 @@ def place_names(records: Iterable[Record]) -> list[str]:
         for word in _place_words(place):
             named_by[word].add(publisher)
     candidates = {word: named for word, named in named_by.items() if len(named) < SHARED_BY}
+    town_words, town_names = _towns(gazetteer)
+    for word in town_words:
+        candidates.setdefault(word, set())  # a town no council names: every publisher's prose counts
     lower, upper = _cases(records, candidates)
     words = {word for word in candidates if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word]))}
-    return sorted(words | _names_of_several_words(authorities.values(), words))
+    return sorted(words | _names_of_several_words(authorities.values(), words) | town_names)
+
+
+def _towns(gazetteer: Iterable[str]) -> tuple[set[str], set[str]]:
+    """The towns' place words and names of several words. A name of one word is
+    a place word; one of several is a place as a whole ("canary wharf"), its
+    words alone are not ("wharf"), but for the town before the river or sea it
+    stands on ("stoke" of "Stoke-on-Trent")."""
+    words, names = set(), set()
+    for town in gazetteer:
+        whole = _name_words(town)
+        standing = _place_words(town)
+        for word in whole if len(whole) == 1 else standing if len(standing) == 1 else []:
+            if word not in _CALENDAR and len(word) >= MIN_LENGTH:
+                words.add(word)
+        if len(whole) > 1:
+            names.add(" ".join(whole))
+    return words, names
 
 
 def _names_of_several_words(places: Iterable[str], words: set[str]) -> set[str]:
@@ -61,15 +97,21 @@ def _names_of_several_words(places: Iterable[str], words: set[str]) -> set[str]:
     alone is no place (SHARED_BY) and stays a word the records must hold."""
     names = set()
     for place in places:
-        # "City of York" is York, "Bridgend County" Bridgend: a generic word opens or ends no name.
-        typed = [word.lower() for word in _WORD.findall(place.replace("&", " and "))]
-        while typed and typed[0] in _GENERIC:
-            typed.pop(0)
-        while typed and typed[-1] in _GENERIC:
-            typed.pop()
+        typed = _name_words(place)
         if len(typed) > 1 and not words.isdisjoint(typed):
             names.add(" ".join(typed))
     return names
+
+
+def _name_words(place: str) -> list[str]:
+    """A place's name as lower-case words. "City of York" is York, "Bridgend
+    County" Bridgend: a generic word opens or ends no name."""
+    typed = [word.lower() for word in _WORD.findall(place.replace("&", " and "))]
+    while typed and typed[0] in _GENERIC:
+        typed.pop(0)
+    while typed and typed[-1] in _GENERIC:
+        typed.pop()
+    return typed
 
 
 def _place_words(place: str) -> list[str]:
