@@ -1,7 +1,7 @@
 """The estate's place names (govsearch_build.places): the distinctive words of
 its local authorities' names, never an ordinary word or a national body."""
 
-from govsearch_build.places import place_names, towns
+from govsearch_build.places import gazetteer, place_names
 from govsearch_build.records import Record
 
 
@@ -69,7 +69,7 @@ def test_a_towns_name_is_a_place_as_the_councils_are():
     # "March" is a month, "Reading" a word the prose writes in lower case: neither is a place
 
 
-def test_the_gazetteer_holds_the_uks_towns():
-    names = towns()
-    assert len(names) > 800 and {"Inverness", "Milton Keynes", "Stoke-on-Trent"} <= set(names)
+def test_the_gazetteer_holds_the_uks_towns_and_counties():
+    names = gazetteer()
+    assert len(names) > 900 and {"Inverness", "Milton Keynes", "Stoke-on-Trent", "Surrey", "Fife"} <= set(names)
     assert all(not name.startswith("#") for name in names)

@@ -56,7 +56,7 @@ from .acronyms import defined_acronyms
 from .compounds import find_compounds, other_spellings
 from .config import SiteConfig
 from .data_files import DataWriter, dump, facet_value, stored_record
-from .places import place_names, towns
+from .places import gazetteer, place_names
 from .postings import Postings
 from .records import Record
 from .related_words import related_for, word_usage
@@ -200,7 +200,7 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
             "leading_intents": list(config.leading_intents),
             "fillers": list(config.fillers),
             "openings": dict(config.openings),
-            "places": place_names(records, towns()),
+            "places": place_names(records, gazetteer()),
         },
     }
 

@@ -9,11 +9,12 @@ the query has other words, so records holding it rank higher without being
 the only ones found (docs/ranking.md, "Questions and places"). Built from the
 records, so a new council's catalogue brings its name with it.
 
-Towns that publish nothing are places too: "population of Inverness" read
-"inverness" as a typo of "intertidal" and led with mudflats. The gazetteer
-`towns.txt` (GeoNames: the UK's towns of 15,000 people or more) adds their
-names, kept as the councils' words are kept: written with a capital in the
-records' prose, and no month ("March" is a town).
+Towns and counties that publish nothing are places too: "population of
+Inverness" read "inverness" as a typo of "intertidal" and led with mudflats.
+The gazetteer (`towns.txt`, GeoNames: the UK's towns of 15,000 people or
+more; `areas.txt`, its counties and council areas) adds their names, kept as
+the councils' words are kept: written with a capital in the records' prose,
+and no month ("March" is a town).
 """
 
 from __future__ import annotations
@@ -38,14 +39,16 @@ SHARED_BY = 4
 LOWER_CASE_SHARE = 0.05
 MIN_LENGTH = 3
 _STANDS_ON = re.compile(r"\W(?:upon|on|under)\W", re.IGNORECASE)
-TOWNS = Path(__file__).with_name("towns.txt")
+# GeoNames' towns of 15,000 people or more; the counties and council areas, from the statutory lists.
+GAZETTEER = (Path(__file__).with_name("towns.txt"), Path(__file__).with_name("areas.txt"))
 # Towns named as months ("March", Cambridgeshire): in a query the month is meant.
 _CALENDAR = frozenset("january february march april may june july august september october november december".split())
 
 
-def towns(path: Path = TOWNS) -> list[str]:
-    """The gazetteer's town names, as written (towns.txt)."""
-    return [line.strip() for line in path.read_text("utf-8").splitlines() if line.strip() and not line.startswith("#")]
+def gazetteer(paths: Iterable[Path] = GAZETTEER) -> list[str]:
+    """The gazetteer's place names, as written (towns.txt, areas.txt)."""
+    lines = (line.strip() for path in paths for line in path.read_text("utf-8").splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 def place_names(records: Iterable[Record], gazetteer: Iterable[str] = ()) -> list[str]:
@@ -67,8 +70,8 @@ def place_names(records: Iterable[Record], gazetteer: Iterable[str] = ()) -> lis
             named_by[word].add(publisher)
     candidates = {word: named for word, named in named_by.items() if len(named) < SHARED_BY}
     town_words, town_names = _towns(gazetteer)
-    for word in town_words:
-        candidates.setdefault(word, set())  # a town no council names: every publisher's prose counts
+    for word in town_words:  # counted in the prose of every publisher but the councils naming it, if any
+        candidates.setdefault(word, named_by.get(word, set()))
     lower, upper = _cases(records, candidates)
     words = {word for word in candidates if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word]))}
     return sorted(words | _names_of_several_words(authorities.values(), words) | town_names)
