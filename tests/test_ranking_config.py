@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader
+from govsearch.ranking.query import query_terms
 from govsearch_build.config import ConfigError, load_config
 from govsearch_build.data_writer import index_document, record_flags, search_terms_of, write_data
 from govsearch_build.records import Record
@@ -217,6 +218,17 @@ def test_a_town_no_record_names_is_a_place_not_a_typo(tmp_path):
     assert answer["results"][0]["id"] == "population-estimates"
     assert not any("typo_corrected" in result.get("reasons", []) for result in answer["results"])
     assert [notice["code"] for notice in answer["notices"]] == ["place_not_matched"]
+
+
+def test_when_and_how_a_sentence_is_framed_is_no_topic():
+    """A sentence's words past the eighth are not searched (terms.MAX_QUERY_TERMS):
+    "last month" and "a parent asks" took places its topic needed (search.fillers)."""
+    terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
+    read = query_terms(
+        "A parent asks how many free childcare hours they can get for a 2 year old, starting next month",
+        search_terms=terms,
+    )
+    assert [term.typed for term in read] == ["parent", "free", "childcare", "hours", "2", "year", "old", "starting"]
 
 
 def test_how_much_houses_cost_asks_for_house_prices(tmp_path):
