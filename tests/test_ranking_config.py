@@ -231,6 +231,31 @@ def test_when_and_how_a_sentence_is_framed_is_no_topic():
     assert [term.typed for term in read] == ["parent", "free", "childcare", "hours", "2", "year", "old", "starting"]
 
 
+def test_how_do_i_apply_for_a_service_asks_for_the_service(tmp_path):
+    """ "how do I apply for pension credit" (search.openings): the service's own
+    page leads, not a page that tells you to apply for another credit and
+    mentions pensions, which leads the same words asked as keywords."""
+    service = record(
+        id="pension-credit",
+        title="Pension Credit",
+        summary="Extra money to help with living costs if you are over State Pension age.",
+        url="https://www.gov.uk/pension-credit",
+        resourceType="govuk-content",
+        publisher="Department for Work and Pensions",
+    )
+    other = record(
+        id="ni-credits",
+        title="National Insurance credits",
+        summary="Apply for credits to fill gaps in your record for your pension; apply for credit if you are ill.",
+        url="https://www.gov.uk/national-insurance-credits",
+        resourceType="govuk-content",
+        publisher="HM Revenue & Customs",
+    )
+    first = first_result_on(tmp_path, [service, other])
+    assert first("apply pension credit")["id"] == "ni-credits"
+    assert first("How do I apply for Pension Credit?")["id"] == "pension-credit"
+
+
 def test_how_much_houses_cost_asks_for_house_prices(tmp_path):
     """ "how much are houses in Leeds" asks what homes sell for (search.openings):
     the house price index leads, not a page about a house that holds "houses"."""
