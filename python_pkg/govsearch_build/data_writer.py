@@ -221,8 +221,10 @@ def build_index(
 
 def index_builder() -> Builder:
     """lunr.py's builder, indexing with the runtime's pipeline (its stemmer mends one
-    of Porter's splits). Queries bypass the serialised search pipeline (their terms
-    are final), so lunr.js loads the index as lunr's own."""
+    of Porter's splits). The serialised search pipeline stays lunr's `stemmer`, so
+    lunr.js loads the file; but a query run through it ("unemployment" to
+    "unemploy") misses the mended terms: the runtime gives lunr final terms, and
+    any other reader of the index must stem with govsearch.ranking.analysis."""
     builder = get_default_builder()
     builder.pipeline = PIPELINE
     return builder

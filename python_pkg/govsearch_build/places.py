@@ -12,9 +12,12 @@ records, so a new council's catalogue brings its name with it.
 Towns and counties that publish nothing are places too: "population of
 Inverness" read "inverness" as a typo of "intertidal" and led with mudflats.
 The gazetteer (`towns.txt`, GeoNames: the UK's towns of 15,000 people or
-more; `areas.txt`, its counties and council areas) adds their names, kept as
-the councils' words are kept: written with a capital in the records' prose,
-and no month ("March" is a town).
+more; `areas.txt`, its counties and council areas) adds their names. Most of
+them the records never write, so the councils' test (not written in lower
+case) cannot tell a town from a word: the towns named by ordinary words
+("Barking", "Fleet", "Reading", "March") are listed and left out, and a name
+of several words is left out when the records' prose writes each of its
+words in lower case ("New Cross": "new cross-border rules").
 """
 
 from __future__ import annotations
@@ -41,8 +44,13 @@ MIN_LENGTH = 3
 _STANDS_ON = re.compile(r"\W(?:upon|on|under)\W", re.IGNORECASE)
 # GeoNames' towns of 15,000 people or more; the counties and council areas, from the statutory lists.
 GAZETTEER = (Path(__file__).with_name("towns.txt"), Path(__file__).with_name("areas.txt"))
-# Towns named as months ("March", Cambridgeshire): in a query the month is meant.
-_CALENDAR = frozenset("january february march april may june july august september october november december".split())
+# Gazetteer towns named by an ordinary word or a month ("dog barking complaint", "vehicle fleet",
+# "March 2024"): in a query the word is meant. The councils' names need no such list: the estate's
+# prose names its councils, so their test reads how it writes them.
+_ORDINARY = frozenset(
+    "archway barking bow deal down felling fleet flint grays hale hook lancing leek reading rugby sale ware welling"
+    " january february march april may june july august september october november december".split()
+)
 
 
 def gazetteer(paths: Iterable[Path] = GAZETTEER) -> list[str]:
@@ -51,9 +59,9 @@ def gazetteer(paths: Iterable[Path] = GAZETTEER) -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-def place_names(records: Iterable[Record], gazetteer: Iterable[str] = ()) -> list[str]:
+def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[str]:
     """The place words of the records' local-authority publishers and of the
-    `gazetteer`'s towns, then the authorities' names of several words holding
+    gazetteer's `towns`, then the authorities' names of several words holding
     one ("north east lincolnshire") and the towns' ("milton keynes"): sorted,
     lower case."""
     records = list(records)
@@ -69,25 +77,32 @@ def place_names(records: Iterable[Record], gazetteer: Iterable[str] = ()) -> lis
         for word in _place_words(place):
             named_by[word].add(publisher)
     candidates = {word: named for word, named in named_by.items() if len(named) < SHARED_BY}
-    town_words, town_names = _towns(gazetteer)
-    for word in town_words:  # counted in the prose of every publisher but the councils naming it, if any
-        candidates.setdefault(word, named_by.get(word, set()))
+    town_words, town_names = _towns(towns)
+    phrase_words = {word for name in town_names for word in name.split()}
+    for word in (town_words | phrase_words) - named_by.keys():  # counted in every publisher's prose
+        candidates[word] = set()
     lower, upper = _cases(records, candidates)
-    words = {word for word in candidates if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word]))}
+    words = {
+        word
+        for word in candidates.keys() - (phrase_words - town_words - named_by.keys())
+        if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word]))
+    }
+    # A town's name of several ordinary words ("new cross", "manor park") is no place.
+    town_names = {name for name in town_names if not all(lower[word] for word in name.split())}
     return sorted(words | _names_of_several_words(authorities.values(), words) | town_names)
 
 
-def _towns(gazetteer: Iterable[str]) -> tuple[set[str], set[str]]:
+def _towns(towns: Iterable[str]) -> tuple[set[str], set[str]]:
     """The towns' place words and names of several words. A name of one word is
     a place word; one of several is a place as a whole ("canary wharf"), its
     words alone are not ("wharf"), but for the town before the river or sea it
     stands on ("stoke" of "Stoke-on-Trent")."""
     words, names = set(), set()
-    for town in gazetteer:
+    for town in towns:
         whole = _name_words(town)
         standing = _place_words(town)
         for word in whole if len(whole) == 1 else standing if len(standing) == 1 else []:
-            if word not in _CALENDAR and len(word) >= MIN_LENGTH:
+            if word not in _ORDINARY and len(word) >= MIN_LENGTH:
                 words.add(word)
         if len(whole) > 1:
             names.add(" ".join(whole))

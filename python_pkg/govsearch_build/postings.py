@@ -8,7 +8,7 @@ every record and a vector per field: about 8 KB a record, 2.4 GB at 300,000
 records. Here each posting costs about 20 bytes.
 
 Two passes over the documents, both in record-number order:
-1. words split as lunr's tokenizer splits them, through lunr's own pipeline (cached per word: every
+1. words split as lunr's tokenizer splits them, through the runtime's pipeline (cached per word: every
    pipeline step depends on the word alone); per field of each record its
    length and its (term, count) pairs; per term its index (lunr's: the order
    terms are first met) and its document frequency;

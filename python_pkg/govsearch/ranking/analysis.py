@@ -1,7 +1,8 @@
 """Words as the index holds them: lunr's tokenizer and pipeline (trimmer,
-stop words, English stemmer) applied to a query's or a record's text, the
-same way the build indexed it, with the shortcuts the re-ranker needs to read
-twenty titles and summaries per query quickly."""
+stop words, and its English stemmer with one split mended: `stem_word`)
+applied to a query's or a record's text, the same way the build indexed it,
+with the shortcuts the re-ranker needs to read twenty titles and summaries
+per query quickly."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ WORDLIKE = re.compile(r"[^\W_]")
 # lunr's tokenizer splits lower-cased text at each of these characters, one by one, in Python:
 # the same split by one regular expression reads a record's summary several times faster.
 _SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
+_VOWELS = frozenset("aeiou")
 
 
 def stem_word(word: str) -> str:
@@ -29,8 +31,14 @@ def stem_word(word: str) -> str:
     so "unemployed" stems to "unemploi" and "unemployment" to "unemploy", and
     neither finds the other. A stem that ends in a vowel and y once a suffix
     of two letters or more is gone ("employment", "employer", "repayment",
-    "conveyance") ends in i as the word's other forms do. A word that lost
-    one letter keeps its y: "PAYE" is not "pay".
+    "conveyance") ends in i as the word's other forms do. A vowel before the
+    y is what Porter's own rule needs too (a consonant's y, "sky", stays). A
+    word that lost one letter keeps its y: "PAYE" is not "pay".
+
+    Only the last letter changes, and Porter's stems never end in y, so a
+    stem still keeps all but at most the last two letters of its word from
+    the start: the shortcuts that stem only words beginning as a stem does
+    (`index_terms_near`, `respelling.candidate_stems`) rely on it.
     """
     stemmed = porter_stemmer.stem(word)
     if len(word) - len(stemmed) >= 2 and stemmed[-1:] == "y" and stemmed[-2:-1] in _VOWELS:
@@ -38,17 +46,15 @@ def stem_word(word: str) -> str:
     return stemmed
 
 
-_VOWELS = frozenset("aeiou")
-
-
-def stemmer(token: Token, i: int | None = None, tokens: list[Token] | None = None) -> Token:
-    """stem_word as a lunr pipeline step: the index's and every query's, alike."""
+def mended_stemmer(token: Token, i: int | None = None, tokens: list[Token] | None = None) -> Token:
+    """stem_word as a lunr pipeline step: the index's and every query's, alike
+    (not lunr's `stemmer`, which the index no longer matches)."""
     return token.update(lambda string, _metadata: stem_word(string))
 
 
-Pipeline.register_function(stemmer, "govsearch-stemmer")
+Pipeline.register_function(mended_stemmer, "govsearch-stemmer")
 PIPELINE = Pipeline()
-PIPELINE.add(trimmer, stop_word_filter, stemmer)
+PIPELINE.add(trimmer, stop_word_filter, mended_stemmer)
 TRIM_ONLY = Pipeline()
 TRIM_ONLY.add(trimmer)
 
@@ -107,5 +113,5 @@ def _analysed_word(word: str) -> tuple[str, str] | None:
     typed = trimmer(Token(word)).string
     if not _kept(typed):
         return None
-    indexed = stemmer(Token(typed)).string
+    indexed = mended_stemmer(Token(typed)).string
     return (typed, indexed) if indexed else None
