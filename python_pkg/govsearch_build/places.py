@@ -78,15 +78,12 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
             named_by[word].add(publisher)
     candidates = {word: named for word, named in named_by.items() if len(named) < SHARED_BY}
     town_words, town_names = _towns(towns)
-    phrase_words = {word for name in town_names for word in name.split()}
-    for word in (town_words | phrase_words) - named_by.keys():  # counted in every publisher's prose
+    for word in town_words - named_by.keys():  # a town no council names: every publisher's prose counts
         candidates[word] = set()
-    lower, upper = _cases(records, candidates)
-    words = {
-        word
-        for word in candidates.keys() - (phrase_words - town_words - named_by.keys())
-        if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word]))
-    }
+    # The words of the towns' longer names are counted too, to tell "new cross" from a place.
+    phrase_words = {word for name in town_names for word in name.split()} - named_by.keys()
+    lower, upper = _cases(records, {**dict.fromkeys(phrase_words, set()), **candidates})
+    words = {word for word in candidates if lower[word] <= max(2, LOWER_CASE_SHARE * (lower[word] + upper[word]))}
     # A town's name of several ordinary words ("new cross", "manor park") is no place.
     town_names = {name for name in town_names if not all(lower[word] for word in name.split())}
     return sorted(words | _names_of_several_words(authorities.values(), words) | town_names)

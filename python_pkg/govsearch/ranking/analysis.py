@@ -113,5 +113,5 @@ def _analysed_word(word: str) -> tuple[str, str] | None:
     typed = trimmer(Token(word)).string
     if not _kept(typed):
         return None
-    indexed = mended_stemmer(Token(typed)).string
+    indexed = stem_word(typed)
     return (typed, indexed) if indexed else None
