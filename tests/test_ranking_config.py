@@ -72,6 +72,9 @@ def record(**fields):
         ({"source": {"kind": "api-catalogue"}}, ["national_api_catalogue"]),
         ({"publisher": "Example Borough Council"}, ["local_authority_row"]),
         ({"publisher": "Royal Borough of Greenwich", "title": "GeoJSON"}, ["local_authority_row", "format_only_title"]),
+        # a body's own record, a council's or a national council's, is no row of a council's catalogue
+        ({"publisher": "Arts Council England", "resourceType": "organisation"}, []),
+        ({"publisher": "Leeds City Council", "resourceType": "organisation"}, []),
         ({"title": "Download Data"}, ["format_only_title"]),
         ({"title": "CSV of flood zones"}, []),
         ({"accessStatus": "restricted"}, ["restricted_access"]),

@@ -172,7 +172,9 @@ def record_flags(record: Record) -> list[str]:
         flags.append("official_page")
     if kind == "api-catalogue":
         flags.append("national_api_catalogue")
-    if LOCAL_AUTHORITY.search(data["publisher"]):
+    # A body's own record is no row of its catalogue; and "council" names national bodies too
+    # (Arts Council England, the Medical Research Council), whose records are organisations.
+    if LOCAL_AUTHORITY.search(data["publisher"]) and data["resourceType"] != "organisation":
         flags.append("local_authority_row")
     if _FORMAT_TITLE.match(data["title"]):
         flags.append("format_only_title")
