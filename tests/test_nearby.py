@@ -44,6 +44,7 @@ def notices(tmp_path_factory):
         _record("national-parks", "Public parks in England", "Natural England"),
         _record("banes-allotments", "Allotments", "Bath and North East Somerset Council"),
         _record("peak-boundary", "National Park Boundary", "Peak District National Park Authority"),
+        _record("kl-markets", "Markets", "Borough Council of King's Lynn and West Norfolk"),
     ]
     write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
     catalogue = Catalogue.open(DirectoryLoader(folder))
@@ -86,6 +87,14 @@ def test_a_place_none_of_whose_records_answers_is_said_to_be_unmatched(notices):
     # A council's name of several words is one place, named as people write it.
     (notice,) = notices.messages("parks in Bath and North East Somerset")
     assert notice["message"].startswith("None of these results is about Bath and North East Somerset:")
+
+
+@pytest.mark.parametrize("written", ["King's Lynn", "king’s lynn", "kings lynn"])
+def test_a_place_with_a_possessive_is_named_however_its_apostrophe_is_typed(notices, written):
+    assert "place_not_matched" not in notices(f"markets in {written}")
+    assert notices.answer(f"markets in {written}")["results"][0]["id"] == "kl-markets"
+    (notice,) = notices.messages(f"parks in {written}")
+    assert notice["message"].startswith("None of these results is about King")
 
 
 @pytest.mark.parametrize(

@@ -42,3 +42,21 @@ def test_either_form_finds_records_written_with_the_other(tmp_path):
 
     assert found("unemployment") == found("unemployed") == {"r1", "r2"}
     assert "r3" not in found("pay")
+
+
+def test_an_apostrophe_finds_the_same_word_whichever_mark_is_typed(tmp_path):
+    # A phone types "children’s" (U+2019), as GOV.UK's titles write it; a keyboard types "children's".
+    records = [
+        curated_record(1, "Children’s centres", summary="Find a centre."),
+        curated_record(2, "Children's services", summary="Social care."),
+        curated_record(3, "Childminders", summary="Register."),
+    ]
+    write_data(load_config(SITE_TOML), records, tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+
+    def found(query):
+        answer = catalogue.call("search_government_knowledge", {"query": query, "limit": 10})
+        return answer["match_mode"], {item["id"] for item in answer["results"]}
+
+    # Found as the word it is, not as a typo of it.
+    assert found("children’s") == found("children's") == found("children‘s") == ("all_terms", {"r1", "r2"})

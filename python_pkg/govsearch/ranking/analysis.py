@@ -22,6 +22,9 @@ WORDLIKE = re.compile(r"[^\W_]")
 # the same split by one regular expression reads a record's summary several times faster.
 _SEPARATORS = re.compile("[" + re.escape(SEPARATOR_CHARS) + "]+")
 _VOWELS = frozenset("aeiou")
+# A phone types "children’s" (a right single quotation mark, as GOV.UK's titles write it too) where
+# a keyboard types "children's": one word, whichever mark the text holds.
+_APOSTROPHES = str.maketrans(dict.fromkeys("\u2019\u2018\u02bc\u0060\u00b4", "'"))
 
 
 def stem_word(word: str) -> str:
@@ -52,11 +55,17 @@ def mended_stemmer(token: Token, i: int | None = None, tokens: list[Token] | Non
     return token.update(lambda string, _metadata: stem_word(string))
 
 
+def apostrophes(token: Token, i: int | None = None, tokens: list[Token] | None = None) -> Token:
+    """Every apostrophe-like mark as "'", before the trimmer: the index's and every query's, alike."""
+    return token.update(lambda string, _metadata: string.translate(_APOSTROPHES))
+
+
 Pipeline.register_function(mended_stemmer, "govsearch-stemmer")
+Pipeline.register_function(apostrophes, "govsearch-apostrophes")
 PIPELINE = Pipeline()
-PIPELINE.add(trimmer, stop_word_filter, mended_stemmer)
+PIPELINE.add(apostrophes, trimmer, stop_word_filter, mended_stemmer)
 TRIM_ONLY = Pipeline()
-TRIM_ONLY.add(trimmer)
+TRIM_ONLY.add(apostrophes, trimmer)
 
 
 @lru_cache(maxsize=4096)
@@ -68,8 +77,9 @@ def analysed(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def words(text: str) -> list[str]:
-    """The words lunr's Tokenizer makes of `text` (lower-cased, split at spaces and hyphens)."""
-    return [word for word in _SEPARATORS.split(text.lower()) if word]
+    """The words lunr's Tokenizer makes of `text` (lower-cased, split at spaces and hyphens), each
+    apostrophe-like mark as "'" (`apostrophes`)."""
+    return [word for word in _SEPARATORS.split(text.lower().translate(_APOSTROPHES)) if word]
 
 
 def index_terms_near(text: str, stems: Collection[str]) -> list[str]:

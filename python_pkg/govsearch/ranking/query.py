@@ -257,14 +257,24 @@ def _place_pattern(names: Collection[str]) -> re.Pattern[str] | None:
     ("Newcastle-under-Lyme"), an "and" written as "&" or left out ("Telford & Wrekin")."""
     patterns = []
     for name in sorted(names, key=len, reverse=True):
-        first, *rest = _name_key(name.split())
+        first, *rest = (word for word in name.split() if word != "and")
         join = r"(?:\W+and\W+|\W*&\W*|\W+)" if "and" in name.split() else r"\W+"
-        patterns.append(re.escape(first) + "".join(join + re.escape(word) for word in rest))
+        # A possessive's "s" ("King's Lynn", written "king s lynn") with its apostrophe or without.
+        patterns.append(
+            re.escape(first) + "".join((r"\W?" if word == "s" else join) + re.escape(word) for word in rest)
+        )
     return re.compile(rf"\b(?:{'|'.join(patterns)})\b", re.IGNORECASE) if patterns else None
 
 
 def _name_key(words: Iterable[str]) -> tuple[str, ...]:
-    return tuple(word for word in words if word != "and")
+    """A place's words as a key, whatever its "and" or possessive: "king s lynn" and "kings lynn" alike."""
+    key: list[str] = []
+    for word in words:
+        if word == "s" and key:
+            key[-1] += word
+        elif word != "and":
+            key.append(word)
+    return tuple(key)
 
 
 NO_SEARCH_TERMS = SearchTerms({}, {})
@@ -293,7 +303,8 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     pairs = [(term.typed, term.indexed) for term in finished]
     # A place of several words counts where each of its words is a finished word of the query:
     # "north yorkshire" still being typed, or "north yorkshire's", leaves "north" a word to find.
-    finished_words = {term.typed for term in finished}
+    # A word's pieces count: "king's lynn" names "King's Lynn", whose words are "king", "s", "lynn".
+    finished_words = {piece for term in finished for piece in _pieces(term.typed)}
     in_place_names = {
         word: place
         for place, words in search_terms.places_named(text)
@@ -307,8 +318,8 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
         if hit is None:
             term = finished[position]
             intent = search_terms.intents.get(term.indexed, ())
-            place = "" if intent else in_place_names.get(term.typed, _place(term.typed, search_terms))
-            combined.append(Term(term.typed, term.indexed, intent=intent, place=place))
+            place = "" if intent else _named_place(term.typed, in_place_names) or _place(term.typed, search_terms)
+            combined.append(Term(term.typed, _as_written(term, place), intent=intent, place=place))
             position += 1
             continue
         length, token = hit
@@ -323,6 +334,27 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
             seen.add((term.indexed, term.prefix))
             unique.append(term)
     return unique + _question(text, search_terms, unique)
+
+
+def _pieces(typed: str) -> list[str]:
+    """A typed word's word characters, as a place's name is split ("king's" -> "king", "s")."""
+    return re.findall(r"\w+", typed)
+
+
+def _named_place(typed: str, in_place_names: dict[str, str]) -> str:
+    """The place of several words the query names that this typed word belongs to, all its pieces."""
+    places = {in_place_names.get(piece, "") for piece in _pieces(typed)}
+    return places.pop() if len(places) == 1 else ""
+
+
+def _as_written(term: Term, place: str) -> str:
+    """A place's possessive typed without its apostrophe ("kings" of "king s lynn") as the index
+    holds the name the estate writes ("King's Lynn"); any other word as it is."""
+    words = place.split()
+    for word, following in zip(words, words[1:]):
+        if following == "s" and term.typed == word + "s":
+            return analysed(word + "'s")[0][1]
+    return term.indexed
 
 
 def _stop_word(word: str) -> bool:
