@@ -302,8 +302,8 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     finished = [term for term in terms if not term.prefix]
     pairs = [(term.typed, term.indexed) for term in finished]
     # A place of several words counts where each of its words is a finished word of the query:
-    # "north yorkshire" still being typed, or "north yorkshire's", leaves "north" a word to find.
-    # A word's pieces count: "king's lynn" names "King's Lynn", whose words are "king", "s", "lynn".
+    # "north yorkshire" still being typed leaves "north" a word to find. A word's pieces count:
+    # "king's lynn" names "King's Lynn" (words "king", "s", "lynn"), "north yorkshire's" the county.
     finished_words = {piece for term in finished for piece in _pieces(term.typed)}
     in_place_names = {
         word: place
@@ -342,18 +342,27 @@ def _pieces(typed: str) -> list[str]:
 
 
 def _named_place(typed: str, in_place_names: dict[str, str]) -> str:
-    """The place of several words the query names that this typed word belongs to, all its pieces."""
-    places = {in_place_names.get(piece, "") for piece in _pieces(typed)}
+    """The place of several words the query names that this typed word belongs to, all its pieces
+    (but a possessive's "s" the name lacks: "somerset's")."""
+    pieces = _pieces(typed)
+    if len(pieces) > 1 and pieces[-1] == "s" and "s" not in in_place_names:
+        pieces.pop()
+    places = {in_place_names.get(piece, "") for piece in pieces}
     return places.pop() if len(places) == 1 else ""
 
 
 def _as_written(term: Term, place: str) -> str:
-    """A place's possessive typed without its apostrophe ("kings" of "king s lynn") as the index
-    holds the name the estate writes ("King's Lynn"); any other word as it is."""
+    """A place's word as the index holds the name the estate writes: a possessive name's
+    word typed without its apostrophe ("kings" of "King's Lynn", kept as "king s lynn") as
+    "king'", and a place typed as a possessive ("somerset's libraries") as the place's word."""
     words = place.split()
-    for word, following in zip(words, words[1:]):
-        if following == "s" and term.typed == word + "s":
+    pieces = _pieces(term.typed)
+    for position, word in enumerate(words):
+        named_possessive = words[position + 1 : position + 2] == ["s"]
+        if named_possessive and term.typed == word + "s":
             return analysed(word + "'s")[0][1]
+        if not named_possessive and pieces == [word, "s"]:
+            return analysed(word)[0][1]
     return term.indexed
 
 
