@@ -33,12 +33,10 @@ def test_either_form_finds_records_written_with_the_other(tmp_path):
         curated_record(3, "PAYE for employers", summary="Running payroll."),
         curated_record(4, "Maternity leave", summary="How much you are paid."),
     ]
-    write_data(load_config(SITE_TOML), records, tmp_path / "data")
-    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    search = searcher(tmp_path, records)
 
     def found(query):
-        answer = catalogue.call("search_government_knowledge", {"query": query, "limit": 10})
-        return {item["id"] for item in answer["results"]}
+        return {item["id"] for item in search(query)["results"]}
 
     assert found("unemployment") == found("unemployed") == {"r1", "r2"}
     assert "r3" not in found("pay")
@@ -51,12 +49,18 @@ def test_an_apostrophe_finds_the_same_word_whichever_mark_is_typed(tmp_path):
         curated_record(2, "Children's services", summary="Social care."),
         curated_record(3, "Childminders", summary="Register."),
     ]
-    write_data(load_config(SITE_TOML), records, tmp_path / "data")
-    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    search = searcher(tmp_path, records)
 
     def found(query):
-        answer = catalogue.call("search_government_knowledge", {"query": query, "limit": 10})
+        answer = search(query)
         return answer["match_mode"], {item["id"] for item in answer["results"]}
 
     # Found as the word it is, not as a typo of it.
     assert found("children’s") == found("children's") == found("children‘s") == ("all_terms", {"r1", "r2"})
+
+
+def searcher(folder, records):
+    """A search of a site built from these records alone: the answer to a query, 10 results."""
+    write_data(load_config(SITE_TOML), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+    return lambda query: catalogue.call("search_government_knowledge", {"query": query, "limit": 10})
