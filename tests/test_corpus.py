@@ -124,6 +124,41 @@ def test_publisher_count(records):
     assert len({r["publisher"] for r in records}) >= 40
 
 
+# GOV.UK's list of local authorities (alphagov/local-links-manager, data/local-authorities.csv at
+# a9e5e8ed, OGL): each council's name, homepage, nation and tier, the facts its record takes.
+LOCAL_AUTHORITIES = REPO / "tests" / "fixtures" / "local-authorities" / "local-authorities.csv"
+
+
+def _local_authorities() -> dict[str, dict[str, str]]:
+    with LOCAL_AUTHORITIES.open(newline="", encoding="utf-8") as rows:
+        return {row["name"]: row for row in csv.DictReader(rows)}
+
+
+def test_a_councils_record_is_as_govuks_list_of_local_authorities_gives_it(records):
+    """A council's organisation record (site/content/uk-living/local-council-*.md): its name, homepage
+    and publisher as GOV.UK's list of local authorities gives them, its summary by its tier."""
+    councils = {row["slug"]: row for row in _local_authorities().values()}
+    held = [r for r in records if r["id"].startswith("local-council-")]
+    assert len(held) > 350
+    for record in held:
+        row = councils[record["id"].removeprefix("local-council-")]
+        assert (record["title"], record["url"], record["publisher"]) == (
+            row["name"],
+            _https(row["homepage_url"]),
+            row["name"],
+        )
+        assert record["resourceType"] == "organisation"
+        district = row["tier_id"] == "2" or row["country_name"] == "Northern Ireland"
+        assert record["summary"].startswith("The district council") == district, record["id"]
+
+
+def _https(url: str) -> str:
+    """The list's http homepages on gov.uk, gov.wales and llyw.cymru hosts as https: browsers load
+    those domains over https only (HSTS preloaded), and the build refuses plain http links."""
+    host = url.split("/")[2] if url.startswith("http://") else ""
+    return "https://" + url.removeprefix("http://") if host.endswith((".gov.uk", ".gov.wales", ".llyw.cymru")) else url
+
+
 def _exceptions() -> set[str]:
     names = set()
     for line in EXCEPTIONS_FILE.read_text("utf-8").splitlines():
@@ -210,7 +245,7 @@ def exports():
 
 @pytest.mark.shared_data
 def test_publishers_are_govuk_organisations_or_exceptions(records, annotated, exports):
-    allowed = exports["org_titles"] | _exceptions()
+    allowed = exports["org_titles"] | _exceptions() | set(_local_authorities())
     unknown = sorted({r["publisher"] for r in records + annotated} - allowed)
     assert unknown == [], f"publishers neither on GOV.UK nor in publisher_exceptions.txt: {unknown}"
 

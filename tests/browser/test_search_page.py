@@ -33,6 +33,7 @@ from browserkit import (
 from govsearch.catalogue import Catalogue
 from govsearch.loaders import DirectoryLoader
 from govsearch.session import answer_json_text as answer
+from govsearch_build.render import PUBLISHERS_ON_BROWSE
 
 PHONE = {"width": 375, "height": 812}
 LAPTOP = {"width": 1280, "height": 900}
@@ -431,7 +432,8 @@ def test_back_from_an_edition_in_an_open_list_returns_to_it_open(open_page, host
 
 
 def test_show_more_goes_past_the_tools_maximum_to_the_last_match(open_page, site_dir):
-    query, total = _query_with_total(site_dir, 41, 10_000)
+    # Past the tool's maximum of 20, and short of ten clicks of 20 more.
+    query, total = _query_with_total(site_dir, 41, 180)
     page, guard = open_page("#q=" + query.replace(" ", "+"), wait_ready=True)
     _status(page, f"‘{query}’")
     tool = _tool(site_dir, {"query": query, "limit": 20})
@@ -511,18 +513,20 @@ def test_a_common_word_typed_alone_is_not_called_unsearchable_above_the_words_it
     assert "no searchable terms" in page.text_content("#search-notices")
 
 
+COMPLETE_ACCE = ("flood acce", "coastal acce", "bathing acce", "drought acce")
+
+
 def test_a_finished_query_shows_the_tools_answer_and_prefixes_only_add(open_page, site_dir):
     """#12: typing paused on a part-word shows the tool's answer, then prefix matches below it."""
     page, guard = open_page("", wait_ready=True)
-    # A query whose complete answer leaves room below it ("water acce" no longer does: the
-    # related words of "water" fill its ten).
-    page.locator("#search-input").press_sequentially("flood acce", delay=30)
-    _status(page, "‘flood acce’")
-    answer = _tool(site_dir, {"query": "flood acce", "limit": 10})
+    # A query whose complete answer leaves room below it: the first of these whose answer is
+    # whole in ten ("water acce" and then "flood acce" stopped being, as the corpus grew).
+    answers = ((query, _tool(site_dir, {"query": query, "limit": 10})) for query in COMPLETE_ACCE)
+    query, answer = next(((q, a) for q, a in answers if a["total"] and a["total"] <= a["returned"]), (None, None))
+    assert query, "the test needs a complete answer, which prefix matches may follow"
+    page.locator("#search-input").press_sequentially(query, delay=30)
+    _status(page, f"‘{query}’")
     tool_ids = [item["id"] for item in answer["results"]]
-    assert answer["total"] and answer["total"] <= answer["returned"], (
-        "the test needs a complete answer, which prefix matches may follow"
-    )
     page.wait_for_function("(n) => document.querySelectorAll('#search-results > li').length > n", arg=len(tool_ids))
     shown = _shown_ids(page)
     assert shown[: len(tool_ids)] == tool_ids, "the tool's answer comes first, in its order"
@@ -703,7 +707,7 @@ def test_a_search_typed_before_the_engine_is_ready_ignores_the_place_kept(open_p
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_form_without_javascript_goes_to_a_page_that_says_search_needs_it(open_page, served, size):
+def test_the_form_without_javascript_goes_to_a_page_that_says_search_needs_it(open_page, served, site_dir, size):
     """Without JavaScript: a static page says search needs it, keeps the words in
     its address (the one place a static page can keep them) and offers the browse
     pages by first letter, type and collection."""
@@ -722,9 +726,14 @@ def test_the_form_without_javascript_goes_to_a_page_that_says_search_needs_it(op
     screenshot(page, f"search-no-js-{size}", full_page=False)
     # The letter of the words leads to the publishers starting with it.
     page.locator("#by-letter + nav a", has_text="H").click()
-    assert page.url == served.url("publishers/#publishers-h")
-    assert page.locator("#publishers-h").is_visible()
-    assert page.locator("#publishers-h + ul a", has_text="HM Land Registry").count() == 1
+    publishers = Catalogue.open(DirectoryLoader(site_dir)).engine.facets.values("publisher")
+    if len(publishers) > PUBLISHERS_ON_BROWSE:  # a page per letter
+        assert page.url == served.url("browse/publishers/h/")
+        assert page.locator("#publisher-list a", has_text="HM Land Registry").count() == 1
+    else:
+        assert page.url == served.url("publishers/#publishers-h")
+        assert page.locator("#publishers-h").is_visible()
+        assert page.locator("#publishers-h + ul a", has_text="HM Land Registry").count() == 1
     # The header's box on every other page goes there too.
     page.goto(served.url("records/companies-house-api/"))
     page.fill("#header-search-input", "vat returns")
