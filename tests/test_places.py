@@ -5,9 +5,10 @@ from govsearch_build.places import gazetteer, place_names
 from govsearch_build.records import Record
 
 
-def record(number, publisher, summary="", title=None, kind="dataset"):
+def record(number, publisher, summary="", title=None, kind="dataset", url=None):
     data = {"id": f"r{number}", "title": title or f"Record {number}", "publisher": publisher, "summary": summary}
     data["resourceType"] = kind
+    data["url"] = url or f"https://www.data.gov.uk/dataset/r{number}"
     return Record(data, "", f"r{number}.md")
 
 
@@ -32,8 +33,22 @@ def test_a_word_written_in_lower_case_is_no_place():
 def test_a_national_body_named_council_and_compass_words_are_no_places():
     records = [
         record(1, "Design Council"),
-        record(2, "Design Council", title="Design Council", kind="organisation"),
+        record(
+            2,
+            "Design Council",
+            title="Design Council",
+            kind="organisation",
+            url="https://www.gov.uk/government/organisations/design-council",
+        ),
         *(record(n, f"North {place} Council") for n, place in enumerate(["Devon", "Kent", "Norfolk", "Somerset"], 3)),
+        # A council's own record (its homepage, not a page of GOV.UK's) leaves it a council.
+        record(
+            7,
+            "North Devon Council",
+            title="North Devon Council",
+            kind="organisation",
+            url="https://www.northdevon.gov.uk/",
+        ),
     ]
     words = ["devon", "kent", "norfolk", "somerset"]
     assert place_names(records) == sorted(words + [f"north {word}" for word in words])
@@ -84,3 +99,11 @@ def test_a_town_named_by_an_ordinary_word_is_no_place():
 def test_the_gazetteer_holds_the_uks_towns_and_counties():
     names = gazetteer()
     assert len(names) > 900 and {"Inverness", "Milton Keynes", "Stoke-on-Trent", "Surrey", "Fife"} <= set(names)
+
+
+def test_size_and_landform_words_of_a_councils_name_are_no_places_alone():
+    # "Great Britain" and "high court" are not about Great Yarmouth or High Peak.
+    records = [record(1, "Great Yarmouth Borough Council"), record(2, "High Peak Borough Council")]
+    places = place_names(records)
+    assert "yarmouth" in places and "peak" in places
+    assert "great" not in places and "high" not in places

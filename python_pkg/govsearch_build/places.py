@@ -31,7 +31,13 @@ from govsearch.ranking.nearby import council_place
 
 from .records import Record
 
-_GENERIC = frozenset("city of the and royal upon on le in with borough district county council".split())
+_GENERIC = frozenset(
+    "city of the and royal upon on le in with borough district county council "
+    # Size and landform words open or close councils' names ("Great Yarmouth", "High Peak", "Vale of
+    # Glamorgan", "Derbyshire Dales", "Isle of Wight", "Castle Point") and mean something else in a
+    # query ("Great Britain", "high court", "the heath"): the name as a whole is still a place.
+    "great little high vale vales hill hills castle heath isle isles dale dales point valley moor moors".split()
+)
 _WORD = re.compile(r"[A-Za-z]+")
 # An email address, web address or domain: its words are no prose.
 _ADDRESS = re.compile(r"\S*(?:@|://|www\.|\.(?:gov|org|co|com|net|ac|nhs|police)\b)\S*", re.IGNORECASE)
@@ -65,7 +71,13 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
     one ("north east lincolnshire") and the towns' ("milton keynes"): sorted,
     lower case."""
     records = list(records)
-    organisations = {r.data["title"] for r in records if r.data.get("resourceType") == "organisation"}
+    # A body GOV.UK lists as an organisation (its page on www.gov.uk) is no local authority, whatever
+    # its name ("Arts Council England"); a council's own record (its homepage) leaves it one.
+    organisations = {
+        r.data["title"]
+        for r in records
+        if r.data.get("resourceType") == "organisation" and str(r.data.get("url", "")).startswith("https://www.gov.uk/")
+    }
     # Each local authority's place as its name writes it (council_place; other publishers have none).
     authorities = {
         publisher: place
