@@ -31,13 +31,14 @@ from govsearch.ranking.nearby import council_place
 
 from .records import Record
 
-_GENERIC = frozenset(
-    "city of the and royal upon on le in with borough district county council "
-    # Size and landform words open or close councils' names ("Great Yarmouth", "High Peak", "Vale of
-    # Glamorgan", "Derbyshire Dales", "Isle of Wight", "Castle Point") and mean something else in a
-    # query ("Great Britain", "high court", "the heath"): the name as a whole is still a place.
+_GENERIC = frozenset("city of the and royal upon on le in with borough district county council".split())
+# Size and landform words of councils' names ("Great Yarmouth", "High Peak", "Vale of Glamorgan",
+# "Derbyshire Dales", "Isle of Wight", "Castle Point") mean something else alone in a query ("Great
+# Britain", "high court", "the heath"): no place alone; the name as a whole still is.
+_LANDFORM = frozenset(
     "great little high vale vales hill hills castle heath isle isles dale dales point valley moor moors".split()
 )
+_NO_PLACE_ALONE = _GENERIC | _LANDFORM
 _WORD = re.compile(r"[A-Za-z]+")
 # An email address, web address or domain: its words are no prose.
 _ADDRESS = re.compile(r"\S*(?:@|://|www\.|\.(?:gov|org|co|com|net|ac|nhs|police)\b)\S*", re.IGNORECASE)
@@ -76,7 +77,7 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
     organisations = {
         r.data["title"]
         for r in records
-        if r.data.get("resourceType") == "organisation" and str(r.data.get("url", "")).startswith("https://www.gov.uk/")
+        if r.data.get("resourceType") == "organisation" and r.data["url"].startswith("https://www.gov.uk/")
     }
     # Each local authority's place as its name writes it (council_place; other publishers have none).
     authorities = {
@@ -125,7 +126,7 @@ def _names_of_several_words(places: Iterable[str], words: set[str]) -> set[str]:
     names = set()
     for place in places:
         typed = _name_words(place)
-        if len(typed) > 1 and not words.isdisjoint(typed):
+        if len(typed) > 1 and (not words.isdisjoint(typed) or _LANDFORM.issuperset(typed)):
             names.add(" ".join(typed))
     return names
 
@@ -147,7 +148,7 @@ def _place_words(place: str) -> list[str]:
     # Thames"): "Thames Water" names no place. The whole name still does (_names_of_several_words).
     place = _STANDS_ON.split(place, maxsplit=1)[0]
     words = (word.lower() for word in _WORD.findall(place))
-    return [word for word in words if word not in _GENERIC and len(word) >= MIN_LENGTH]
+    return [word for word in words if word not in _NO_PLACE_ALONE and len(word) >= MIN_LENGTH]
 
 
 def _cases(records: list[Record], named_by: Mapping[str, set[str]]) -> tuple[Counter[str], Counter[str]]:

@@ -318,8 +318,10 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
         if hit is None:
             term = finished[position]
             intent = search_terms.intents.get(term.indexed, ())
-            place = "" if intent else _named_place(term.typed, in_place_names) or _place(term.typed, search_terms)
-            combined.append(Term(term.typed, _as_written(term, place), intent=intent, place=place))
+            place, indexed = ("", term.indexed) if intent else _named_place(term, in_place_names)
+            if not place and not intent:
+                place = _place(term.typed, search_terms)
+            combined.append(Term(term.typed, indexed, intent=intent, place=place))
             position += 1
             continue
         length, token = hit
@@ -341,29 +343,24 @@ def _pieces(typed: str) -> list[str]:
     return re.findall(r"\w+", typed)
 
 
-def _named_place(typed: str, in_place_names: dict[str, str]) -> str:
-    """The place of several words the query names that this typed word belongs to, all its pieces
-    (but a possessive's "s" the name lacks: "somerset's")."""
-    pieces = _pieces(typed)
-    if len(pieces) > 1 and pieces[-1] == "s" and "s" not in in_place_names:
-        pieces.pop()
-    places = {in_place_names.get(piece, "") for piece in pieces}
-    return places.pop() if len(places) == 1 else ""
-
-
-def _as_written(term: Term, place: str) -> str:
-    """A place's word as the index holds the name the estate writes: a possessive name's
-    word typed without its apostrophe ("kings" of "King's Lynn", kept as "king s lynn") as
-    "king'", and a place typed as a possessive ("somerset's libraries") as the place's word."""
-    words = place.split()
+def _named_place(term: Term, in_place_names: dict[str, str]) -> tuple[str, str]:
+    """The place of several words the query names that this word belongs to (all its pieces,
+    but a possessive's "s" the name lacks), and the word as the index holds the name the estate
+    writes: "somerset's" as "somerset", and "kings" of "King's Lynn" (kept as "king s lynn") as
+    "king'". ("", the word's own index term) for a word of no such place."""
     pieces = _pieces(term.typed)
-    for position, word in enumerate(words):
-        named_possessive = words[position + 1 : position + 2] == ["s"]
-        if named_possessive and term.typed == word + "s":
-            return analysed(word + "'s")[0][1]
-        if not named_possessive and pieces == [word, "s"]:
-            return analysed(word)[0][1]
-    return term.indexed
+    owned = len(pieces) == 2 and pieces[1] == "s" and "s" not in in_place_names
+    places = {in_place_names.get(piece, "") for piece in pieces[: 1 if owned else None]}
+    place = places.pop() if len(places) == 1 else ""
+    if not place:
+        return "", term.indexed
+    if owned:
+        return place, analysed(pieces[0])[0][1]
+    words = place.split()
+    possessive = term.typed[:-1]
+    if term.typed.endswith("s") and possessive in words and words[words.index(possessive) + 1 :][:1] == ["s"]:
+        return place, analysed(possessive + "'s")[0][1]
+    return place, term.indexed
 
 
 def _stop_word(word: str) -> bool:
