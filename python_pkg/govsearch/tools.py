@@ -239,10 +239,15 @@ def _ranked(
         return ranking.Answer(total=0, mode="all_terms", ranked=[], tiers=[], matches=engine.match([]))
     key = ranking.identifier_key(query)
     # One round of downloads for the identifier shard and the words' postings.
-    identified = gather(
+    identified, clauses = gather(
         lambda: catalogue.store.identified(key) if key else [],
         lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()),
-    )[0]
+    )
+    # A name of two words or more (one word's own records lead already, and a common word's
+    # search reads no postings' columns, which the titles are read from).
+    name = None if key or len(query.split()) < 2 else ranking.name_key(query)
+    if name and clauses and ranking.titles_a_body(engine, clauses_for(terms, "all_terms")):
+        identified = catalogue.store.identified(name)  # the query may be a body's whole name
     # Cheap decision first: no looser mode can find what the filters exclude.
     nothing = engine.filters_pass_nothing(filters)
     state = ranking.QueryState(

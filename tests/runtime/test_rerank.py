@@ -153,6 +153,22 @@ def test_identifier_hits_obey_the_filters(search):
     assert "vat-api" not in ids(result) and result["match_mode"] != "identifier"
 
 
+@pytest.mark.parametrize("query", ["Office for National Statistics", "office  for national STATISTICS"])
+def test_an_organisations_whole_name_finds_the_body_first(search, query):
+    # Other records hold the same words, more often: the name still names the body.
+    result = search({"query": query, "limit": 20})
+    assert result["match_mode"] == "identifier"
+    assert ids(result)[0] == "ons-org" and result["results"][0]["reasons"] == ["identifier"]
+    assert len(ids(result)) > 1  # and the records holding the words follow
+
+
+def test_only_the_whole_name_is_looked_up(search):
+    # More words than the name, or a dataset's title: searched as words.
+    assert search({"query": "office for national statistics census"})["match_mode"] != "identifier"
+    census = search({"query": "Census 2021 data", "limit": 20})
+    assert census["match_mode"] != "identifier"
+
+
 def test_a_plain_word_is_not_looked_up_as_an_identifier(search):
     assert search({"query": "vat"})["match_mode"] == "all_terms"
 

@@ -21,7 +21,8 @@ calls too), `prior` (record flags), `identifiers`, `analysis` and `query`
 `suggestions`, and `stages`, which runs both stages.
 """
 
-from .identifiers import identifier_key, identifier_keys
+from .identifiers import identifier_key, identifier_keys, name_key
+from .index_evidence import titles_a_body
 from .prior import RankingData, flag_code
 from .stages import answer
 from .state import Answer, QueryState, Ranked
@@ -36,6 +37,8 @@ __all__ = [
     "flag_code",
     "identifier_key",
     "identifier_keys",
+    "name_key",
+    "titles_a_body",
     "matched_fields",
     "suggestion",
 ]

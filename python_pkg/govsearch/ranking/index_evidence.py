@@ -40,6 +40,20 @@ def in_title(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> 
     return holders or set()
 
 
+def titles_a_body(engine: SearchEngine, clauses: list[Clause]) -> bool:
+    """Whether an organisation's title holds every word of the query: only then
+    may the query be a body's whole name (identifiers.name_key), worth a lookup."""
+    titled: set[int] | None = None
+    for clause in clauses:  # intent words too: "companies house data" is no body's name
+        found = records_holding(engine, clause, ("title",))
+        titled = found if titled is None else titled & found
+    if not titled:
+        return False
+    engine.facets.require(titled)
+    profile_of, values = engine.facets.profiles
+    return any("organisation" in values[profile_of[number]][0] for number in titled)
+
+
 def titled_by_words(engine: SearchEngine, words: list[Clause]) -> set[int]:
     """Records whose title holds rules.TITLE_WORDS or more of these words (each as
     typed or one of its expansions; not its related words, which only find records)."""
