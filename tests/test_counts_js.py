@@ -78,11 +78,13 @@ const { noticeList } = await import(process.argv[1]);
 const results = [{ matchMode: "all_terms" }, { matchMode: "all_terms" }, { matchMode: "any_term" }];
 const unplaced = [{ code: "place_not_matched", message: "None of these results is about Leeds." }];
 const api = { matchMode: "any_term", reasons: ["type_matches_intent", "kind_asked_for"] };
+const council = { matchMode: "any_term", reasons: ["place_council"] };
 console.log(JSON.stringify([
   noticeList({ total: 3, match_mode: "all_terms", results, notices: [] }, 0, "", () => ""),
   noticeList({ total: 3, match_mode: "all_terms", results, notices: unplaced }, 0, "", () => ""),
   noticeList({ total: 4, match_mode: "all_terms", results: [api, ...results], notices: [] }, 0, "", () => ""),
   noticeList({ total: 3, match_mode: "fuzzy", results: [{ matchMode: "fuzzy" }], notices: [] }, 0, "", () => ""),
+  noticeList({ total: 4, match_mode: "all_terms", results: [results[0], council, ...results.slice(1)], notices: unplaced }, 0, "", () => ""),
 ].map((messages) => messages.map((message) => message.textContent))));
 """
 
@@ -91,7 +93,7 @@ console.log(JSON.stringify([
 def test_results_that_lack_the_place_are_not_said_to_match_all_of_the_words():
     """ "bin collection days Leeds": the first results hold every word but Leeds (a place only
     ranks), and the page said they matched all of the words above "None of these results is about Leeds"."""
-    plain, unplaced, _, _ = _node(NOTICES)
+    plain, unplaced, _, _, _ = _node(NOTICES)
     assert plain[0] == "The first 2 results match all of your words; the rest match only some of them."
     assert unplaced[0] == "The first 2 results match all of your words but the place; the rest match only some of them."
     assert unplaced[1].startswith("None of these results is about Leeds")
@@ -113,3 +115,12 @@ def test_close_spellings_are_not_said_to_be_all_there_is():
     """ "council in Nottingam": "council" matched as typed, and "No exact matches" read as false."""
     fuzzy = _node(NOTICES)[3]
     assert fuzzy == ["No record holds all of your words as typed, so these match close spellings of some of them."]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_a_places_council_between_results_matching_every_word_is_not_the_rest():
+    """ "edinburgh residents parking permit": the council's own website follows the page that
+    sends you to it (reason place_council, matching the place alone); the results after it
+    still match every word, so the note counts them and leaves the council to its notice."""
+    council = _node(NOTICES)[4]
+    assert council[0] == "The first 2 results match all of your words but the place; the rest match only some of them."

@@ -297,3 +297,20 @@ def test_a_councils_newest_edition_leading_in_its_place_is_about_the_place(tmp_p
     lead = answer["results"][0]
     assert lead["id"] == "apps-2025" and lead["reasons"] == ["newest_edition", "place_matches"], lead["reasons"]
     assert [notice["code"] for notice in answer["notices"]] == []
+
+
+def test_a_series_longer_than_a_window_is_one_valid_result(tmp_path):
+    """34 councils' "Allotments" (the full estate's answer to "allotments"): the answer reads a
+    second window while series leave fewer than 8 results, so one result stands for more
+    records than a window holds, and the answer still meets the output schema (it had
+    allowed 19 others, and an MCP client checking it refused the answer)."""
+    content = tmp_path / "corpus"
+    content.mkdir()
+    for n in range(34):
+        publisher = f"Borough{chr(97 + n % 26)}{n} Borough Council"
+        summary = f"Allotment sites run by {publisher}."
+        text = RECORD.format(id=f"allot-{n}", title="Allotments", summary=summary, publisher=publisher, kind="dataset")
+        (content / f"allot-{n}.md").write_text(text, "utf-8")
+    site = build_fixture_site(tmp_path / "site", content)
+    (only,) = search(Catalogue.open(DirectoryLoader(Path(site))), "allotments")["results"]
+    assert only["more"] == len(only["others"]) == 33

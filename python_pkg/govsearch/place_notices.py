@@ -40,6 +40,11 @@ PLACE_NOT_MATCHED = (
     "None of these results is about {places}: they are national or for other places "
     "(the catalogue may hold nothing local on this)."
 )
+# ... where the answer holds the place's own council (ranking.councils) for the service.
+PLACE_COUNCIL_ONLY = (
+    "Of these results only the council's own website is about {places}: the others are national "
+    "or for other places (the catalogue may hold nothing local on this)."
+)
 
 
 def before_search(text: str, here: bool) -> list[dict[str, Any]]:
@@ -76,7 +81,9 @@ def after_search(
     if not unmatched:
         return []
     places = " or ".join(map(as_written, unmatched))
-    return [{"code": "place_not_matched", "message": PLACE_NOT_MATCHED.format(places=places)}]
+    council = any("place_council" in item.reasons for item in found.ranked)
+    message = (PLACE_COUNCIL_ONLY if council else PLACE_NOT_MATCHED).format(places=places)
+    return [{"code": "place_not_matched", "message": message}]
 
 
 def _publishers_titled_by_every_word(catalogue: Catalogue, terms: list[Term], found: ranking.Answer) -> Counter[str]:

@@ -14,12 +14,12 @@ from typing import Any
 from ..engine import Matches, filters_key
 from ..loaders import MissingFiles, gather
 from ..terms import Clause
-from . import rules, series
+from . import councils, rules, series
 from .budget import call_budget
 from .evidence import exact_words, phrase_words, row_evidence
 from .kinds import kind_first
 from .nearby import finders_first, unmatched_places
-from .query import Term
+from .query import Term, clauses_for
 from .scoring import rank_tier
 from .state import Answer, QueryState, Ranked
 from .suggestions import matched_fields
@@ -57,7 +57,18 @@ def answer(state: QueryState, rows: Rows) -> Answer:
         ranked += later.ranked
         pool.update(rows_later)
         windows += 1
-    return replace(first, ranked=_newest_leads(state, replace(first, ranked=ranked), rows))
+    return replace(
+        first, ranked=_newest_leads(state, replace(first, ranked=ranked), rows), tiers=_tiers(state, first, ranked)
+    )
+
+
+def _tiers(state: QueryState, first: Answer, ranked: list[Ranked]) -> list[tuple[str, list[Term], list[Clause]]]:
+    """The answer's tiers, and any_term's where a record was put in that no tier found
+    (ranking.councils: the answer names the words each result matched by its tier)."""
+    modes = {mode for mode, _, _ in first.tiers}
+    if all(item.mode in modes for item in ranked):
+        return first.tiers
+    return [*first.tiers, ("any_term", state.terms, clauses_for(state.terms, "any_term"))]
 
 
 def _newest_leads(state: QueryState, answer: Answer, rows: Rows) -> list[Ranked]:
@@ -202,21 +213,35 @@ def _second_stage(
     (_foretold: the next window's, the newest editions')."""
     terms = state.terms
     ranked = [item.fresh() for item in kept.first.ranked]
+    nothing_local = bool(ranked) and _nothing_local(state, kept)
+    # The place's own council (ranking.councils): its row comes in the window's round.
+    bodies = _council_candidates(state, kept) if nothing_local else {}
     numbers = [item.number for item in ranked]
     try:
-        pool = dict(zip(numbers, rows(numbers))) if ranked else {}
+        pool = dict(zip([*numbers, *bodies], rows([*numbers, *bodies]))) if ranked else {}
     except MissingFiles as missing:
         if state.series is None:  # the series table (and its newest editions) not read yet
             raise
         raise state.with_rows(missing, lambda: _foretold(state, kept.first, foretell), numbers) from None
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
         row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, kept.misspelt)
-    if ranked and _nothing_local(state, kept):
+    if nothing_local:
         finders_first(ranked, [pool[item.number] for item in ranked])
     kinds = state.ranking.search_terms.kinds_leading(terms)
     if ranked and kinds and not state.start:  # the answer's first result: a later window keeps its order
         kind_first(ranked, [pool[item.number] for item in ranked], kinds, terms, state.ranking.search_terms)
+    if bodies:
+        councils.council_after_its_service(ranked, bodies, pool)
     return ranked, pool
+
+
+def _council_candidates(state: QueryState, kept: _Kept) -> dict[int, str]:
+    """On the first window of a query naming a place no result is about (not "near me",
+    which names none): the organisations titled by the place (ranking.councils)."""
+    if state.here or state.start or not kept.first.tiers:
+        return {}
+    _, terms, clauses = kept.first.tiers[0]
+    return councils.candidates(state.engine, terms, clauses, state.filters)
 
 
 def _nothing_local(state: QueryState, kept: _Kept) -> bool:

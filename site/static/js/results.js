@@ -285,7 +285,8 @@ export function noticeList(result, added, typed, searchLink) {
   const asked = Object.hasOwn(LOOSER, all[0]?.matchMode) && (all[0].reasons || []).includes("kind_asked_for");
   // One note, not two, on a phone's first screen.
   const lead = asked ? `The first result is the kind you asked for, though it matches ${LOOSER[all[0].matchMode].replace("them", "your words")}` : "";
-  const results = asked ? all.slice(1) : all;
+  // A place's own council, put after the page that sends you to it (reason place_council), is said by its notice.
+  const results = (asked ? all.slice(1) : all).filter((item) => !(item.reasons || []).includes("place_council"));
   const looser = results.findIndex((item) => Object.hasOwn(LOOSER, item.matchMode));
   if (looser > 0 && results[0].matchMode === "all_terms") {
     const [one, many] = asked ? ["the next result matches", "the next"] : ["The first result matches", "The first"];

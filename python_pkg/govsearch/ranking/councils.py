@@ -1,0 +1,101 @@
+"""A place's own council, where the catalogue holds nothing local on the topic.
+
+"edinburgh residents parking permit", "bin collection leeds": the estate holds
+GOV.UK's page for any place and no record of that council's permits or bins;
+the council's own website, where the service is, is the next answer. Its
+record holds the place and none of the topic, so no tier reaches it: it is
+found by the index (an organisation titled by the place) and put right after
+the first record that says the council is where it is done ("Points you to your
+local council to apply for a parking permit"): reason `place_council`, mode
+`any_term` (it holds one word of the query). Where no record of the window says
+so ("crime in Nottingham": statistics, which no council's homepage holds), the
+answer is as it was."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..engine import SearchEngine
+from ..terms import Clause
+from .identifiers import name_key
+from .index_evidence import records_holding
+from .nearby import council_place
+from .query import Term, has_topic, preference
+from .series import LOCAL_AUTHORITY
+from .state import Ranked
+
+# More organisations than this titled by a place's words: the words are no one council's name.
+MOST = 8
+
+
+def candidates(
+    engine: SearchEngine, terms: Sequence[Term], clauses: Sequence[Clause], filters: Mapping[str, frozenset[str]]
+) -> dict[int, str]:
+    """The organisation records whose title holds every word of a place the query names beside
+    its topic, passing the call's filters, each with that place's name key."""
+    topic = has_topic(terms)
+    found: dict[int, str] = {}
+    for place in dict.fromkeys(term.place for term in terms if term.place and preference(term, topic)):
+        holders: set[int] | None = None
+        for term, clause in zip(terms, clauses):
+            if term.place == place:
+                held = records_holding(engine, clause, ("title",))
+                holders = held if holders is None else holders & held
+        bodies = _organisations(engine, holders or set(), filters)
+        if len(bodies) <= MOST:
+            found.update(dict.fromkeys(bodies, name_key(place) or place))
+    return found
+
+
+def _organisations(engine: SearchEngine, numbers: set[int], filters: Mapping[str, frozenset[str]]) -> list[int]:
+    engine.facets.require(numbers)
+    profile_of, values = engine.facets.profiles
+    passing = engine.passing({profile_of[number] for number in numbers}, filters) if filters else None
+    return sorted(
+        number
+        for number in numbers
+        if "organisation" in values[profile_of[number]][0] and (passing is None or profile_of[number] in passing)
+    )
+
+
+# A record saying the council is where it is done: "your local council", "the council responsible
+# for the road", "Council Tax"; not a council's homes ("buying your council home").
+_COUNCILS_OWN = re.compile(
+    r"\b(?:your|local|the)\s+council(?:'s)?\b(?!\s+(?:homes?|house|houses|housing|tenants?|flats?)\b)"
+    r"|\bcouncil\s+tax\b",
+    re.IGNORECASE,
+)
+
+
+def council_after_its_service(
+    ranked: list[Ranked], found: Mapping[int, str], rows: Mapping[int, Mapping[str, Any]]
+) -> None:
+    """Put the place's own council (the candidate whose title, or the place its council's
+    name names, "Leeds" of "Leeds City Council", is the place named) right after the first
+    record that says the council does it. Not when the answer holds the council already."""
+    said = next(
+        (at for at, item in enumerate(ranked) if _COUNCILS_OWN.search(_text(rows[item.number]))),
+        None,
+    )
+    shown = {item.number for item in ranked}
+    for number, place in found.items():
+        title = str(rows[number].get("title", ""))
+        if said is not None and number not in shown and LOCAL_AUTHORITY.search(title) and place in _names(title):
+            ranked.insert(said + 1, Ranked(number, ranked[said].score, "any_term", ["place_council"]))
+            return
+
+
+def _text(row: Mapping[str, Any]) -> str:
+    return f"{row.get('title', '')} {row.get('summary', '')}"
+
+
+def _names(title: str) -> set[str | None]:
+    """A council's name and the places it names, as name keys: "City of Edinburgh Council",
+    "City of Edinburgh", "Edinburgh" (nearby.council_place, read again while it finds one)."""
+    names = {name_key(title)}
+    place: str | None = title
+    while (place := council_place(place)) and name_key(place) not in names:
+        names.add(name_key(place))
+    return names

@@ -1,0 +1,119 @@
+"""A place's own council where the catalogue holds nothing local on the topic
+(ranking.councils): "edinburgh residents parking permit" finds GOV.UK's page,
+which sends you to your council, and then the council's own website."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import fastjsonschema
+import pytest
+
+from govsearch import Catalogue, DirectoryLoader, load_schema
+from govsearch_build.config import load_config
+from govsearch_build.data_writer import write_data
+from govsearch_build.records import Record
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _record(id: str, title: str, publisher: str, kind: str, summary: str) -> Record:
+    data = {
+        "id": id,
+        "title": title,
+        "summary": summary,
+        "url": f"https://example.gov.uk/{id}",
+        "resourceType": kind,
+        "publisher": publisher,
+        "accessStatus": "not-applicable" if kind == "organisation" else "public",
+        "collection": "uk-living",
+        "source": {"kind": "curated"},
+    }
+    return Record(file=f"{id}.md", data=data, body="")
+
+
+def _council(id: str, name: str) -> Record:
+    return _record(id, name, name, "organisation", "The council's own website: its services and how to contact it.")
+
+
+@pytest.fixture(scope="module")
+def search(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("councils")
+    records = [
+        _council("edinburgh", "City of Edinburgh Council"),
+        _council("leeds", "Leeds City Council"),
+        _council("york", "City of York Council"),
+        _record(
+            "parking-permit",
+            "Apply for a parking permit",
+            "Government Digital Service",
+            "govuk-content",
+            "Points you to your local council to apply for a parking permit.",
+        ),
+        _record("crime", "Police recorded crime", "Home Office", "dataset", "Recorded crime by police force area."),
+        _record("zones", "Residents parking zones", "Example Borough Council", "dataset", "Parking zones and permits."),
+        _record("york-permits", "Parking permits", "City of York Council", "dataset", "York's parking permit zones."),
+        # Other councils' rows fill the first window, as in the estate: the council's own
+        # record, holding the place alone, is never among the records a tier ranks.
+        *(
+            _record(f"permits-{n}", "Parking permits", f"Borough{chr(97 + n)}ton Borough Council", "dataset", "Zones.")
+            for n in range(24)
+        ),
+        *(
+            _record(f"crime-{n}", "Crime", f"Borough{chr(97 + n)}ton Borough Council", "dataset", "Crime figures.")
+            for n in range(24)
+        ),
+    ]
+    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+    check = fastjsonschema.compile(load_schema("search_government_knowledge", "output"), use_default=False)
+
+    def run(query: str, **filters) -> dict:
+        answer = catalogue.call("search_government_knowledge", {"query": query, **filters})
+        check(answer)  # the reason is one the output schema names
+        return answer
+
+    return run
+
+
+def _ids(answer: dict) -> list[str]:
+    return [result["id"] for result in answer["results"]]
+
+
+@pytest.mark.parametrize("query", ["edinburgh residents parking permit", "parking permit in Edinburgh"])
+def test_the_places_council_follows_the_page_that_sends_you_to_it(search, query):
+    answer = search(query)
+    ids = _ids(answer)
+    assert ids.index("edinburgh") == ids.index("parking-permit") + 1, ids
+    council = answer["results"][ids.index("edinburgh")]
+    assert council["reasons"] == ["place_council"] and council["matchMode"] == "any_term"
+    assert council["matched"] == {"title": ["edinburgh"], "publisher": ["edinburgh"]}
+    # The notice no longer says that no result is about the place.
+    (notice,) = [notice for notice in answer["notices"] if notice["code"] == "place_not_matched"]
+    assert notice["message"].startswith("Of these results only the council's own website is about Edinburgh")
+
+
+def test_no_council_where_no_record_says_the_council_does_it(search):
+    # Statistics: no council's homepage holds crime figures, and no result says it does.
+    answer = search("crime in leeds")
+    assert "leeds" not in _ids(answer) and answer["results"], answer["results"]
+    assert any(notice["message"].startswith("None of these results is about Leeds") for notice in answer["notices"])
+
+
+def test_a_places_own_records_lead_and_bring_no_council(search):
+    answer = search("parking permit york")
+    assert _ids(answer)[0] == "york-permits"
+    assert not any("place_council" in result["reasons"] for result in answer["results"])
+
+
+@pytest.mark.parametrize(
+    "query, filters",
+    [
+        ("parking permit edinburgh", {"resourceTypes": ["govuk-content"]}),  # the filters pass no organisation
+        ("parking permit near me", {}),  # names no place
+        ("parking permit", {}),
+    ],
+)
+def test_no_council_unless_a_place_is_named_and_passes_the_filters(search, query, filters):
+    answer = search(query, **filters)
+    assert not any("place_council" in result["reasons"] for result in answer["results"]), answer["results"]
