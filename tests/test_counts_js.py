@@ -121,6 +121,9 @@ def test_close_spellings_are_not_said_to_be_all_there_is():
 def test_a_places_council_between_results_matching_every_word_is_not_the_rest():
     """ "edinburgh residents parking permit": the council's own website follows the page that
     sends you to it (reason place_council, matching the place alone); the results after it
-    still match every word, so the note counts them and leaves the council to its notice."""
+    still match every word, so the note counts them with it and says which one does not."""
     council = _node(NOTICES)[4]
-    assert council[0] == "The first 2 results match all of your words but the place; the rest match only some of them."
+    assert council[0] == (
+        "The first 3 results match all of your words but the place, except the council's own website; "
+        "the rest match only some of them."
+    )

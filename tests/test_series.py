@@ -314,3 +314,20 @@ def test_a_series_longer_than_a_window_is_one_valid_result(tmp_path):
     site = build_fixture_site(tmp_path / "site", content)
     (only,) = search(Catalogue.open(DirectoryLoader(Path(site))), "allotments")["results"]
     assert only["more"] == len(only["others"]) == 33
+
+
+def test_the_output_schema_allows_every_record_an_answer_reads_behind_one_result():
+    """An answer reads at most POOL records a window, WINDOWS windows: one result may stand for all."""
+    from govsearch.ranking import rules
+
+    def found(node):
+        if isinstance(node, dict):
+            if "others" in node.get("properties", {}):
+                return node["properties"]["others"]
+            return next((hit for value in node.values() if (hit := found(value))), None)
+        if isinstance(node, list):
+            return next((hit for value in node if (hit := found(value))), None)
+        return None
+
+    others = found(load_schema("search_government_knowledge", "output"))
+    assert others["maxItems"] == rules.POOL * rules.WINDOWS - 1

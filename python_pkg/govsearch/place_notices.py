@@ -42,8 +42,8 @@ PLACE_NOT_MATCHED = (
 )
 # ... where the answer holds the place's own council (ranking.councils) for the service.
 PLACE_COUNCIL_ONLY = (
-    "Of these results only the council's own website is about {places}: the others are national "
-    "or for other places (the catalogue may hold nothing local on this)."
+    "The catalogue holds nothing about {places} on this but the council's own website: "
+    "the other results are national or for other places."
 )
 
 

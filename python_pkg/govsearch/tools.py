@@ -243,11 +243,8 @@ def _ranked(
         lambda: catalogue.store.identified(key) if key else [],
         lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()),
     )
-    # A name of two words or more (one word's own records lead already, and a common word's
-    # search reads no postings' columns, which the titles are read from).
-    name = None if key or len(query.split()) < 2 else ranking.name_key(query)
-    if name and clauses and ranking.titles_a_body(engine, clauses_for(terms, "all_terms")):
-        identified = catalogue.store.identified(name)  # the query may be a body's whole name
+    if not key and _may_name_a_body(engine, query, terms, clauses):
+        identified = catalogue.store.identified(ranking.name_key(query) or "")
     # Cheap decision first: no looser mode can find what the filters exclude.
     nothing = engine.filters_pass_nothing(filters)
     state = ranking.QueryState(
@@ -275,6 +272,21 @@ def _ranked(
     notices += _budget_notices(found)
     notices += _words_not_found(engine, terms, found)
     return found
+
+
+def _may_name_a_body(engine: Any, query: str, terms: list[Term], kept: list[Clause]) -> bool:
+    """Whether the query may be an organisation's whole name (ranking.name_key), worth a lookup:
+    two words or more typed (a common word alone reads no postings' columns, which titles are
+    read from), none still being typed, none the work budget left out, and an organisation's
+    title holding every one of them."""
+    every = clauses_for(terms, "all_terms")
+    return (
+        len(query.split()) > 1
+        and ranking.name_key(query) is not None
+        and not any(term.prefix for term in terms)
+        and len(kept) == len(every)
+        and ranking.titles_a_body(engine, every)
+    )
 
 
 def _words_not_found(engine: Any, terms: list[Term], found: ranking.Answer) -> list[dict[str, Any]]:

@@ -3,8 +3,9 @@
 "edinburgh residents parking permit", "bin collection leeds": the estate holds
 GOV.UK's page for any place and no record of that council's permits or bins;
 the council's own website, where the service is, is the next answer. Its
-record holds the place and none of the topic, so no tier reaches it: it is
-found by the index (an organisation titled by the place) and put right after
+record holds the place and none of the topic, so the tiers rank it below every
+record holding the topic, past the first window: it is found by the index (an
+organisation titled by the place) and put right after
 the first record that says the council is where it is done ("Points you to your
 local council to apply for a parking permit"): reason `place_council`, mode
 `any_term` (it holds one word of the query). Where no record of the window says
@@ -19,8 +20,8 @@ from typing import Any
 
 from ..engine import SearchEngine
 from ..terms import Clause
-from .identifiers import name_key
-from .index_evidence import records_holding
+from .identifiers import name_words
+from .index_evidence import organisations, titled_by_all
 from .nearby import council_place
 from .query import Term, has_topic, preference
 from .series import LOCAL_AUTHORITY
@@ -38,26 +39,11 @@ def candidates(
     topic = has_topic(terms)
     found: dict[int, str] = {}
     for place in dict.fromkeys(term.place for term in terms if term.place and preference(term, topic)):
-        holders: set[int] | None = None
-        for term, clause in zip(terms, clauses):
-            if term.place == place:
-                held = records_holding(engine, clause, ("title",))
-                holders = held if holders is None else holders & held
-        bodies = _organisations(engine, holders or set(), filters)
+        words = [clause for term, clause in zip(terms, clauses) if term.place == place]
+        bodies = organisations(engine, titled_by_all(engine, words), filters)
         if len(bodies) <= MOST:
-            found.update(dict.fromkeys(bodies, name_key(place) or place))
+            found.update(dict.fromkeys(bodies, name_words(place)))
     return found
-
-
-def _organisations(engine: SearchEngine, numbers: set[int], filters: Mapping[str, frozenset[str]]) -> list[int]:
-    engine.facets.require(numbers)
-    profile_of, values = engine.facets.profiles
-    passing = engine.passing({profile_of[number] for number in numbers}, filters) if filters else None
-    return sorted(
-        number
-        for number in numbers
-        if "organisation" in values[profile_of[number]][0] and (passing is None or profile_of[number] in passing)
-    )
 
 
 # A record saying the council is where it is done: "your local council", "the council responsible
@@ -91,11 +77,11 @@ def _text(row: Mapping[str, Any]) -> str:
     return f"{row.get('title', '')} {row.get('summary', '')}"
 
 
-def _names(title: str) -> set[str | None]:
+def _names(title: str) -> set[str]:
     """A council's name and the places it names, as name keys: "City of Edinburgh Council",
     "City of Edinburgh", "Edinburgh" (nearby.council_place, read again while it finds one)."""
-    names = {name_key(title)}
+    names = {name_words(title)}
     place: str | None = title
-    while (place := council_place(place)) and name_key(place) not in names:
-        names.add(name_key(place))
+    while (place := council_place(place)) and name_words(place) not in names:
+        names.add(name_words(place))
     return names

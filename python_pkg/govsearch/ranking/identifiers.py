@@ -26,18 +26,18 @@ def identifier_key(text: str) -> str | None:
 
 
 def name_key(text: str) -> str | None:
-    """The lookup key of a name: its words in lower case, "&" read as "and", one
-    space between ("HM Revenue & Customs" -> "hm revenue and customs"). Never
-    an identifier's key, which is one run holding a digit or a separator
-    (identifier_key): a name's key has a space or letters only. None for a
-    name of one letter or two, or of more than 12 words (no body's name)."""
-    words = [
-        part
-        for word in analysis.words(text.replace("&", " and "))
-        for part in _NAME_WORD.findall(word.replace("'", ""))
-    ]
-    key = " ".join(words)
-    return key if len(key) > 2 and len(words) <= 12 else None
+    """The lookup key of a name of two words or more (`name_words`). Never an
+    identifier's key (identifier_key), which holds no space. None for one word
+    (a one-word name's own records lead already) or more than 12 (no body's name)."""
+    key = name_words(text)
+    return key if 2 <= key.count(" ") + 1 <= 12 and key else None
+
+
+def name_words(text: str) -> str:
+    """A name's words in lower case, "&" read as "and", apostrophes dropped, one space
+    between: "HM Revenue & Customs" -> "hm revenue and customs"."""
+    words = analysis.words(text.replace("&", " and "))
+    return " ".join(part for word in words for part in _NAME_WORD.findall(word.replace("'", "")))
 
 
 def identifier_keys(record: Mapping[str, Any]) -> set[str]:

@@ -5,7 +5,7 @@ for, a place the query names."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ..engine import SearchEngine
@@ -28,9 +28,13 @@ def records_holding(engine: SearchEngine, clause: Clause, fields: Sequence[str] 
 
 def in_title(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> set[int]:
     """Records with every non-intent query word (any of its expansions) in the title."""
-    words = [clause for term, clause in zip(terms, clauses) if not term.intent] or clauses
+    return titled_by_all(engine, [clause for term, clause in zip(terms, clauses) if not term.intent] or clauses)
+
+
+def titled_by_all(engine: SearchEngine, clauses: Sequence[Clause]) -> set[int]:
+    """Records whose title holds every one of these words (any of its expansions)."""
     holders: set[int] | None = None
-    for clause in words:
+    for clause in clauses:
         found: set[int] = set()
         for fields in engine.matcher.members(clause, ["title"]).values():
             found.update(fields.get("title", ()))
@@ -40,18 +44,25 @@ def in_title(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> 
     return holders or set()
 
 
-def titles_a_body(engine: SearchEngine, clauses: list[Clause]) -> bool:
-    """Whether an organisation's title holds every word of the query: only then
-    may the query be a body's whole name (identifiers.name_key), worth a lookup."""
-    titled: set[int] | None = None
-    for clause in clauses:  # intent words too: "companies house data" is no body's name
-        found = records_holding(engine, clause, ("title",))
-        titled = found if titled is None else titled & found
-    if not titled:
-        return False
-    engine.facets.require(titled)
+def organisations(
+    engine: SearchEngine, numbers: Iterable[int], filters: Mapping[str, frozenset[str]] | None = None
+) -> list[int]:
+    """Those of the records that are organisations, passing `filters` (their profiles read)."""
+    numbers = set(numbers)
+    if not numbers:
+        return []
+    engine.facets.require(numbers)
     profile_of, values = engine.facets.profiles
-    return any("organisation" in values[profile_of[number]][0] for number in titled)
+    bodies = {profile for profile in {profile_of[number] for number in numbers} if "organisation" in values[profile][0]}
+    passing = engine.passing(bodies, filters) if filters else bodies
+    return sorted(number for number in numbers if profile_of[number] in passing)
+
+
+def titles_a_body(engine: SearchEngine, clauses: list[Clause]) -> bool:
+    """Whether an organisation's title holds every word of the query, intent words too
+    ("companies house data" is no body's name): only then may the query be a body's
+    whole name (identifiers.name_key), worth a lookup."""
+    return bool(organisations(engine, titled_by_all(engine, clauses)))
 
 
 def titled_by_words(engine: SearchEngine, words: list[Clause]) -> set[int]:

@@ -54,7 +54,9 @@ def answer(state: QueryState, rows: Rows) -> Answer:
             ranked = grouped
             break
         later, rows_later = _window(state.at(reached), rows)
-        ranked += later.ranked
+        # A record put in where no tier reached it (ranking.councils) may be a later window's too.
+        shown = {item.number for item in ranked}
+        ranked += [item for item in later.ranked if item.number not in shown]
         pool.update(rows_later)
         windows += 1
     return replace(

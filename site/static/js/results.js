@@ -285,16 +285,18 @@ export function noticeList(result, added, typed, searchLink) {
   const asked = Object.hasOwn(LOOSER, all[0]?.matchMode) && (all[0].reasons || []).includes("kind_asked_for");
   // One note, not two, on a phone's first screen.
   const lead = asked ? `The first result is the kind you asked for, though it matches ${LOOSER[all[0].matchMode].replace("them", "your words")}` : "";
-  // A place's own council, put after the page that sends you to it (reason place_council), is said by its notice.
-  const results = (asked ? all.slice(1) : all).filter((item) => !(item.reasons || []).includes("place_council"));
-  const looser = results.findIndex((item) => Object.hasOwn(LOOSER, item.matchMode));
+  const results = asked ? all.slice(1) : all;
+  // A place's own council, put after the page that sends you to it (reason place_council), matches the place alone.
+  const council = (item) => (item.reasons || []).includes("place_council");
+  const looser = results.findIndex((item) => Object.hasOwn(LOOSER, item.matchMode) && !council(item));
   if (looser > 0 && results[0].matchMode === "all_terms") {
     const [one, many] = asked ? ["the next result matches", "the next"] : ["The first result matches", "The first"];
     const first = looser === 1 ? one : `${many} ${thousands(looser)} results match`;
     const rest = [...new Set(results.slice(looser).map((item) => LOOSER[item.matchMode]).filter(Boolean))];
     // A place beside the topic only ranks: where no result is about it, none holds it.
     const unplaced = codes.has("place_not_matched") ? " but the place" : "";
-    messages.push(`${lead ? `${lead}; ` : ""}${first} all of your words${unplaced}; the rest match ${rest.join(" or ")}.`);
+    const except = results.slice(0, looser).some(council) ? ", except the council's own website" : "";
+    messages.push(`${lead ? `${lead}; ` : ""}${first} all of your words${unplaced}${except}; the rest match ${rest.join(" or ")}.`);
   } else if (lead) {
     messages.push(`${lead}.`);
   }
