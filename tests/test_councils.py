@@ -113,3 +113,11 @@ def test_a_places_own_records_lead_and_bring_no_council(search):
 def test_no_council_that_the_filters_leave_out(search):
     answer = search("parking permit edinburgh", resourceTypes=["govuk-content", "dataset"])
     assert answer["results"] and "edinburgh" not in _ids(answer)
+
+
+def test_a_council_named_in_full_is_its_place(search):
+    """ "Leeds City Council parking permit": the council's kind says whose, as the place does;
+    as words to find, "city" and "council" had required records holding them (other councils'
+    rows, by publisher) and lost the page that sends you to the council."""
+    ids = _ids(search("Leeds City Council parking permit", limit=20))
+    assert ids.index("leeds") == ids.index("parking-permit") + 1, ids
