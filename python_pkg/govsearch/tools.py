@@ -238,13 +238,15 @@ def _ranked(
     if not terms:
         return ranking.Answer(total=0, mode="all_terms", ranked=[], tiers=[], matches=engine.match([]))
     key = ranking.identifier_key(query)
+    every = clauses_for(terms, "all_terms")
     # One round of downloads for the identifier shard and the words' postings.
-    identified, clauses = gather(
+    identified, kept = gather(
         lambda: catalogue.store.identified(key) if key else [],
-        lambda: engine.within_budget(clauses_for(terms, "all_terms"), Budget()),
+        lambda: engine.within_budget(every, Budget()),
     )
-    if not key and _may_name_a_body(engine, query, terms, clauses):
-        identified = catalogue.store.identified(ranking.name_key(query) or "")
+    name = None if key else ranking.name_key(query)
+    if name and _may_name_a_body(engine, query, terms, every, kept):
+        identified = catalogue.store.identified(name)
     # Cheap decision first: no looser mode can find what the filters exclude.
     nothing = engine.filters_pass_nothing(filters)
     state = ranking.QueryState(
@@ -274,15 +276,13 @@ def _ranked(
     return found
 
 
-def _may_name_a_body(engine: Any, query: str, terms: list[Term], kept: list[Clause]) -> bool:
-    """Whether the query may be an organisation's whole name (ranking.name_key), worth a lookup:
-    two words or more typed (a common word alone reads no postings' columns, which titles are
-    read from), none still being typed, none the work budget left out, and an organisation's
-    title holding every one of them."""
-    every = clauses_for(terms, "all_terms")
+def _may_name_a_body(engine: Any, query: str, terms: list[Term], every: list[Clause], kept: list[Clause]) -> bool:
+    """Whether a query with a name key (ranking.name_key) may be an organisation's whole name,
+    worth a lookup: two words or more typed (a common word alone reads no postings' columns,
+    which titles are read from), none still being typed, none the work budget left out
+    (`kept` of `every` clause), and an organisation's title holding every one of them."""
     return (
         len(query.split()) > 1
-        and ranking.name_key(query) is not None
         and not any(term.prefix for term in terms)
         and len(kept) == len(every)
         and ranking.titles_a_body(engine, every)

@@ -5,10 +5,10 @@ GOV.UK's page for any place and no record of that council's permits or bins;
 the council's own website, where the service is, is the next answer. Its
 record holds the place and none of the topic, so the tiers rank it below every
 record holding the topic, past the first window: it is found by the index (an
-organisation titled by the place) and put right after
-the first record that says the council is where it is done ("Points you to your
-local council to apply for a parking permit"): reason `place_council`, mode
-`any_term` (it holds one word of the query). Where no record of the window says
+organisation titled by the place) and put right after the first record that
+says the council is where it is done ("Points you to your local council to
+apply for a parking permit"): reason `place_council`, mode `any_term` (it
+holds one word of the query). Where no record of the window says
 so ("crime in Nottingham": statistics, which no council's homepage holds), the
 answer is as it was."""
 
@@ -61,14 +61,13 @@ def council_after_its_service(
     """Put the place's own council (the candidate whose title, or the place its council's
     name names, "Leeds" of "Leeds City Council", is the place named) right after the first
     record that says the council does it. Not when the answer holds the council already."""
-    said = next(
-        (at for at, item in enumerate(ranked) if _COUNCILS_OWN.search(_text(rows[item.number]))),
-        None,
-    )
+    said = next((at for at, item in enumerate(ranked) if _COUNCILS_OWN.search(_text(rows[item.number]))), None)
+    if said is None:
+        return
     shown = {item.number for item in ranked}
     for number, place in found.items():
         title = str(rows[number].get("title", ""))
-        if said is not None and number not in shown and LOCAL_AUTHORITY.search(title) and place in _names(title):
+        if number not in shown and LOCAL_AUTHORITY.search(title) and place in _names(title):
             ranked.insert(said + 1, Ranked(number, ranked[said].score, "any_term", ["place_council"]))
             return
 

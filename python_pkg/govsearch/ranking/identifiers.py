@@ -30,7 +30,7 @@ def name_key(text: str) -> str | None:
     identifier's key (identifier_key), which holds no space. None for one word
     (a one-word name's own records lead already) or more than 12 (no body's name)."""
     key = name_words(text)
-    return key if 2 <= key.count(" ") + 1 <= 12 and key else None
+    return key if 2 <= key.count(" ") + 1 <= 12 else None
 
 
 def name_words(text: str) -> str:
