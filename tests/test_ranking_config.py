@@ -474,3 +474,30 @@ def test_an_intent_word_puts_its_type_above_a_reviewed_page_holding_the_words(tm
     asked = search("trade tariff API commodity codes")
     assert [result["id"] for result in asked] == ["tariff-api", "tariff-lookup"]
     assert "type_matches_intent" in asked[0]["reasons"] and "reviewed" in asked[1]["reasons"]
+
+
+def test_a_summarys_opening_verb_about_the_page_is_no_topic(tmp_path):
+    """Our summaries open with what the page does ("Walks through", "Lists",
+    "Works out"): those verbs are not its topic, so "walk in centre" does not find
+    a visa guide by its summary's "Walks", while the words after them still count."""
+    visa = record(
+        id="visa-guide",
+        title="How to apply for a visa to come to the UK",
+        summary="Walks through applying for a UK visa: the visa centre, proving identity and paying.",
+        url="https://www.gov.uk/apply-to-come-to-the-uk",
+        resourceType="govuk-content",
+    )
+    clinic = record(
+        id="urgent-care",
+        title="Urgent and emergency care services",
+        summary="Where to go when it is urgent: a walk-in centre, an urgent treatment centre or A&E.",
+        url="https://www.nhs.uk/urgent-care",
+        resourceType="guidance",
+    )
+    listed = record(id="lists", title="Planning guide", summary="Lists the buildings a council must consult on.")
+    search = results_on(tmp_path, [visa, clinic, listed])
+    assert [result["title"] for result in search("walk in centre")][:1] == ["Urgent and emergency care services"]
+    assert all(result["id"] != "visa-guide" or result["matchMode"] == "any_term" for result in search("walk centre"))
+    assert search("listed") == [] and [result["id"] for result in search("buildings")] == ["lists"]
+    assert [result["id"] for result in search("visa centre")][:1] == ["visa-guide"]
+    assert index_document(visa)["summary"].startswith(" applying for a UK visa")

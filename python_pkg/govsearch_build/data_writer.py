@@ -98,7 +98,7 @@ def index_document(
         "title": data["title"],
         "publisher": data["publisher"],
         "keywords": " ".join(data.get("keywords", [])),
-        "summary": data["summary"],
+        "summary": _FRAMING.sub("", data["summary"], count=1),
         "body": record.body,
     }
     if data.get("alsoKnownAs"):
@@ -116,6 +116,12 @@ def index_document(
 
 
 _WORD = re.compile(r"\w+")
+# How a summary in our words opens: a verb about the page, not its topic ("Walks through applying
+# for a UK visa" is no walk, "Works out child maintenance" no work, "Lists the ..." no listed building).
+_FRAMING = re.compile(
+    r"^\s*(?:Explains|Lets|Helps|Points|Lists|Describes|Gives|Returns|Guides|Shows|Tells"
+    r"|Sets\s+out|Works\s+out|Walks\s+(?:you\s+)?through)\b"
+)
 
 
 def _add_alias_words(document: dict[str, str], aliases: list[dict[str, str]]) -> None:
