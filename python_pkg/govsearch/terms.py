@@ -4,7 +4,8 @@ as lunr expands them, without lunr's slow automata), and the limits of the
 work one call may cause.
 
 The work a call may cause is bounded (docs/architecture.md, "Work budget"):
-at most MAX_QUERY_TERMS distinct terms are searched, typo matching applies to
+at most MAX_QUERY_TERMS distinct terms are searched (those past the
+first LEADING_TERMS while the postings budget lasts), typo matching applies to
 words of ranking.query.FUZZY_MIN_LENGTH to FUZZY_MAX_LENGTH characters, a
 prefix or typo reaches at most MAX_EXPANSIONS index terms (the closest ones),
 and one match scores at most MAX_POSTINGS postings (the commonest words are
@@ -22,8 +23,13 @@ from lunr.query import Query, QueryPresence
 from lunr.token_set import TokenSet
 
 # Distinct terms searched per call (the rest are named in a notice): 24 long
-# common words ran three match modes over most of the index.
-MAX_QUERY_TERMS = 8
+# common words ran three match modes over most of the index. The first
+# LEADING_TERMS share the postings budget as ever; a sentence's later words
+# are searched while what is left of it lasts (ranking.budget.fit): its topic
+# often comes last ("A user wants to know whether a single-storey rear
+# extension ... needs planning permission").
+MAX_QUERY_TERMS = 16
+LEADING_TERMS = 8
 # Index terms one prefix or typo may reach ("sta" reaches hundreds): the
 # closest (shortest for a prefix, nearest in length for a typo) are kept.
 MAX_EXPANSIONS = 64

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from govsearch.session import answer_json_text
+from govsearch.terms import MAX_QUERY_TERMS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from adversarial import SYNTAX, adversarial_calls  # noqa: E402
@@ -77,6 +78,6 @@ def test_heavy_shapes_say_which_budget_cut_them(catalogue, calls):
     codes = {n["code"] for n in json.loads(answer_json_text(catalogue, SEARCH, json.dumps(arguments)))["notices"]}
     assert {"filters_match_nothing", "unknown_publisher"} <= codes
     arguments, _ = shapes["commonest long words"]
-    if len(arguments["query"].split()) > 12:
+    if len(arguments["query"].split()) > MAX_QUERY_TERMS + 4:
         codes = {n["code"] for n in json.loads(answer_json_text(catalogue, SEARCH, json.dumps(arguments)))["notices"]}
         assert "query_terms_limited" in codes

@@ -11,9 +11,11 @@ import pytest
 
 from govsearch import engine as engine_module
 from govsearch import terms as terms_module
+from govsearch.engine import Budget
 from govsearch.ranking import rules
+from govsearch.ranking.budget import fit
 from govsearch.ranking.query import MATCH_MODES, Term, clauses_for, query_terms
-from govsearch.terms import MAX_QUERY_TERMS, budgeted
+from govsearch.terms import LEADING_TERMS, MAX_QUERY_TERMS, budgeted
 
 SYNTAX = "*~^+-:"
 WORDS = [("land", "registry"), ("house", "prices"), ("companies", "house")]
@@ -85,7 +87,13 @@ def test_at_most_max_query_terms_are_searched_and_the_rest_are_named(search):
         "census",
         "weather",
         "flood",
+        "passport",
+        "driving",
+        "court",
+        "visa",
+        "vote",
     ]
+    assert len(words) > MAX_QUERY_TERMS
     result = search({"query": " ".join(words)})
     notice = next(n for n in result["notices"] if n["code"] == "query_terms_limited")
     assert all(word in notice["message"] for word in words[MAX_QUERY_TERMS:])
@@ -175,6 +183,31 @@ def test_the_commonest_words_are_left_out_past_the_postings_budget(search, monke
         if item["matchMode"] == "all_terms"
     ]
     assert cut["total"] >= len(strict) and "work_budget_reached" in {n["code"] for n in cut["notices"]}
+
+
+def test_a_sentences_later_words_are_searched_while_the_budget_lasts(search, catalogue):
+    """Past its first LEADING_TERMS words a sentence's words are searched too (its topic often
+    comes last), but only with what the budget leaves after the leading words: a budget that
+    affords only those leaves the later words out, and says so."""
+    leading = ["benefits", "pensions", "companies", "tax", "school", "water", "energy", "transport"]
+    assert len(leading) == LEADING_TERMS
+    sentence = " ".join([*leading, "flood", "risk"])
+    found = search({"query": sentence, "limit": 20})
+    held = {word for item in found["results"] for words in item["matched"].values() for word in words}
+    assert {"flood", "risk"} <= held
+    assert not {"common_terms_left_out", "query_terms_limited"} & {n["code"] for n in found["notices"]}
+
+    engine = catalogue.engine
+    terms = query_terms(sentence)
+    every = clauses_for(terms, "any_term")
+    ample = Budget(postings=10**9)
+    fit(engine, ample, terms[:LEADING_TERMS], every[:LEADING_TERMS])
+    leading_cost = 10**9 - ample.postings  # what the leading words cost, all of them kept
+    for postings, kept in ((leading_cost, leading), (10**9, [*leading, "flood", "risk"])):
+        budget = Budget(postings=postings)
+        fitted, _ = fit(engine, budget, terms, every)
+        assert [term.typed for term in fitted] == kept
+        assert budget.dropped_words == [word for word in ("flood", "risk") if word not in kept]
 
 
 def test_normal_queries_meet_no_budget(search):

@@ -8,7 +8,7 @@ import { LANE } from "../messages.js";
 const turns = { [LANE.PAGE]: [], [LANE.AGENT]: [] };
 let granting = false;
 // Python searches at most this many distinct terms a call (its work budget).
-const MAX_QUERY_TERMS = 8;
+const MAX_QUERY_TERMS = 16;
 const MAX_PUBLISHERS = 8; // the schema's maxItems
 // lunr's word separators (lunr.py's tokenizer), and "*", which plain-text queries read as one.
 const SEPARATORS = /[ \t\n\r\f\v\u00a0*-]+/;
