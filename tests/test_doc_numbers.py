@@ -41,6 +41,9 @@ STATED = [
     ("README.md", r"([\d,]+) postings scored", terms.MAX_POSTINGS),
     ("README.md", r"(\d+) KB of shards read", terms.MAX_SHARD_BYTES // 1000),
     ("docs/architecture.md", r"`MAX_QUERY_TERMS` = (\d+)", terms.MAX_QUERY_TERMS),
+    ("docs/architecture.md", r"`LEADING_TERMS` = (\d+)", terms.LEADING_TERMS),
+    # The page's fair turns (worker/turns.js) weigh a call by the terms Python searches.
+    ("site/static/js/worker/turns.js", r"const MAX_QUERY_TERMS = (\d+);", terms.MAX_QUERY_TERMS),
     ("docs/architecture.md", r"`MAX_EXPANSIONS` = (\d+)", terms.MAX_EXPANSIONS),
     ("docs/architecture.md", r"`FUZZY_MAX_LENGTH` = (\d+)", query.FUZZY_MAX_LENGTH),
     ("docs/architecture.md", r"`MAX_POSTINGS` = ([\d,]+)", terms.MAX_POSTINGS),

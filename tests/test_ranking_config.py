@@ -224,7 +224,7 @@ def test_a_town_no_record_names_is_a_place_not_a_typo(tmp_path):
 
 
 def test_when_and_how_a_sentence_is_framed_is_no_topic():
-    """A sentence's words past the eighth are not searched (terms.MAX_QUERY_TERMS):
+    """A sentence's first 8 words come first for the work budget (terms.LEADING_TERMS):
     "last month" and "a parent asks" took places its topic needed (search.fillers)."""
     terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
     read = query_terms(
@@ -477,8 +477,8 @@ def test_an_intent_word_puts_its_type_above_a_reviewed_page_holding_the_words(tm
 
 
 def test_a_summarys_opening_verb_about_the_page_is_no_topic(tmp_path):
-    """Our summaries open with what the page does ("Walks through", "Lists",
-    "Works out"): those verbs are not its topic, so "walk in centre" does not find
+    """Our summaries (curated and annotated records) open with what the page does ("Walks
+    through", "Lists", "Works out"): those verbs are not its topic, so "walk in centre" does not find
     a visa guide by its summary's "Walks", while the words after them still count."""
     visa = record(
         id="visa-guide",
@@ -486,6 +486,7 @@ def test_a_summarys_opening_verb_about_the_page_is_no_topic(tmp_path):
         summary="Walks through applying for a UK visa: the visa centre, proving identity and paying.",
         url="https://www.gov.uk/apply-to-come-to-the-uk",
         resourceType="govuk-content",
+        source={"kind": "curated"},
     )
     clinic = record(
         id="urgent-care",
@@ -494,10 +495,19 @@ def test_a_summarys_opening_verb_about_the_page_is_no_topic(tmp_path):
         url="https://www.nhs.uk/urgent-care",
         resourceType="guidance",
     )
-    listed = record(id="lists", title="Planning guide", summary="Lists the buildings a council must consult on.")
+    listed = record(
+        id="lists",
+        title="Planning guide",
+        summary="Lists the buildings a council must consult on.",
+        source={"kind": "curated"},
+    )
     search = results_on(tmp_path, [visa, clinic, listed])
     assert [result["title"] for result in search("walk in centre")][:1] == ["Urgent and emergency care services"]
     assert all(result["id"] != "visa-guide" or result["matchMode"] == "any_term" for result in search("walk centre"))
     assert search("listed") == [] and [result["id"] for result in search("buildings")] == ["lists"]
     assert [result["id"] for result in search("visa centre")][:1] == ["visa-guide"]
-    assert index_document(visa)["summary"].startswith(" applying for a UK visa")
+    indexed = index_document(visa)["summary"]
+    assert "Walks" not in indexed and "applying for a UK visa" in indexed
+    # An export's summary is its publisher's, not ours: its first word is what it says.
+    exported = record(summary="Points showing the location of tree preservation orders.")
+    assert index_document(exported)["summary"] == exported.data["summary"]

@@ -156,6 +156,8 @@ class Budget:
     shard_bytes: int = MAX_SHARD_BYTES
     dropped: list[Clause] = field(default_factory=list)  # clauses the budget left out
     dropped_words: list[str] = field(default_factory=list)  # the words of the dropped clauses, as typed
+    later: list[Clause] = field(default_factory=list)  # clauses of `within_budget(after=)` it could not pay for
+    later_words: list[str] = field(default_factory=list)  # their words, as typed
     skipped: list[str] = field(default_factory=list)  # looser match modes left untried
     # Shards charged already: a later tier reads them again from the parsed-shard cache, no work.
     shards_read: set[str] = field(default_factory=set)
@@ -214,7 +216,7 @@ class SearchEngine:
         self._recent.clear()
         self._remembered.clear()
 
-    def within_budget(self, clauses: list[Clause], budget: Budget) -> list[Clause]:
+    def within_budget(self, clauses: list[Clause], budget: Budget, after: Sequence[Clause] = ()) -> list[Clause]:
         """The clauses to match within the call's budget (which they use up);
         those left out are added to `budget.dropped`.
 
@@ -222,18 +224,29 @@ class SearchEngine:
         ones reaching most go first, but one always stays. A required clause
         reaching nothing means no record can match: nothing is kept, so
         nothing is scored (the cheap decision lunr would reach the long way).
+        `after`: clauses that only what `clauses` leave of the budget may pay
+        for, each in turn at what it adds to the work (a sentence's words past
+        the first few, ranking.budget); those it cannot are added to `budget.later`.
         """
         if not clauses:
             return []
         counts = self.matcher.postings(clauses, budget)
         reach = dict(zip(clauses, counts))
-        if any(clause.presence == "required" and not reach[clause] for clause in clauses):
+        later = [clause for clause in dict.fromkeys(after) if clause not in reach]
+        if later:
+            reach.update(zip(later, self.matcher.postings(later, budget)))
+        if any(clause.presence == "required" and not reach[clause] for clause in [*clauses, *later]):
             return []
         kept = sorted(clauses, key=lambda clause: (reach[clause], clauses.index(clause)))
         while sum(1 for clause in kept if reach[clause]) > 1 and _work(kept, reach) > budget.postings:
             budget.dropped.append(kept.pop())
+        for clause in later:
+            if _work([*kept, clause], reach) <= budget.postings:
+                kept.append(clause)
+            else:
+                budget.later.append(clause)
         budget.postings -= _work(kept, reach)
-        return [clause for clause in clauses if clause in kept]
+        return [clause for clause in [*clauses, *later] if clause in kept]
 
     def rank(self, matches: Matches, filters: Mapping[str, frozenset[str]], limit: int) -> Ranked:
         """How many matches pass the filters, and the `limit` best of them."""

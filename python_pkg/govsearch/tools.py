@@ -21,7 +21,7 @@ from .loaders import gather
 from .names import name_index
 from .ranking.nearby import as_written, asks_for_here, places_respelt, respelt_text
 from .ranking.query import Term, clauses_for, query_terms
-from .terms import MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
+from .terms import LEADING_TERMS, MAX_EXPANSIONS, MAX_QUERY_TERMS, Clause
 from .tool_schemas import COLLECTIONS, FILTER_TOOL, RECORD_TOOL, SEARCH_TOOL, TOOL_NAMES, load_schema
 from .validation import Problem, ToolValidator, echo
 
@@ -347,6 +347,11 @@ _BUDGET_NOTICES = (
         "dropped",
         "common_terms_left_out",
         "{} in too many records to rank them by, so the search left {} out: your other words decided the results. A more specific word may help.",
+    ),
+    (
+        "later",
+        "query_terms_limited",
+        f"{{}}: words after the first {LEADING_TERMS} distinct search terms are searched only while the work budget lasts, and it did not: these were left out. Send fewer, more specific words.",
     ),
     (
         "limited",

@@ -98,7 +98,7 @@ def index_document(
         "title": data["title"],
         "publisher": data["publisher"],
         "keywords": " ".join(data.get("keywords", [])),
-        "summary": _FRAMING.sub("", data["summary"], count=1),
+        "summary": _our_summary_topic(data),
         "body": record.body,
     }
     if data.get("alsoKnownAs"):
@@ -118,10 +118,18 @@ def index_document(
 _WORD = re.compile(r"\w+")
 # How a summary in our words opens: a verb about the page, not its topic ("Walks through applying
 # for a UK visa" is no walk, "Works out child maintenance" no work, "Lists the ..." no listed building).
+# An export's summary is not ours: "Points showing the location of tree preservation orders".
 _FRAMING = re.compile(
     r"^\s*(?:Explains|Lets|Helps|Points|Lists|Describes|Gives|Returns|Guides|Shows|Tells"
-    r"|Sets\s+out|Works\s+out|Walks\s+(?:you\s+)?through)\b"
+    r"|Sets\s+out|Works\s+out|Walks\s+(?:you\s+)?through)(?=\s)"
 )
+_OUR_WORDS = frozenset({"curated", "annotated"})
+
+
+def _our_summary_topic(data: Mapping[str, Any]) -> str:
+    """The summary as lunr indexes it: one in our words without the verb it opens with."""
+    summary = str(data["summary"])
+    return _FRAMING.sub("", summary) if (data.get("source") or {}).get("kind") in _OUR_WORDS else summary
 
 
 def _add_alias_words(document: dict[str, str], aliases: list[dict[str, str]]) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from govsearch.ranking.query import query_terms
 from govsearch.session import answer_json_text
 from govsearch.terms import MAX_QUERY_TERMS
 
@@ -78,6 +79,6 @@ def test_heavy_shapes_say_which_budget_cut_them(catalogue, calls):
     codes = {n["code"] for n in json.loads(answer_json_text(catalogue, SEARCH, json.dumps(arguments)))["notices"]}
     assert {"filters_match_nothing", "unknown_publisher"} <= codes
     arguments, _ = shapes["commonest long words"]
-    if len(arguments["query"].split()) > MAX_QUERY_TERMS + 4:
+    if len(query_terms(arguments["query"])) > MAX_QUERY_TERMS:
         codes = {n["code"] for n in json.loads(answer_json_text(catalogue, SEARCH, json.dumps(arguments)))["notices"]}
         assert "query_terms_limited" in codes

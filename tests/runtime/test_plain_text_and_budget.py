@@ -185,10 +185,10 @@ def test_the_commonest_words_are_left_out_past_the_postings_budget(search, monke
     assert cut["total"] >= len(strict) and "work_budget_reached" in {n["code"] for n in cut["notices"]}
 
 
-def test_a_sentences_later_words_are_searched_while_the_budget_lasts(search, catalogue):
+def test_a_sentences_later_words_are_searched_while_the_budget_lasts(search, catalogue, monkeypatch):
     """Past its first LEADING_TERMS words a sentence's words are searched too (its topic often
-    comes last), but only with what the budget leaves after the leading words: a budget that
-    affords only those leaves the later words out, and says so."""
+    comes last), each in turn only while what the leading words leave of the budget pays for
+    what it adds to the work; the answer names the later words it could not search."""
     leading = ["benefits", "pensions", "companies", "tax", "school", "water", "energy", "transport"]
     assert len(leading) == LEADING_TERMS
     sentence = " ".join([*leading, "flood", "risk"])
@@ -197,17 +197,38 @@ def test_a_sentences_later_words_are_searched_while_the_budget_lasts(search, cat
     assert {"flood", "risk"} <= held
     assert not {"common_terms_left_out", "query_terms_limited"} & {n["code"] for n in found["notices"]}
 
-    engine = catalogue.engine
-    terms = query_terms(sentence)
+    engine, terms = catalogue.engine, query_terms(sentence)
+
+    def cost(count: int, mode: str = "any_term") -> int:
+        """What the first `count` words cost with every one of them searched."""
+        ample = Budget(postings=10**9)
+        fit(engine, ample, terms[:count], clauses_for(terms[:count], mode))
+        return 10**9 - ample.postings
+
     every = clauses_for(terms, "any_term")
-    ample = Budget(postings=10**9)
-    fit(engine, ample, terms[:LEADING_TERMS], every[:LEADING_TERMS])
-    leading_cost = 10**9 - ample.postings  # what the leading words cost, all of them kept
-    for postings, kept in ((leading_cost, leading), (10**9, [*leading, "flood", "risk"])):
+    for postings, kept in ((cost(8), leading), (cost(9), [*leading, "flood"]), (cost(10), [*leading, "flood", "risk"])):
         budget = Budget(postings=postings)
         fitted, _ = fit(engine, budget, terms, every)
         assert [term.typed for term in fitted] == kept
-        assert budget.dropped_words == [word for word in ("flood", "risk") if word not in kept]
+        assert budget.later_words == [word for word in ("flood", "risk") if word not in kept]
+        assert budget.dropped_words == [] and budget.postings >= 0
+
+    # A later word no record holds: no record holds every word, and the budget is not spent on the rest.
+    missing = query_terms(sentence + " zzzzqx")
+    budget = Budget(postings=10**9)
+    assert fit(engine, budget, missing, clauses_for(missing, "all_terms")) == ([], [])
+    assert budget.postings == 10**9
+
+    # The answer names the later words a budget that affords the leading ones left out, and no others.
+    named = set()
+    for postings in range(cost(8), cost(10) + 1, max(1, (cost(10) - cost(8)) // 20)):
+        monkeypatch.setattr(rules, "MAX_POSTINGS", postings)
+        for notice in search({"query": sentence, "limit": 20})["notices"]:
+            if notice["code"] == "query_terms_limited":
+                words = set(notice["message"].split(":")[0].split(", "))
+                assert words <= {"flood", "risk"}, notice
+                named |= words
+    assert named == {"flood", "risk"}
 
 
 def test_normal_queries_meet_no_budget(search):

@@ -18,27 +18,28 @@ def fit(
     engine: SearchEngine, budget: Budget, terms: list[Term], clauses: list[Clause]
 ) -> tuple[list[Term], list[Clause]]:
     """The terms and clauses a tier matches within what is left of the
-    budget: the query's first LEADING_TERMS words (required ones first, the
-    commonest left out when they cost too much), then, in the query's order
-    while the budget lasts, its optional (intent) words and its later words.
-    The words left out join `budget.dropped_words`, each once."""
+    budget: the query's first LEADING_TERMS words (the required ones, or
+    else the optional ones: the commonest left out when they cost too much),
+    then its later words in the query's order while what those leave affords
+    them, then its leading optional (intent) words, which only rank. The
+    words left out join `budget.dropped_words` or, past the leading ones,
+    `budget.later_words`, each once."""
     leading, later = clauses[:LEADING_TERMS], clauses[LEADING_TERMS:]
     required = [clause for clause in leading if clause.presence == "required"]
     optional = [clause for clause in leading if clause.presence != "required"]
-    budget.dropped = []
-    kept = engine.within_budget(required or optional, budget)
+    budget.dropped, budget.later = [], []
+    kept = engine.within_budget(required or optional, budget, after=later)
     dropped = list(budget.dropped)
-    rest = [*(optional if required else []), *later] if kept else []
-    reaches = engine.matcher.postings(rest, budget) if rest else []
-    if any(clause.presence == "required" and not reach for clause, reach in zip(rest, reaches)):
-        rest, kept, dropped = [], [], []  # a later required word the index lacks: no record holds every word
-    for clause, reach in zip(rest, reaches):
-        if reach <= budget.postings:
-            kept.append(clause)
-            budget.postings -= reach
-        else:
-            dropped.append(clause)
+    if required and optional and kept:
+        counts = engine.matcher.postings(optional, budget)
+        for clause, reach in zip(optional, counts):
+            if reach <= budget.postings:
+                kept.append(clause)
+                budget.postings -= reach
+            else:
+                dropped.append(clause)
     typed = {clause: term.typed for term, clause in zip(terms, clauses)}
-    budget.dropped_words += [typed[clause] for clause in dropped if typed[clause] not in budget.dropped_words]
+    for words, cut in ((budget.dropped_words, dropped), (budget.later_words, budget.later)):
+        words += [word for word in dict.fromkeys(typed[clause] for clause in cut) if word not in words]
     pairs = [(term, clause) for term, clause in zip(terms, clauses) if clause in kept]
     return [term for term, _ in pairs], [clause for _, clause in pairs]

@@ -281,6 +281,7 @@ def first_stage(state: QueryState) -> tuple[Answer, frozenset[str]]:
         matches=_union([tier.matches for tier in found]),
         skipped=budget.skipped,
         dropped=budget.dropped_words,
+        later=budget.later_words,
         limited=tuple(dict.fromkeys(term for tier in found for term in tier.matches.limited)),
     )
     return first, misspelt

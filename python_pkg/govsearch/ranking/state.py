@@ -95,6 +95,7 @@ class Answer:
     suggestion: str | None = None
     skipped: list[str] = field(default_factory=list)  # looser modes the work budget left untried
     dropped: list[str] = field(default_factory=list)  # words left out for the work budget, as typed
+    later: list[str] = field(default_factory=list)  # words past the leading ones the budget could not search
     limited: tuple[str, ...] = ()  # terms whose expansions the budget cut
 
 
