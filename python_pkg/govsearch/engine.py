@@ -232,10 +232,12 @@ class SearchEngine:
             return []
         counts = self.matcher.postings(clauses, budget)
         reach = dict(zip(clauses, counts))
+        if any(clause.presence == "required" and not reach[clause] for clause in clauses):
+            return []  # before the later clauses' shards are read: a looser tier may need those bytes
         later = [clause for clause in dict.fromkeys(after) if clause not in reach]
         if later:
             reach.update(zip(later, self.matcher.postings(later, budget)))
-        if any(clause.presence == "required" and not reach[clause] for clause in [*clauses, *later]):
+        if any(clause.presence == "required" and not reach[clause] for clause in later):
             return []
         kept = sorted(clauses, key=lambda clause: (reach[clause], clauses.index(clause)))
         while sum(1 for clause in kept if reach[clause]) > 1 and _work(kept, reach) > budget.postings:

@@ -219,6 +219,17 @@ def test_a_sentences_later_words_are_searched_while_the_budget_lasts(search, cat
     assert fit(engine, budget, missing, clauses_for(missing, "all_terms")) == ([], [])
     assert budget.postings == 10**9
 
+    # A leading word no record holds: the later words' shards are not read (a looser tier needs the bytes).
+    asked = []
+    original = engine.matcher.postings
+    monkeypatch.setattr(
+        engine.matcher, "postings", lambda clauses, budget: asked.append(clauses) or original(clauses, budget)
+    )
+    absent = query_terms("zzzzqx " + sentence)
+    assert fit(engine, Budget(), absent, clauses_for(absent, "all_terms")) == ([], [])
+    assert [len(clauses) for clauses in asked] == [LEADING_TERMS]
+    monkeypatch.undo()
+
     # The answer names the later words a budget that affords the leading ones left out, and no others.
     named = set()
     for postings in range(cost(8), cost(10) + 1, max(1, (cost(10) - cost(8)) // 20)):
