@@ -4,9 +4,9 @@ as lunr expands them, without lunr's slow automata), and the limits of the
 work one call may cause.
 
 The work a call may cause is bounded (docs/architecture.md, "Work budget"):
-at most MAX_QUERY_TERMS distinct terms are searched (those past the
-first LEADING_TERMS while the postings and shard-bytes budgets last), typo matching applies to
-words of ranking.query.FUZZY_MIN_LENGTH to FUZZY_MAX_LENGTH characters, a
+at most MAX_QUERY_TERMS distinct terms are searched (those past the first
+LEADING_TERMS while the postings and shard-bytes budgets last), typo matching
+applies to words of ranking.query.FUZZY_MIN_LENGTH to FUZZY_MAX_LENGTH characters, a
 prefix or typo reaches at most MAX_EXPANSIONS index terms (the closest ones),
 and one match scores at most MAX_POSTINGS postings (the commonest words are
 left out). What a query's words become is ranking.query's.

@@ -128,8 +128,8 @@ _OUR_WORDS = frozenset({"curated", "annotated"})
 
 def _our_summary_topic(data: Mapping[str, Any]) -> str:
     """The summary as lunr indexes it: one in our words without the verb it opens with."""
-    summary = str(data["summary"])
-    return _FRAMING.sub("", summary) if (data.get("source") or {}).get("kind") in _OUR_WORDS else summary
+    ours = (data.get("source") or {}).get("kind") in _OUR_WORDS
+    return _FRAMING.sub("", data["summary"]) if ours else data["summary"]
 
 
 def _add_alias_words(document: dict[str, str], aliases: list[dict[str, str]]) -> None:
