@@ -56,6 +56,7 @@ from .acronyms import defined_acronyms
 from .compounds import find_compounds, other_spellings
 from .config import SiteConfig
 from .data_files import DataWriter, dump, facet_value, stored_record
+from .most_visited import visited
 from .places import gazetteer, place_names
 from .postings import Postings
 from .records import Record
@@ -206,10 +207,12 @@ def synonym_groups(config: SiteConfig, records: list[Record]) -> list[list[str]]
 def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
     """What the re-ranker reads: every record's flags (one character each, by
     number; written into the facet profiles, not the ranking file), the
-    site's synonym groups, intent words, filler words and question openings, and the estate's
-    place names (govsearch_build.places)."""
+    site's synonym groups, intent words, filler words and question openings, the estate's
+    place names (govsearch_build.places), and the records on GOV.UK's most
+    visited pages with their places there (govsearch_build.most_visited)."""
     return {
         "flags": "".join(flag_code(record_flags(record)) for record in records),
+        "visited": visited(records),
         "search": {
             "synonyms": synonym_groups(config, records),
             "intents": {word: list(types) for word, types in config.intents},
@@ -296,7 +299,7 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     facets, profile_of = facet_table(writer, ordered, ranking["flags"], chunked)
     files = {
         "facets": writer.write("facets", facets, len(ordered)),
-        "ranking": writer.write("ranking", {"search": ranking["search"]}),
+        "ranking": writer.write("ranking", {"search": ranking["search"], "visited": ranking["visited"]}),
     }
     if layout == SHARDED:
         postings = Postings.build((index_document(r, search_terms, compounds) for r in ordered), list(FIELDS))

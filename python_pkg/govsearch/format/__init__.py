@@ -50,8 +50,10 @@ facets (govsearch/facets.py; written by profile_table):
   listed by hash (sharded layout); a query reads the chunks its matches fall
   in.
 
-ranking: `{"search": {"synonyms": [[...]], "intents": {word: [types]}}}`
-  (the records' flags are in their profiles).
+ranking: `{"search": {"synonyms": [[...]], "intents": {word: [types]}},
+  "visited": [[number, place], ...]}` (the records' flags are in their
+  profiles; `visited`: each record at one of GOV.UK's most visited pages and
+  its place on that list, 1 the most, for ranking.rules.visit_factor).
 
 single layout: `index` is lunr 2.3.9's own serialisation (lunr.js can load
   it, and ignores the one key added: INDEX_RELATED, `{term: [related

@@ -1,5 +1,6 @@
 """The record prior: what the build found out about each record (its flags,
-rules.FLAG_WEIGHTS) as a factor on its lunr score, and the site's search
+rules.FLAG_WEIGHTS, and its place among GOV.UK's most visited pages,
+rules.visit_factor) as a factor on its lunr score, and the site's search
 terms (synonym groups, intent words, fillers, question openings, places) the
 ranking file holds."""
 
@@ -16,14 +17,15 @@ _CODES = {char: number for number, char in enumerate(CODE_ALPHABET)}
 
 
 class RankingData:
-    """What the build worked out for the re-ranker: each record's flags, and
-    the site's synonym groups and intent words."""
+    """What the build worked out for the re-ranker: each record's flags and
+    place among GOV.UK's most visited pages, and the site's synonym groups and intent words."""
 
     def __init__(self, data: Mapping[str, Any], records: int = 0):
         codes = data.get("flags", "")
         self.flags = [_CODES[char] for char in codes] or [0] * records
         self._weights = [self._weight(mask) for mask in range(64)]
-        self.priors = [self._weights[mask] for mask in self.flags]
+        self.visited = {number: rules.visit_factor(rank) for number, rank in data.get("visited", ())}
+        self.priors = self._priors(0, self.flags)
         search = data.get("search", {})
         self.search_terms = SearchTerms.from_lists(
             search.get("synonyms", []),
@@ -45,14 +47,22 @@ class RankingData:
     def set_flags(self, start: int, masks: list[int]) -> None:
         """Records' flags from their facet profiles (govsearch.facets), read on first need."""
         self.flags[start : start + len(masks)] = masks
-        self.priors[start : start + len(masks)] = map(self._weights.__getitem__, masks)
+        self.priors[start : start + len(masks)] = self._priors(start, masks)
+
+    def _priors(self, start: int, masks: list[int]) -> list[float]:
+        priors = [self._weights[mask] for mask in masks]
+        for number, factor in self.visited.items():
+            if start <= number < start + len(priors):
+                priors[number - start] *= factor
+        return priors
 
     def prior(self, number: int) -> float:
         return self.priors[number] if number < len(self.priors) else 1.0
 
     def flag_names(self, number: int) -> list[str]:
         mask = self.flags[number] if number < len(self.flags) else 0
-        return [name for bit, (name, _) in enumerate(rules.FLAG_WEIGHTS) if mask >> bit & 1]
+        names = [name for bit, (name, _) in enumerate(rules.FLAG_WEIGHTS) if mask >> bit & 1]
+        return names + ["most_visited"] if number in self.visited else names
 
 
 def flag_code(names: Sequence[str]) -> str:

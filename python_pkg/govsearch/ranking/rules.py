@@ -10,6 +10,7 @@ change one (monkeypatch) and the next call follows it.
 from __future__ import annotations
 
 import heapq
+import math
 from itertools import compress
 
 from ..engine import SCORE_PLACES
@@ -50,6 +51,12 @@ FLAG_WEIGHTS = (
     ("format_only_title", 0.5),  # titled only by its file format ("CSV", "GeoJSON")
     ("restricted_access", 0.7),  # only eligible people or organisations may use it (accessStatus "restricted")
 )
+# A page among GOV.UK's most visited (govsearch_build.most_visited) is what most people who type
+# its words want, where the words alone cannot tell the service's own page from one about a
+# corner of it ("Universal Credit" from "Universal Credit advances"): its prior is raised by its
+# place on the list, x(1 + VISITED_BOOST) for the first, less by the log of its place, x1 at VISITED_PAGES.
+VISITED_BOOST = 0.75
+VISITED_PAGES = 1000
 TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
 # any_term: the title holds TITLE_WORDS or more of the query's (topic) words, as typed: a record
 # titled by two of the words is about them, where one holding more of them scattered through
@@ -86,6 +93,13 @@ ALTERNATIVE_POSTINGS = 2_000  # 4,000 scored the same (docs/meaning.md) and cost
 # the judged set's 10): beyond it they order records after the page, for the rows of the records they bring.
 RELATED_WHILE_FEWER = 10
 TIER_ORDER = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
+
+
+def visit_factor(rank: int) -> float:
+    """What a page's place on GOV.UK's most visited list (1 the most) multiplies its prior by."""
+    if rank >= VISITED_PAGES:
+        return 1.0
+    return 1 + VISITED_BOOST * (1 - math.log(rank) / math.log(VISITED_PAGES))
 
 
 def evidence_score(base: float, in_title: bool, intended: bool, placed: bool = False) -> float:

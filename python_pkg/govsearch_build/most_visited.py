@@ -1,0 +1,44 @@
+"""GOV.UK's most visited pages (`most_visited.txt`), matched to the records at
+their addresses.
+
+A short query for an everyday service ("passport", "universal credit",
+"benefits") matches many pages alike: the service's own page and the pages
+about one corner of it ("Universal Credit advances", "Passport fees"). GOV.UK's
+own search orders them by how many people use them; the words typed cannot. The
+build writes each matched record's place on the list into the ranking file, and
+the runtime raises its prior a little by it (govsearch.ranking.rules.visit_factor).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .records import Record
+
+LIST = Path(__file__).with_name("most_visited.txt")
+GOV_UK = "https://www.gov.uk"
+
+
+def visit_ranks(path: Path = LIST) -> dict[str, int]:
+    """Each listed page's address (as `page_key` writes it) and its place, from 1."""
+    lines = (line.strip() for line in path.read_text("utf-8").splitlines())
+    addresses = [line for line in lines if line and not line.startswith("#")]
+    ranks: dict[str, int] = {}
+    for rank, address in enumerate(addresses, 1):
+        ranks.setdefault(page_key(GOV_UK + address if address.startswith("/") else address), rank)
+    return ranks
+
+
+def page_key(url: str) -> str:
+    """An address as the list and a record compare it: scheme, host and path, no trailing slash."""
+    parts = urlsplit(url)
+    return f"{parts.hostname or ''}{parts.path.rstrip('/')}"
+
+
+def visited(records: Iterable[Record], ranks: dict[str, int] | None = None) -> list[list[int]]:
+    """[number, place on the list] of each record (in number order) at a listed address."""
+    ranks = visit_ranks() if ranks is None else ranks
+    found = ((number, ranks.get(page_key(record.data["url"]))) for number, record in enumerate(records))
+    return [[number, rank] for number, rank in found if rank]

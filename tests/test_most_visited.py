@@ -1,0 +1,80 @@
+"""GOV.UK's most visited pages lead where the words cannot tell pages apart
+(govsearch_build.most_visited, ranking.rules.visit_factor): of two pages
+holding "passport" alike, the one more people use comes first, in either
+data layout, and says why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from govsearch import Catalogue, DirectoryLoader
+from govsearch.ranking import rules
+from govsearch_build.config import load_config
+from govsearch_build.data_writer import write_data
+from govsearch_build.most_visited import page_key, visit_ranks, visited
+from govsearch_build.records import Record
+
+REPO = Path(__file__).resolve().parents[1]
+LISTED = "https://www.gov.uk/get-a-passport-urgently"
+
+
+def _page(id: str, title: str, url: str) -> Record:
+    data = {
+        "id": id,
+        "title": title,
+        "summary": "What a passport applicant needs to know.",
+        "url": url,
+        "resourceType": "govuk-content",
+        "publisher": "HM Passport Office",
+        "accessStatus": "public",
+        "collection": "uk-living",
+        "source": {"kind": "curated"},
+    }
+    return Record(file=f"{id}.md", data=data, body="")
+
+
+# Alike but for their addresses: without the list, "Passport advice" leads by title.
+PAGES = [
+    _page("passport-advice", "Passport advice", "https://www.gov.uk/passport-advice-and-more"),
+    _page("passport-urgent", "Passport urgent", LISTED),
+]
+
+
+def _first(tmp_path: Path, layout: str) -> list[dict]:
+    write_data(load_config(REPO / "site" / "site.toml"), PAGES, tmp_path / "data", layout=layout)
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    return catalogue.call("search_government_knowledge", {"query": "passport"})["results"]
+
+
+@pytest.mark.parametrize("layout", ["single", "sharded"])
+def test_the_more_visited_page_leads_and_says_why(tmp_path, layout):
+    first, second = _first(tmp_path, layout)
+    assert (first["id"], second["id"]) == ("passport-urgent", "passport-advice")
+    assert "most_visited" in first["reasons"]
+    assert "most_visited" not in second.get("reasons", [])
+
+
+def test_without_the_boost_the_words_decide(tmp_path, monkeypatch):
+    monkeypatch.setattr(rules, "VISITED_BOOST", 0.0)
+    assert [result["id"] for result in _first(tmp_path, "single")] == ["passport-advice", "passport-urgent"]
+
+
+def test_the_most_visited_gains_most_and_the_last_nothing():
+    assert rules.visit_factor(1) == 1 + rules.VISITED_BOOST
+    assert 1 < rules.visit_factor(170) < rules.visit_factor(23) < rules.visit_factor(1)
+    assert rules.visit_factor(rules.VISITED_PAGES) == rules.visit_factor(5000) == 1.0
+
+
+def test_the_list_reads_paths_on_gov_uk_and_other_sites_addresses():
+    ranks = visit_ranks()
+    assert ranks[page_key("https://www.gov.uk/log-in-register-hmrc-online-services")] == 1
+    assert page_key("https://www.legislation.gov.uk/") in ranks
+    assert len(ranks) > 900 and sorted(ranks.values()) == list(range(1, len(ranks) + 1))
+
+
+def test_a_record_matches_its_page_with_or_without_a_trailing_slash():
+    ranks = visit_ranks()
+    records = [_page("a", "A", "http://www.gov.uk/get-a-passport-urgently/"), _page("b", "B", "https://www.gov.uk/x")]
+    assert visited(records, ranks) == [[0, ranks[page_key(LISTED)]]]
