@@ -9,7 +9,8 @@ Every query is answered by `Catalogue.call("search_government_knowledge", ...)`
 with limit 10: the same validation, search and ranking an agent's call gets.
 Prints nDCG@10, recall@10, MRR and the zero-result rate (answerable queries
 only) for the development and test parts (judgments.Query.part), a table per
-intent and tag, and the development part's worst queries; writes
+intent and tag, the development part's worst queries, and how GOV.UK's own
+most searched queries fare (govuk_top.py, a yardstick nobody here wrote); writes
 eval/results/<corpus>.json and .md, which are committed. The test part's
 queries are scored and summed up, never listed one by one: nobody tuning the
 ranking reads them (eval/README.md, "Two parts").
@@ -30,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import change  # noqa: E402
 import estate  # noqa: E402  (puts python_pkg on the path)
+import govuk_top  # noqa: E402
 from judgments import Query, digest, load_all  # noqa: E402
 from relevance import RELEVANT, grade_of, ideal_grades, keys, mean, ndcg, normalise_url, recall, reciprocal_rank  # noqa: E402
 
@@ -252,6 +254,8 @@ def markdown(result: dict[str, Any]) -> str:
         lines.append(
             f"| `{row['query']}` ({qid}) | {row['ndcg']:.3f} | {_cell(first['title'])} | {first['grade'] if first['grade'] is not None else '-'} |"
         )
+    if result.get("govukTop"):
+        lines += govuk_top.markdown(result["govukTop"])
     gaps = [row for row in result["queries"] if row.get("missing")]
     if gaps:
         lines += ["", "## Judged answers (grade 2-3) the corpus does not hold (dev part)", ""]
@@ -314,6 +318,8 @@ def run(
     result = report(name, rows, _built(site), label)
     if restrict:
         result["subset"] = curated_subset(rows)
+    if urls is not None:
+        result["govukTop"] = govuk_top.score(Catalogue.open(DirectoryLoader(site)), urls)
     print(markdown(result))
     if save:
         write(result, name)

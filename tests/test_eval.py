@@ -352,3 +352,26 @@ def test_the_full_estate_cache_is_rebuilt_when_an_input_changes(tmp_path):
     assert third != second
     (tmp_path / "source" / "rows.csv").write_text("a,b\n1,2\n")
     assert fingerprint(config) != third
+
+
+def test_govuk_top_queries_score_where_the_expected_page_stands(tmp_path):
+    """GOV.UK's own top queries (eval/govuk_top.py) count only the queries whose page the corpus
+    holds, and find where that page stands: "universal credit" and "uc" both expect the sign-in page."""
+    import govuk_top
+    from sitefixture import curated_record
+
+    from govsearch import Catalogue, DirectoryLoader
+    from govsearch_build.config import load_config
+    from govsearch_build.data_writer import write_data
+
+    sign_in = "https://www.gov.uk/sign-in-universal-credit"
+    assert normalise_url(sign_in) in govuk_top.expected()["uc"]
+    records = [
+        curated_record(1, "Universal Credit", summary="What it is.", url="https://www.gov.uk/universal-credit-x"),
+        curated_record(2, "Sign in to your Universal Credit account", summary="Your UC account.", url=sign_in),
+    ]
+    write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
+    figures = govuk_top.score(Catalogue.open(DirectoryLoader(tmp_path)), [record.data["url"] for record in records])
+    assert figures["queries"] == 2 and figures["of"] == len(govuk_top.expected()) > 100
+    # Both queries find first the page titled by them, then the sign-in page: second of two.
+    assert (figures["hit@1"], figures["hit@3"], figures["mrr"]) == (0.0, 1.0, 0.5)
