@@ -56,6 +56,21 @@ def test_the_more_visited_page_leads_and_says_why(tmp_path, layout):
     assert "most_visited" not in second.get("reasons", [])
 
 
+def test_visits_do_not_order_a_search_for_data_or_an_api(tmp_path):
+    """The visits are people doing a task on GOV.UK: a query asking for data ("statistics", "api")
+    is ordered as if no page were on the list, and no result says `most_visited`."""
+    pages = [_page(page.id, page.data["title"], page.data["url"]) for page in PAGES]
+    for page in pages:
+        page.data["resourceType"] = "dataset"
+    write_data(load_config(REPO / "site" / "site.toml"), pages, tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    found = catalogue.call("search_government_knowledge", {"query": "passport statistics"})["results"]
+    assert [result["id"] for result in found] == ["passport-advice", "passport-urgent"]
+    assert not any("most_visited" in result.get("reasons", []) for result in found)
+    found = catalogue.call("search_government_knowledge", {"query": "passport"})["results"]
+    assert found[0]["id"] == "passport-urgent"
+
+
 def test_without_the_boost_the_words_decide(tmp_path, monkeypatch):
     monkeypatch.setattr(rules, "VISITED_BOOST", 0.0)
     assert [result["id"] for result in _first(tmp_path, "single")] == ["passport-advice", "passport-urgent"]

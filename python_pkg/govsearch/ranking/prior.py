@@ -11,7 +11,7 @@ from typing import Any
 
 from ..format import CODE_ALPHABET
 from . import rules
-from .query import SearchTerms
+from .query import SearchTerms, Term
 
 _CODES = {char: number for number, char in enumerate(CODE_ALPHABET)}
 
@@ -25,7 +25,8 @@ class RankingData:
         self.flags = [_CODES[char] for char in codes] or [0] * records
         self._weights = [self._weight(mask) for mask in range(64)]
         self.visited = {number: rules.visit_factor(rank) for number, rank in data.get("visited", ())}
-        self.priors = self._priors(0, self.flags)
+        self.flag_priors = [self._weights[mask] for mask in self.flags]
+        self.priors = self._with_visits(0, self.flag_priors)
         search = data.get("search", {})
         self.search_terms = SearchTerms.from_lists(
             search.get("synonyms", []),
@@ -46,23 +47,34 @@ class RankingData:
 
     def set_flags(self, start: int, masks: list[int]) -> None:
         """Records' flags from their facet profiles (govsearch.facets), read on first need."""
-        self.flags[start : start + len(masks)] = masks
-        self.priors[start : start + len(masks)] = self._priors(start, masks)
+        end = start + len(masks)
+        self.flags[start:end] = masks
+        self.flag_priors[start:end] = [self._weights[mask] for mask in masks]
+        self.priors[start:end] = self._with_visits(start, self.flag_priors[start:end])
 
-    def _priors(self, start: int, masks: list[int]) -> list[float]:
-        priors = [self._weights[mask] for mask in masks]
+    def _with_visits(self, start: int, priors: list[float]) -> list[float]:
+        priors = list(priors)
         for number, factor in self.visited.items():
             if start <= number < start + len(priors):
                 priors[number - start] *= factor
         return priors
 
+    def visits_count(self, terms: Sequence[Term]) -> bool:
+        """Whether GOV.UK's visits order this query's records: not when an intent word asks for
+        data or an API (rules.VISITS_NOT_FOR), which the people behind the visits were not after."""
+        return not any(kind in rules.VISITS_NOT_FOR for term in terms for kind in term.intent)
+
+    def priors_for(self, terms: Sequence[Term]) -> list[float]:
+        """Every record's prior for this query's words (`visits_count`)."""
+        return self.priors if self.visits_count(terms) else self.flag_priors
+
     def prior(self, number: int) -> float:
         return self.priors[number] if number < len(self.priors) else 1.0
 
-    def flag_names(self, number: int) -> list[str]:
+    def flag_names(self, number: int, visits: bool = True) -> list[str]:
         mask = self.flags[number] if number < len(self.flags) else 0
         names = [name for bit, (name, _) in enumerate(rules.FLAG_WEIGHTS) if mask >> bit & 1]
-        return names + ["most_visited"] if number in self.visited else names
+        return names + ["most_visited"] if visits and number in self.visited else names
 
 
 def flag_code(names: Sequence[str]) -> str:

@@ -57,6 +57,9 @@ FLAG_WEIGHTS = (
 # place on the list, x(1 + VISITED_BOOST) for the first, less by the log of its place, x1 at VISITED_PAGES.
 VISITED_BOOST = 0.75
 VISITED_PAGES = 1000
+# ... but not where an intent word asks for these: the visits are people doing a task on GOV.UK,
+# not looking for data or an API ("DVLA vehicle enquiry API" wants the API, not the service page).
+VISITS_NOT_FOR = frozenset({"dataset", "api", "api-documentation"})
 TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
 # any_term: the title holds TITLE_WORDS or more of the query's (topic) words, as typed: a record
 # titled by two of the words is about them, where one holding more of them scattered through

@@ -23,7 +23,8 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
     if tier.mode == "identifier":
         return [Ranked(number, 1.0, tier.mode, ["identifier"]) for number in numbers[:room]]
     engine = state.engine
-    scores, priors = tier.matches.scores, state.ranking.priors
+    visits = state.ranking.visits_count(tier.terms)
+    scores, priors = tier.matches.scores, state.ranking.priors_for(tier.terms)
     base = [scores[number] * priors[number] for number in numbers] if priors else [scores[number] for number in numbers]
     # A place beside the topic is a preference (index_evidence.placed), not information a record must hold.
     topic = has_topic(tier.terms)
@@ -71,6 +72,7 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
                 bool(wanted) and profile_of[number] in wanted,
                 number in located,
                 number in titled_by,
+                visits,
             ),
         )
         for number, score in best
@@ -85,9 +87,10 @@ def reasons(
     intended: bool,
     placed: bool = False,
     titled_by: bool = False,
+    visits: bool = True,
 ) -> list[str]:
     """The rules that applied to a record: its flags, then its evidence."""
-    found = ranking.flag_names(number)
+    found = ranking.flag_names(number, visits)
     if in_title:
         found.append("all_words_in_title")
     elif titled_by:
