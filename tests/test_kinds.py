@@ -110,6 +110,16 @@ def test_both_site_configs_lead_with_the_same_words():
     assert curated.leading_intents == estate.leading_intents == ("api",)
 
 
+def test_both_site_configs_read_queries_alike():
+    """`make serve` and the published full estate read a query with the same [search] words: a
+    filler or opening added to one file only would rank the two sites apart (and `make eval`'s
+    two corpora would measure different rules)."""
+    curated = load_config(REPO / "site" / "site.toml")
+    estate = load_config(REPO / "site" / "full-estate.toml")
+    for field in ("synonyms", "intents", "fillers", "openings", "leading_intents"):
+        assert getattr(curated, field) == getattr(estate, field), field
+
+
 def test_a_later_page_keeps_its_order(tmp_path):
     """The lead is the first window's: an API past the first 20 records ("show more") is not lifted
     to the top of a later page, above records matching the words better."""
