@@ -358,11 +358,11 @@ def test_govuk_top_queries_score_where_the_expected_page_stands(tmp_path):
     """GOV.UK's own top queries (eval/govuk_top.py) count only the queries whose page the corpus
     holds, and find where that page stands: "universal credit" and "uc" both expect the sign-in page."""
     import govuk_top
-    from sitefixture import curated_record
 
     from govsearch import Catalogue, DirectoryLoader
     from govsearch_build.config import load_config
     from govsearch_build.data_writer import write_data
+    from sitefixture import curated_record
 
     sign_in = "https://www.gov.uk/sign-in-universal-credit"
     assert normalise_url(sign_in) in govuk_top.expected()["uc"]
