@@ -4,6 +4,7 @@ service's page holds more of the words."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -104,20 +105,16 @@ def test_a_leading_intent_must_be_an_intent_word_a_record_can_hold(tmp_path, wor
         load_config(path)
 
 
-def test_both_site_configs_lead_with_the_same_words():
-    curated = load_config(REPO / "site" / "site.toml")
-    estate = load_config(REPO / "site" / "full-estate.toml")
-    assert curated.leading_intents == estate.leading_intents == ("api",)
-
-
 def test_both_site_configs_read_queries_alike():
-    """`make serve` and the published full estate read a query with the same [search] words: a
-    filler or opening added to one file only would rank the two sites apart (and `make eval`'s
-    two corpora would measure different rules)."""
-    curated = load_config(REPO / "site" / "site.toml")
-    estate = load_config(REPO / "site" / "full-estate.toml")
-    for field in ("synonyms", "intents", "fillers", "openings", "leading_intents"):
-        assert getattr(curated, field) == getattr(estate, field), field
+    """`make serve` and the published full estate read a query with the same [search] table
+    (synonyms, intents, fillers, openings, leading intents: every key): a filler added to one
+    file only would rank the two sites apart, and `make eval`'s two corpora would measure
+    different rules."""
+    curated, estate = (
+        tomllib.loads((REPO / "site" / name).read_text("utf-8")) for name in ("site.toml", "full-estate.toml")
+    )
+    assert curated["search"] == estate["search"]
+    assert load_config(REPO / "site" / "site.toml").leading_intents == ("api",)
 
 
 def test_a_later_page_keeps_its_order(tmp_path):

@@ -664,6 +664,40 @@ def test_a_common_words_postings_carry_its_best_rows(layouts, tmp_path):
     )
 
 
+def test_an_intent_words_carried_rows_are_its_answers(tmp_path, monkeypatch):
+    """The build ranks a common word's best rows with the priors its search reads: for "data"
+    (asking for datasets) without GOV.UK's visits (rules.VISITS_NOT_FOR), so the 20 carried are
+    the 20 its answer shows and the search downloads no row shard. Of 25 tables alike, the last
+    by title is at one of GOV.UK's most visited addresses: with the visits it would be carried
+    and the 20th not."""
+    monkeypatch.setattr(shard_writer, "PAGE", 4)
+    monkeypatch.setattr(shard_writer, "AHEAD_ROWS", 0)
+    monkeypatch.setattr(data_writer, "UP_FRONT_BYTES", 0)
+    # Titles alike in length, none a series (an edition's number would group them): "Data on apple" ...
+    topics = "apple birch cedar daisy eagle fable grape hazel ivory jewel koala lemon mango".split()
+    topics += "nutmeg olive pearl quail raven salmon tiger umber viola walnut xenon yacht".split()
+    records = []
+    for number, topic in enumerate(sorted(topics), 1):
+        url = "https://www.gov.uk/get-a-passport-urgently" if number == 25 else f"https://www.gov.uk/t{number}"
+        data = {
+            "id": f"t{number:02d}",
+            "title": f"Data on {topic}",
+            "summary": "Figures.",
+            "url": url,
+            "resourceType": "dataset",
+            "publisher": "Office for National Statistics",
+            "accessStatus": "public",
+            "collection": "ons",
+            "source": {"kind": "curated"},
+        }
+        records.append(Record(data, "", f"t{number}.md"))
+    site = tmp_path / "site"
+    write_data(load_config(REPO / "site" / "site.toml"), records, site / "data", layout="sharded")
+    rounds, answer = browser_rounds(site, tmp_path, "search_government_knowledge", {"query": "data", "limit": 20})
+    assert not any(name.startswith("rows/") for names in rounds for name in names), rounds
+    assert [result["id"] for result in json.loads(answer)["results"]] == [f"t{n:02d}" for n in range(1, 21)]
+
+
 SERIES_RECORD = """---
 id: {id}
 title: {title}

@@ -21,24 +21,26 @@ LIST = Path(__file__).with_name("most_visited.txt")
 GOV_UK = "https://www.gov.uk"
 
 
-def visit_ranks(path: Path = LIST) -> dict[str, int]:
+def places(path: Path = LIST) -> dict[str, int]:
     """Each listed page's address (as `page_key` writes it) and its place, from 1."""
     lines = (line.strip() for line in path.read_text("utf-8").splitlines())
     addresses = [line for line in lines if line and not line.startswith("#")]
-    ranks: dict[str, int] = {}
-    for rank, address in enumerate(addresses, 1):
-        ranks.setdefault(page_key(GOV_UK + address if address.startswith("/") else address), rank)
-    return ranks
+    found: dict[str, int] = {}
+    for place, address in enumerate(addresses, 1):
+        found.setdefault(page_key(GOV_UK + address if address.startswith("/") else address), place)
+    return found
 
 
 def page_key(url: str) -> str:
-    """An address as the list and a record compare it: scheme, host and path, no trailing slash."""
+    """An address as the list and a record compare it: host, path without a trailing slash, and
+    query, whatever the scheme (a fragment is a part of the same page)."""
     parts = urlsplit(url)
-    return f"{parts.hostname or ''}{parts.path.rstrip('/')}"
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{parts.hostname or ''}{parts.path.rstrip('/')}{query}"
 
 
-def visited(records: Iterable[Record], ranks: dict[str, int] | None = None) -> list[list[int]]:
+def visited(records: Iterable[Record], listed: dict[str, int] | None = None) -> list[list[int]]:
     """[number, place on the list] of each record (in number order) at a listed address."""
-    ranks = visit_ranks() if ranks is None else ranks
-    found = ((number, ranks.get(page_key(record.data["url"]))) for number, record in enumerate(records))
-    return [[number, rank] for number, rank in found if rank]
+    listed = places() if listed is None else listed
+    found = ((number, listed.get(page_key(record.data["url"]))) for number, record in enumerate(records))
+    return [[number, place] for number, place in found if place]

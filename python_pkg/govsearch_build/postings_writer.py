@@ -72,9 +72,10 @@ def _best(
             scores[number] = scores.get(number, 0) + weight
     in_title = {number for number, _ in pairs_by_field.get("title", ())}
     wanted = ranking.search_terms.intents.get(term, ())
+    priors = ranking.priors_for(wanted)  # as ranking.scoring reads them, so the floats agree
     type_at = ROW_FIELDS.index("resourceType")
     for number in scores:
-        base = scores[number] * ranking.prior(number)  # as ranking.scoring's base, so the floats agree
+        base = scores[number] * priors[number]
         scores[number] = rules.evidence_score(base, number in in_title, rows[number][type_at] in wanted)
     best = sorted(scores, key=lambda number: rules.rank_key(scores[number], number))[:count]
     return [(number, scores[number]) for number in best]

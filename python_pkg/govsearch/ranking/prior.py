@@ -6,12 +6,12 @@ ranking file holds."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..format import CODE_ALPHABET
 from . import rules
-from .query import SearchTerms, Term
+from .query import SearchTerms
 
 _CODES = {char: number for number, char in enumerate(CODE_ALPHABET)}
 
@@ -24,7 +24,9 @@ class RankingData:
         codes = data.get("flags", "")
         self.flags = [_CODES[char] for char in codes] or [0] * records
         self._weights = [self._weight(mask) for mask in range(64)]
-        self.visited = {number: rules.visit_factor(rank) for number, rank in data.get("visited", ())}
+        # Only the places that raise a prior: none when VISITED_BOOST is 0, nor at VISITED_PAGES or past it.
+        factors = ((number, rules.visit_factor(place)) for number, place in data.get("visited", ()))
+        self.visit_factors = {number: factor for number, factor in factors if factor > 1.0}
         self.flag_priors = [self._weights[mask] for mask in self.flags]
         self.priors = self._with_visits(0, self.flag_priors)
         search = data.get("search", {})
@@ -54,27 +56,28 @@ class RankingData:
 
     def _with_visits(self, start: int, priors: list[float]) -> list[float]:
         priors = list(priors)
-        for number, factor in self.visited.items():
+        for number, factor in self.visit_factors.items():
             if start <= number < start + len(priors):
                 priors[number - start] *= factor
         return priors
 
-    def visits_count(self, terms: Sequence[Term]) -> bool:
-        """Whether GOV.UK's visits order this query's records: not when an intent word asks for
-        data or an API (rules.VISITS_NOT_FOR), which the people behind the visits were not after."""
-        return not any(kind in rules.VISITS_NOT_FOR for term in terms for kind in term.intent)
+    @staticmethod
+    def visits_apply(kinds: Iterable[str]) -> bool:
+        """Whether GOV.UK's visits order records for a query whose intent words ask for these
+        resource types: not for data or an API (rules.VISITS_NOT_FOR), which the people behind
+        the visits were not after."""
+        return rules.VISITS_NOT_FOR.isdisjoint(kinds)
 
-    def priors_for(self, terms: Sequence[Term]) -> list[float]:
-        """Every record's prior for this query's words (`visits_count`)."""
-        return self.priors if self.visits_count(terms) else self.flag_priors
+    def priors_for(self, kinds: Iterable[str]) -> list[float]:
+        """Every record's prior, for a query whose intent words ask for `kinds` (`visits_apply`):
+        the runtime's tiers and the build's best records of a common word both read it."""
+        return self.priors if self.visits_apply(kinds) else self.flag_priors
 
-    def prior(self, number: int) -> float:
-        return self.priors[number] if number < len(self.priors) else 1.0
-
-    def flag_names(self, number: int, visits: bool = True) -> list[str]:
+    def prior_names(self, number: int, visits: bool = True) -> list[str]:
+        """The reasons a record's prior gives: its flags, and `most_visited` where its place raised it."""
         mask = self.flags[number] if number < len(self.flags) else 0
         names = [name for bit, (name, _) in enumerate(rules.FLAG_WEIGHTS) if mask >> bit & 1]
-        return names + ["most_visited"] if visits and number in self.visited else names
+        return names + ["most_visited"] if visits and number in self.visit_factors else names
 
 
 def flag_code(names: Sequence[str]) -> str:

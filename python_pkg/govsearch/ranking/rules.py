@@ -59,7 +59,9 @@ VISITED_BOOST = 0.75
 VISITED_PAGES = 1000
 # ... but not where an intent word asks for these: the visits are people doing a task on GOV.UK,
 # not looking for data or an API ("DVLA vehicle enquiry API" wants the API, not the service page).
-VISITS_NOT_FOR = frozenset({"dataset", "api", "api-documentation"})
+# Not for "api-documentation" alone: "documentation" is an intent word, and its stem is every
+# "document" ("travel document", "documents for a visa"); "api" asks for both kinds anyway.
+VISITS_NOT_FOR = frozenset({"dataset", "api"})
 TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
 # any_term: the title holds TITLE_WORDS or more of the query's (topic) words, as typed: a record
 # titled by two of the words is about them, where one holding more of them scattered through
@@ -98,11 +100,11 @@ RELATED_WHILE_FEWER = 10
 TIER_ORDER = {"identifier": 0, "all_terms": 1, "fuzzy": 2, "any_term": 3}
 
 
-def visit_factor(rank: int) -> float:
+def visit_factor(place: int) -> float:
     """What a page's place on GOV.UK's most visited list (1 the most) multiplies its prior by."""
-    if rank >= VISITED_PAGES:
+    if place >= VISITED_PAGES:
         return 1.0
-    return 1 + VISITED_BOOST * (1 - math.log(rank) / math.log(VISITED_PAGES))
+    return 1 + VISITED_BOOST * (1 - math.log(place) / math.log(VISITED_PAGES))
 
 
 def evidence_score(base: float, in_title: bool, intended: bool, placed: bool = False) -> float:

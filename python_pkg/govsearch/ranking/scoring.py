@@ -23,8 +23,10 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
     if tier.mode == "identifier":
         return [Ranked(number, 1.0, tier.mode, ["identifier"]) for number in numbers[:room]]
     engine = state.engine
-    visits = state.ranking.visits_count(tier.terms)
-    scores, priors = tier.matches.scores, state.ranking.priors_for(tier.terms)
+    # What the query's intent words ask for, before the work budget left any out (as its notices say).
+    kinds = {kind for term in state.terms for kind in term.intent}
+    visits = state.ranking.visits_apply(kinds)
+    scores, priors = tier.matches.scores, state.ranking.priors_for(kinds)
     base = [scores[number] * priors[number] for number in numbers] if priors else [scores[number] for number in numbers]
     # A place beside the topic is a preference (index_evidence.placed), not information a record must hold.
     topic = has_topic(tier.terms)
@@ -90,7 +92,7 @@ def reasons(
     visits: bool = True,
 ) -> list[str]:
     """The rules that applied to a record: its flags, then its evidence."""
-    found = ranking.flag_names(number, visits)
+    found = ranking.prior_names(number, visits)
     if in_title:
         found.append("all_words_in_title")
     elif titled_by:
