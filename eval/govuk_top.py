@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from relevance import normalise_url
+from relevance import mean, normalise_url, reciprocal_rank
 
 PAIRS = Path(__file__).resolve().parent / "govuk_top_queries.csv"
 GOV_UK = "https://www.gov.uk"
@@ -40,36 +40,16 @@ def expected(path: Path = PAIRS) -> dict[str, set[str]]:
 
 
 def score(catalogue: Any, held: Iterable[str]) -> dict[str, Any]:
-    """hit@1, hit@3, hit@10 and MRR@10 over the queries with an expected page among `held` (URLs)."""
+    """hit@1, hit@3, hit@10 and MRR@10 over the queries with an expected page among `held`
+    (URLs), each expected page the query's answer (relevance.reciprocal_rank)."""
     held = {normalise_url(url) for url in held}
     listed = expected()
-    ranks = []
+    reciprocal = []
     for query, pages in listed.items():
         wanted = pages & held
-        if not wanted:
-            continue
-        answer = catalogue.call("search_government_knowledge", {"query": query, "limit": LIMIT})
-        urls = [normalise_url(result["url"]) for result in answer.get("results", [])]
-        ranks.append(next((place for place, url in enumerate(urls, 1) if url in wanted), None))
-    count = len(ranks)
-    hits = {f"hit@{k}": sum(1 for rank in ranks if rank and rank <= k) / count if count else None for k in (1, 3, 10)}
-    reciprocal = sum(1 / rank for rank in ranks if rank) / count if count else None
-    return {"queries": count, "of": len(listed), **hits, "mrr": reciprocal}
-
-
-def markdown(figures: dict[str, Any]) -> list[str]:
-    """The yardstick's lines for a results page."""
-    cells = " | ".join(
-        "-" if figures[key] is None else f"{figures[key]:.3f}" for key in ("hit@1", "hit@3", "hit@10", "mrr")
-    )
-    return [
-        "",
-        "## GOV.UK's own most searched queries (eval/govuk_top.py)",
-        "",
-        f"{figures['queries']} of GOV.UK's {figures['of']} top queries whose expected page this corpus holds; "
-        "where the first expected page stands in the first ten.",
-        "",
-        "| queries | hit@1 | hit@3 | hit@10 | MRR@10 |",
-        "|---:|---:|---:|---:|---:|",
-        f"| {figures['queries']} | {cells} |",
-    ]
+        if wanted:
+            answer = catalogue.call("search_government_knowledge", {"query": query, "limit": LIMIT})
+            urls = [result["url"] for result in answer.get("results", [])]
+            reciprocal.append(reciprocal_rank(urls, dict.fromkeys(wanted, 3), LIMIT))
+    hits = {f"hit@{k}": mean(1.0 if rr >= 1 / k else 0.0 for rr in reciprocal) for k in (1, 3, 10)}
+    return {"queries": len(reciprocal), "of": len(listed), **hits, "mrr": mean(reciprocal)}

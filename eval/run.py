@@ -114,10 +114,11 @@ def evaluate(
     restrict: bool = False,
     urls: list[str] | None = None,
     links: list[list[str]] | None = None,
+    catalogue: Catalogue | None = None,
 ) -> list[dict[str, Any]]:
-    """Judge every query on the site; `urls` (default: the site's urls.json) are the records it holds,
-    `links` (default: its links.json) the records linking two URLs."""
-    catalogue = Catalogue.open(DirectoryLoader(site))
+    """Judge every query on the site (opened as `catalogue`, unless given); `urls` (default: the
+    site's urls.json) are the records it holds, `links` (default: its links.json) the records linking two URLs."""
+    catalogue = catalogue or Catalogue.open(DirectoryLoader(site))
     urls = estate.corpus_urls(site) if urls is None else urls
     held = None if urls is None else {normalise_url(url) for url in urls}
     linked = estate.corpus_links(site) if links is None else links
@@ -254,8 +255,19 @@ def markdown(result: dict[str, Any]) -> str:
         lines.append(
             f"| `{row['query']}` ({qid}) | {row['ndcg']:.3f} | {_cell(first['title'])} | {first['grade'] if first['grade'] is not None else '-'} |"
         )
-    if result.get("govukTop"):
-        lines += govuk_top.markdown(result["govukTop"])
+    top = result.get("govukTop")
+    if top:
+        lines += [
+            "",
+            "## GOV.UK's own most searched queries (eval/govuk_top.py)",
+            "",
+            f"{top['queries']} of GOV.UK's {top['of']} top queries whose expected page this corpus holds; "
+            "where the first expected page stands in the first ten.",
+            "",
+            "| queries | hit@1 | hit@3 | hit@10 | MRR@10 |",
+            "|---:|---:|---:|---:|---:|",
+            f"| {top['queries']} | " + " | ".join(_fmt(top[key]) for key in ("hit@1", "hit@3", "hit@10", "mrr")) + " |",
+        ]
     gaps = [row for row in result["queries"] if row.get("missing")]
     if gaps:
         lines += ["", "## Judged answers (grade 2-3) the corpus does not hold (dev part)", ""]
@@ -312,14 +324,15 @@ def run(
 ) -> dict[str, Any]:
     """Judge, print and (with `save`) write one corpus's results; print the paired change
     since the saved run `against` and keep this run's scores as `keep_as` (eval/change.py)."""
-    rows = evaluate(site, queries, restrict=restrict)
+    catalogue = Catalogue.open(DirectoryLoader(site))
+    rows = evaluate(site, queries, restrict=restrict, catalogue=catalogue)
     urls = estate.corpus_urls(site)
     label = "built here" if urls is not None else str(site)
     result = report(name, rows, _built(site), label)
     if restrict:
         result["subset"] = curated_subset(rows)
     if urls is not None:
-        result["govukTop"] = govuk_top.score(Catalogue.open(DirectoryLoader(site)), urls)
+        result["govukTop"] = govuk_top.score(catalogue, urls)
     print(markdown(result))
     if save:
         write(result, name)

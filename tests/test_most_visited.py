@@ -15,24 +15,15 @@ from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.most_visited import page_key, places, visited
 from govsearch_build.records import Record
+from sitefixture import curated_record
 
 REPO = Path(__file__).resolve().parents[1]
 LISTED = "https://www.gov.uk/get-a-passport-urgently"
 
 
-def _page(id: str, title: str, url: str) -> Record:
-    data = {
-        "id": id,
-        "title": title,
-        "summary": "What a passport applicant needs to know.",
-        "url": url,
-        "resourceType": "govuk-content",
-        "publisher": "HM Passport Office",
-        "accessStatus": "public",
-        "collection": "uk-living",
-        "source": {"kind": "curated"},
-    }
-    return Record(file=f"{id}.md", data=data, body="")
+def _page(id: str, title: str, url: str, kind: str = "govuk-content") -> Record:
+    summary = "What a passport applicant needs to know."
+    return curated_record(0, title, id=id, summary=summary, url=url, resourceType=kind, publisher="HM Passport Office")
 
 
 # Alike but for their addresses: without the list, "Passport advice" leads by title.
@@ -61,9 +52,7 @@ def test_visits_do_not_order_a_search_for_data_or_an_api(tmp_path, layout):
     """The visits are people doing a task on GOV.UK: a query asking for data ("statistics") or an
     API is ordered as if no page were on the list, and no result says `most_visited`; "documents"
     (the stem of the intent word "documentation") asks for neither, and the visits still count."""
-    pages = [_page(page.id, page.data["title"], page.data["url"]) for page in PAGES]
-    for page in pages:
-        page.data["resourceType"] = "dataset"
+    pages = [_page(page.id, page.data["title"], page.data["url"], "dataset") for page in PAGES]
     write_data(load_config(REPO / "site" / "site.toml"), pages, tmp_path / "data", layout=layout)
     catalogue = Catalogue.open(DirectoryLoader(tmp_path))
     for query in ("passport statistics", "passport api"):

@@ -26,6 +26,7 @@ from govsearch_build.config import load_config
 from govsearch_build.data_files import ROW_FIELDS
 from govsearch_build.data_writer import write_data
 from govsearch_build.records import Record, load_content
+from sitefixture import curated_record
 
 REPO = Path(__file__).resolve().parents[1]
 FILTERS = [
@@ -679,18 +680,7 @@ def test_an_intent_words_carried_rows_are_its_answers(tmp_path, monkeypatch):
     records = []
     for number, topic in enumerate(sorted(topics), 1):
         url = "https://www.gov.uk/get-a-passport-urgently" if number == 25 else f"https://www.gov.uk/t{number}"
-        data = {
-            "id": f"t{number:02d}",
-            "title": f"Data on {topic}",
-            "summary": "Figures.",
-            "url": url,
-            "resourceType": "dataset",
-            "publisher": "Office for National Statistics",
-            "accessStatus": "public",
-            "collection": "ons",
-            "source": {"kind": "curated"},
-        }
-        records.append(Record(data, "", f"t{number}.md"))
+        records.append(curated_record(number, f"Data on {topic}", id=f"t{number:02d}", url=url, collection="ons"))
     site = tmp_path / "site"
     write_data(load_config(REPO / "site" / "site.toml"), records, site / "data", layout="sharded")
     rounds, answer = browser_rounds(site, tmp_path, "search_government_knowledge", {"query": "data", "limit": 20})

@@ -50,16 +50,18 @@ class RankingData:
     def set_flags(self, start: int, masks: list[int]) -> None:
         """Records' flags from their facet profiles (govsearch.facets), read on first need."""
         end = start + len(masks)
+        plain = [self._weights[mask] for mask in masks]
         self.flags[start:end] = masks
-        self.flag_priors[start:end] = [self._weights[mask] for mask in masks]
-        self.priors[start:end] = self._with_visits(start, self.flag_priors[start:end])
+        self.flag_priors[start:end] = plain
+        self.priors[start:end] = self._with_visits(start, plain)
 
-    def _with_visits(self, start: int, priors: list[float]) -> list[float]:
-        priors = list(priors)
+    def _with_visits(self, start: int, plain: list[float]) -> list[float]:
+        """The flags' priors of the records from `start`, each raised by its visit factor (a new list)."""
+        raised = list(plain)
         for number, factor in self.visit_factors.items():
-            if start <= number < start + len(priors):
-                priors[number - start] *= factor
-        return priors
+            if start <= number < start + len(raised):
+                raised[number - start] *= factor
+        return raised
 
     @staticmethod
     def visits_apply(kinds: Iterable[str]) -> bool:
