@@ -121,3 +121,11 @@ def test_a_council_named_in_full_is_its_place(search):
     rows, by publisher) and lost the page that sends you to the council."""
     ids = _ids(search("Leeds City Council parking permit", limit=20))
     assert ids.index("leeds") == ids.index("parking-permit") + 1, ids
+
+
+def test_a_query_that_says_council_puts_the_council_second(search):
+    """ "Leeds council crime": no record says the council does it, but the query does; as
+    "crime in leeds" (which does not say it) brings no council, this one does, second."""
+    ids = _ids(search("leeds council crime"))
+    assert ids.index("leeds") == 1, ids
+    assert "leeds" not in _ids(search("leeds crime"))

@@ -447,6 +447,24 @@ def test_figures_ask_for_statistics_as_statistics_does(tmp_path):
     assert "type_matches_intent" in asked[0]["reasons"]
 
 
+def test_a_word_sharing_an_intent_words_stem_asks_for_nothing():
+    """An intent word asks for its types as typed, or as its plural ("apis"): "figure out"
+    and "travel documents" share the stems of "figures" and "documentation" and ask for no
+    statistics or API documentation (an API's page led "how to figure out my tax code")."""
+    terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
+    read = {
+        word: query_terms(f"tax {word}", search_terms=terms)[1].intent
+        for word in ("figure", "documents", "figures", "documentation", "apis")
+    }
+    assert read == {
+        "figure": (),
+        "documents": (),
+        "figures": ("dataset",),
+        "documentation": ("api-documentation",),
+        "apis": ("api", "api-documentation"),
+    }
+
+
 def test_an_intent_word_puts_its_type_above_a_reviewed_page_holding_the_words(tmp_path):
     """ "api" asks for an API: the API record leads a reviewed GOV.UK page
     that holds every word, whose prior (reviewed x official) outweighed the

@@ -8,9 +8,11 @@ record holding the topic, past the first window: it is found by the index (an
 organisation titled by the place) and put right after the first record that
 says the council is where it is done ("Points you to your local council to
 apply for a parking permit"): reason `place_council`, mode `any_term` (it
-holds one word of the query). Where no record of the window says
-so ("crime in Nottingham": statistics, which no council's homepage holds), the
-answer is as it was."""
+holds one word of the query). A query that says "council" itself ("Cornwall
+council planning application search") says so first: the council comes
+second. Where neither the query nor a record of the window says so ("crime
+in Nottingham": statistics, which no council's homepage holds), the answer
+is as it was."""
 
 from __future__ import annotations
 
@@ -55,13 +57,23 @@ _COUNCILS_OWN = re.compile(
 )
 
 
+def asks_for_council(terms: Sequence[Term]) -> bool:
+    """Whether the query's own words say a council does it ("Cornwall council planning")."""
+    return any(term.typed == "council" for term in terms)
+
+
 def council_after_its_service(
-    ranked: list[Ranked], found: Mapping[int, str], rows: Mapping[int, Mapping[str, Any]]
+    ranked: list[Ranked], found: Mapping[int, str], rows: Mapping[int, Mapping[str, Any]], asked: bool = False
 ) -> None:
     """Put the place's own council (the candidate whose title, or the place its council's
     name names, "Leeds" of "Leeds City Council", is the place named) right after the first
-    record that says the council does it. Not when the answer holds the council already."""
-    said = next((at for at, item in enumerate(ranked) if _COUNCILS_OWN.search(_text(rows[item.number]))), None)
+    record that says the council does it, or the first result where the query `asked` for
+    the council (asks_for_council). Not when the answer holds the council already."""
+    said = (
+        0
+        if asked
+        else next((at for at, item in enumerate(ranked) if _COUNCILS_OWN.search(_text(rows[item.number]))), None)
+    )
     if said is None:
         return
     shown = {item.number for item in ranked}

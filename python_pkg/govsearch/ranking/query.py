@@ -96,6 +96,9 @@ class SearchTerms:
     # Intent words (index terms) that name their kind of resource and nothing else ("api", never
     # a topic as "data" is in "data protection"): the answer's first result is of that kind.
     leading: frozenset[str] = frozenset()
+    # Intent words as typed, and their plurals ("api", "apis"): a word sharing only the stem
+    # asks for nothing ("documents" is no "documentation", "figure out" no "figures").
+    intent_forms: frozenset[str] = frozenset()
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
     # Each opening's pattern and what it asks about, longest first.
     _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
@@ -137,11 +140,12 @@ class SearchTerms:
                 key = tuple(typed for typed, _ in pairs) if len(pairs) == 1 else tuple(indexed for _, indexed in pairs)
                 if key:
                     phrases.setdefault(key, group[0].lower() + GROUP_MARK)
-        intent_terms, questions, leading_terms = {}, {}, set()
+        intent_terms, questions, leading_terms, forms = {}, {}, set(), set()
         for word, types in intents.items():
             pairs = analysed(word)
             if pairs:
                 intent_terms[pairs[0][1]] = tuple(types)
+                forms.update((pairs[0][0], pairs[0][0] + "s"))
                 if word in leading:
                     leading_terms.add(pairs[0][1])
             else:  # a stop word: the pipeline drops it, so it is read where it opens a query
@@ -154,7 +158,12 @@ class SearchTerms:
             questions,
             dict(openings or {}),
             frozenset(leading_terms),
+            frozenset(forms),
         )
+
+    def intent_of(self, term: Term) -> tuple[str, ...]:
+        """The resource types a word asks for: an intent word's, where it is typed as one."""
+        return self.intents.get(term.indexed, ()) if term.typed in self.intent_forms else ()
 
     def kinds_leading(self, terms: Sequence[Term]) -> frozenset[str]:
         """The resource types the query's leading intent words ask for ("api": api, api-documentation)."""
@@ -317,7 +326,7 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
         hit = search_terms.find(pairs, position)
         if hit is None:
             term = finished[position]
-            intent = search_terms.intents.get(term.indexed, ())
+            intent = search_terms.intent_of(term)
             place, indexed = ("", term.indexed) if intent else _named_place(term, in_place_names)
             if not place and not intent:
                 place = _place(term.typed, search_terms)
