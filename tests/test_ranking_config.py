@@ -234,6 +234,25 @@ def test_when_and_how_a_sentence_is_framed_is_no_topic():
     assert [term.typed for term in read] == ["parent", "free", "childcare", "hours", "2", "year", "old", "starting"]
 
 
+def test_when_a_place_is_open_is_no_topic_but_a_day_can_be():
+    """ "open sunday" says when, not what (the Bloody Sunday Inquiry led "nearest tip near me
+    open sunday"); "Sunday trading" is a topic, so a day counts only after "open"."""
+    terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
+    typed = lambda query: [term.typed for term in query_terms(query, search_terms=terms)]  # noqa: E731
+    assert typed("recycling centre near me open on sundays") == ["recycling", "centre"]
+    assert typed("library opening times leeds") == ["library", "leeds"]
+    assert typed("sunday trading hours") == ["sunday", "trading", "hours"]
+
+
+def test_which_council_asks_for_the_council_finder():
+    """ "which council is skegness in" asks which council serves a place: the words the
+    council finder is titled by ("Find your local council"), the place beside them."""
+    terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
+    read = query_terms("which council is skegness in", search_terms=terms)
+    assert [term.typed for term in read][:2] == ["local", "council"]
+    assert [term.typed for term in query_terms("council tax bands", search_terms=terms)][0] == "council"
+
+
 def test_how_do_i_apply_for_a_service_asks_for_the_service(tmp_path):
     """ "how do I apply for pension credit" (search.openings): the service's own
     page leads, not a page that tells you to apply for another credit and
