@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader
-from govsearch.ranking.nearby import local_example
+from govsearch.ranking.nearby import finds_any_place, local_example
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.records import Record
@@ -316,3 +316,23 @@ def test_a_council_named_in_full_is_the_place_its_records_are_about(notices):
         assert answer["results"][0]["id"] == "leeds-libraries", (query, answer["results"])
         assert "place_not_matched" not in {notice["code"] for notice in answer["notices"]}
     assert "place_matches" in notices.answer("Leeds City Council libraries")["results"][0]["reasons"]
+
+
+@pytest.mark.parametrize(
+    "title, summary, kind, finds",
+    [
+        (
+            "Check UK property price trends",
+            "A tool for viewing average house price trends by area.",
+            "govuk-content",
+            True,
+        ),
+        ("Air quality", "Readings for an area near you.", "api", True),
+        ("Change your address", "Tell DVLA your new address.", "govuk-content", False),
+        ("House prices by area", "Average prices by area, by month.", "dataset", False),
+    ],
+)
+def test_a_service_for_any_area_finds_things_for_a_place(title, summary, kind, finds):
+    """A service that shows something "by area" or "for an area" serves any place, as one that
+    finds or looks up does ("house prices in Leeds": the price trends tool)."""
+    assert finds_any_place({"title": title, "summary": summary, "resourceType": kind}) is finds

@@ -96,7 +96,10 @@ def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str
 
 # A service that finds things for any place says so in its title or summary: "Find and compare
 # schools in England", "Search sold property prices", "Planning Data map", "Postcode look-up".
-_FINDS = re.compile(r"\b(?:find|search|maps?|look[\s-]?up)\b", re.IGNORECASE)
+_FINDS = re.compile(
+    r"\b(?:find|search|maps?|look[\s-]?up)\b|\b(?:by|for an?|any|each)\s+(?:area|local area|neighbourhood)\b",
+    re.IGNORECASE,
+)
 
 
 def finds_any_place(row: Mapping[str, object]) -> bool:
