@@ -330,6 +330,9 @@ def test_a_council_named_in_full_is_the_place_its_records_are_about(notices):
         ("Air quality", "Readings for an area near you.", "api", True),
         ("Change your address", "Tell DVLA your new address.", "govuk-content", False),
         ("House prices by area", "Average prices by area, by month.", "dataset", False),
+        ("Report a missed bin collection", "Your council, by postcode.", "govuk-content", False),
+        ("School term and holiday dates", "Dates in your area.", "govuk-content", False),
+        ("Conservation Areas WFS", "The limit of each area is recorded.", "api", False),
     ],
 )
 def test_a_service_for_any_area_finds_things_for_a_place(title, summary, kind, finds):

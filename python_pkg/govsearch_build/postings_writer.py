@@ -71,6 +71,9 @@ def _best(
         for number, weight in pairs_by_field.get(field, ()):
             scores[number] = scores.get(number, 0) + weight
     in_title = {number for number, _ in pairs_by_field.get("title", ())}
+    # An index term an intent word shares ("document", of "documentation" and "documents") is
+    # ranked as the intent word reads it; a topic word of that stem reads its rows again, one
+    # more round of downloads, with the same answer (the carried rows are a cache).
     wanted = ranking.search_terms.intents.get(term, ())
     priors = ranking.priors_for(wanted)  # as ranking.scoring reads them, so the floats agree
     type_at = ROW_FIELDS.index("resourceType")

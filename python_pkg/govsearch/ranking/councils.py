@@ -58,8 +58,10 @@ _COUNCILS_OWN = re.compile(
 
 
 def asks_for_council(terms: Sequence[Term]) -> bool:
-    """Whether the query's own words say a council does it ("Cornwall council planning")."""
-    return any(term.typed == "council" for term in terms)
+    """Whether the query's words say a council does it ("Cornwall council planning", "cornwall
+    council's car parks"), as typed or as a question's opening reads them ("which council is X
+    in" reads "local council": search.openings)."""
+    return any(not term.synonym and term.indexed.rstrip("'") == "council" for term in terms)
 
 
 def council_after_its_service(

@@ -96,8 +96,11 @@ def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str
 
 # A service that finds things for any place says so in its title or summary: "Find and compare
 # schools in England", "Search sold property prices", "Planning Data map", "Postcode look-up".
+# Or it shows something "by area", "for an area", "for any area" ("Check UK property price trends":
+# "house price trends by area"); not "by postcode" or "your area", which services that send you
+# to your council say ("Report a missed bin collection").
 _FINDS = re.compile(
-    r"\b(?:find|search|maps?|look[\s-]?up)\b|\b(?:by|for an?|any|each)\s+(?:area|local area|neighbourhood)\b",
+    r"\b(?:find|search|maps?|look[\s-]?up)\b|\b(?:by|for an?|for any)\s+(?:area|local area|neighbourhood)\b",
     re.IGNORECASE,
 )
 

@@ -96,8 +96,9 @@ class SearchTerms:
     # Intent words (index terms) that name their kind of resource and nothing else ("api", never
     # a topic as "data" is in "data protection"): the answer's first result is of that kind.
     leading: frozenset[str] = frozenset()
-    # Intent words as typed, and their plurals ("api", "apis"): a word sharing only the stem
-    # asks for nothing ("documents" is no "documentation", "figure out" no "figures").
+    # Intent words as typed, and each with an "s" added ("api", "apis"): a word sharing only the
+    # stem asks for nothing ("documents" is no "documentation", "figure out" no "figures"), nor
+    # does the singular of a word the site lists in the plural ("statistic", "figure", "doc").
     intent_forms: frozenset[str] = frozenset()
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
     # Each opening's pattern and what it asks about, longest first.
@@ -338,12 +339,14 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
         combined.append(Term(typed, token, synonym=True))
         position += length
     combined += [term for term in terms if term.prefix]
-    unique: list[Term] = []
-    seen: set[tuple[str, bool]] = set()
+    # One term per index term, in the order first typed; of words sharing it, an intent word's
+    # reading ("documents documentation" asks for documentation as "documentation documents" does).
+    first: dict[tuple[str, bool], Term] = {}
     for term in combined:
-        if (term.indexed, term.prefix) not in seen:
-            seen.add((term.indexed, term.prefix))
-            unique.append(term)
+        kept = first.setdefault((term.indexed, term.prefix), term)
+        if term.intent and not kept.intent:
+            first[(term.indexed, term.prefix)] = term
+    unique = list(first.values())
     return unique + _question(text, search_terms, unique)
 
 
