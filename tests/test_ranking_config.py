@@ -1,12 +1,13 @@
 """The ranking's build side: the search vocabulary in the site configs, and
 the record flags behind the prior (docs/ranking.md)."""
 
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader
-from govsearch.ranking.query import query_terms
+from govsearch.ranking.query import SearchTerms, query_terms
 from govsearch_build.config import ConfigError, load_config
 from govsearch_build.data_writer import index_document, record_flags, search_terms_of, write_data
 from govsearch_build.records import Record
@@ -86,9 +87,9 @@ def test_record_flags(fields, flags):
 
 
 def test_a_synonym_phrase_adds_the_group_word_in_its_own_field():
-    terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
     document = index_document(
-        record(publisher="HM Revenue & Customs", summary="Data from the Office for National Statistics."), terms
+        record(publisher="HM Revenue & Customs", summary="Data from the Office for National Statistics."),
+        _site_terms(),
     )
     assert document["publisher"] == "HM Revenue & Customs hmrc_"
     assert document["summary"].endswith(" ons_") and document["title"] == "Flood risk zones"
@@ -223,35 +224,38 @@ def test_a_town_no_record_names_is_a_place_not_a_typo(tmp_path):
     assert [notice["code"] for notice in answer["notices"]] == ["place_not_matched"]
 
 
+@lru_cache(maxsize=1)
+def _site_terms() -> SearchTerms:
+    """How the curated site reads a query (site.toml's [search])."""
+    return search_terms_of(load_config(REPO / "site" / "site.toml"))
+
+
+def _typed(query: str) -> list[str]:
+    """The query's search terms, as typed, as the curated site reads it."""
+    return [term.typed for term in query_terms(query, search_terms=_site_terms())]
+
+
 def test_when_and_how_a_sentence_is_framed_is_no_topic():
     """A sentence's first 8 words come first for the work budget (terms.LEADING_TERMS):
     "last month" and "a parent asks" took places its topic needed (search.fillers)."""
-    terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
-    read = query_terms(
-        "A parent asks how many free childcare hours they can get for a 2 year old, starting next month",
-        search_terms=terms,
-    )
-    assert [term.typed for term in read] == ["parent", "free", "childcare", "hours", "2", "year", "old", "starting"]
+    read = _typed("A parent asks how many free childcare hours they can get for a 2 year old, starting next month")
+    assert read == ["parent", "free", "childcare", "hours", "2", "year", "old", "starting"]
 
 
 def test_when_a_place_is_open_is_no_topic_but_a_day_can_be():
     """ "open sunday" says when, not what (the Bloody Sunday Inquiry led "nearest tip near me
     open sunday"); "Sunday trading" is a topic, so a day counts only after "open"."""
-    terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
-    typed = lambda query: [term.typed for term in query_terms(query, search_terms=terms)]  # noqa: E731
-    assert typed("recycling centre near me open on sundays") == ["recycling", "centre"]
-    assert typed("library opening times leeds") == ["library", "leeds"]
-    assert typed("sunday trading hours") == ["sunday", "trading", "hours"]
+    assert _typed("recycling centre near me open on sundays") == ["recycling", "centre"]
+    assert _typed("library opening times leeds") == ["library", "leeds"]
+    assert _typed("sunday trading hours") == ["sunday", "trading", "hours"]
 
 
 def test_which_council_asks_for_the_council_finder():
     """ "which council is skegness in" asks which council serves a place: the words the
     council finder is titled by ("Find your local council"), the place beside them."""
-    terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
-    read = query_terms("which council is skegness in", search_terms=terms)
-    assert [term.typed for term in read][:2] == ["local", "council"]
+    assert _typed("which council is skegness in")[:2] == ["local", "council"]
     for query in ("council tax bands", "which council tax band am i in", "what council tax band is my house"):
-        assert [term.typed for term in query_terms(query, search_terms=terms)][:2] == ["council", "tax"], query
+        assert _typed(query)[:2] == ["council", "tax"], query
 
 
 def test_how_do_i_apply_for_a_service_asks_for_the_service(tmp_path):
@@ -471,7 +475,7 @@ def test_a_word_sharing_an_intent_words_stem_asks_for_nothing():
     """An intent word asks for its types as typed, or as its plural ("apis"): "figure out"
     and "travel documents" share the stems of "figures" and "documentation" and ask for no
     statistics or API documentation (an API's page led "how to figure out my tax code")."""
-    terms = search_terms_of(load_config(REPO / "site" / "site.toml"))
+    terms = _site_terms()
     read = {
         word: query_terms(f"tax {word}", search_terms=terms)[1].intent
         for word in ("figure", "documents", "figures", "documentation", "apis")

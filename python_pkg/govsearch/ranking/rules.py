@@ -59,8 +59,9 @@ VISITED_BOOST = 0.75
 VISITED_PAGES = 1000
 # ... but not where an intent word asks for these: the visits are people doing a task on GOV.UK,
 # not looking for data or an API ("DVLA vehicle enquiry API" wants the API, not the service page).
-# Not for "api-documentation" alone: "documentation" is an intent word, and its stem is every
-# "document" ("travel document", "documents for a visa"); "api" asks for both kinds anyway.
+# Not for "api-documentation" alone: "api" asks for both kinds anyway, and this was measured when
+# "documentation" was read by its stem, every "document" ("travel document"); since session 40
+# an intent word counts only as typed (SearchTerms.intent_of).
 VISITS_NOT_FOR = frozenset({"dataset", "api"})
 TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
 # any_term: the title holds TITLE_WORDS or more of the query's (topic) words, as typed: a record
