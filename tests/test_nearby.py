@@ -63,7 +63,16 @@ def notices(tmp_path_factory):
 
 
 @pytest.mark.parametrize(
-    "query", ["libraries near me", "nearest library", "libraries in my area", "libraries for my postcode"]
+    "query",
+    [
+        "libraries near me",
+        "nearest library",
+        "libraries in my area",
+        "libraries for my postcode",
+        "library close to me",
+        "is there a library close by",
+        "libraries close to where we live",
+    ],
 )
 def test_a_query_about_the_askers_place_says_it_is_not_known(notices, query):
     # "area" and "postcode" are words no record here holds, which a notice of their own names.

@@ -250,6 +250,16 @@ def test_when_a_place_is_open_is_no_topic_but_a_day_can_be():
     assert _typed("sunday trading hours") == ["sunday", "trading", "hours"]
 
 
+def test_where_the_asker_is_said_to_be_is_no_topic():
+    """ "close to where I live" says where, as "near me" does: "close" and "live" found the
+    DLA's "living" before the one record of public defibrillators. "my area" stays: finders
+    say "in your area"."""
+    assert _typed("are there any public defibrillators close to where I live") == ["public", "defibrillators"]
+    assert _typed("dentist close to me") == ["dentist"]
+    assert _typed("food banks around here") == ["food", "banks"]
+    assert _typed("broadband speed in my area") == ["broadband", "speed", "area"]
+
+
 def test_which_council_asks_for_the_council_finder():
     """ "which council is skegness in" asks which council serves a place: the words the
     council finder is titled by ("Find your local council"), the place beside them."""

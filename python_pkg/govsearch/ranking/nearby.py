@@ -23,8 +23,9 @@ from .state import Ranked, in_answer_order
 
 # The asker's own whereabouts, as people write them; "near Leeds" names a place instead.
 _HERE = re.compile(
-    r"\b(?:near(?:by|est)?\s+(?:me|us|here|my\s+\w+)|nearby|nearest|closest|(?:around|local\s+to)\s+(?:me|us|here)"
-    r"|my\s+(?:local|area|town|city|street|road|village|neighbourhood|postcode|post\s+code)|where\s+i\s+live)\b",
+    r"\b(?:near(?:by|est)?\s+(?:me|us|here|my\s+\w+)|nearby|nearest|closest|close\s+by"
+    r"|(?:around|local\s+to|close\s+to)\s+(?:me|us|here|my\s+\w+|where\s+(?:i|we)\s+live)"
+    r"|my\s+(?:local|area|town|city|street|road|village|neighbourhood|postcode|post\s+code)|where\s+(?:i|we)\s+live)\b",
     re.IGNORECASE,
 )
 
