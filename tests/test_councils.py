@@ -130,3 +130,44 @@ def test_a_query_that_says_council_puts_the_council_second(search):
         ids = _ids(search(query))
         assert ids.index("leeds") == 1, (query, ids)
     assert "leeds" not in _ids(search("leeds crime"))
+
+
+@pytest.fixture(scope="module")
+def towns(tmp_path_factory):
+    """An estate without Skegness's council or records: the gazetteer (towns.txt) puts Skegness in
+    Lincolnshire, whose county council the estate holds, beside another council named after it."""
+    folder = tmp_path_factory.mktemp("towns")
+    records = [
+        _council("lincolnshire", "Lincolnshire County Council"),
+        _council("north-lincolnshire", "North Lincolnshire Council"),
+        _record(
+            "parking-permit",
+            "Apply for a parking permit",
+            "Government Digital Service",
+            "govuk-content",
+            "Points you to your local council to apply for a parking permit.",
+        ),
+        _record("gritting", "Gritting routes", "Lincolnshire County Council", "dataset", "Roads gritted in winter."),
+        _record("n-gritting", "Gritting routes", "North Lincolnshire Council", "dataset", "Roads gritted in winter."),
+        _record("m-gritting", "Gritting routes", "Example Borough Council", "dataset", "Roads gritted in winter."),
+    ]
+    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+    return lambda query: catalogue.call("search_government_knowledge", {"query": query, "limit": 20})
+
+
+def test_a_towns_council_is_its_areas(towns):
+    """ "skegness parking permit": the estate writes no town's council, so GOV.UK's page and
+    then Lincolnshire County Council's website, not North Lincolnshire's (another council)."""
+    answer = towns("skegness parking permit")
+    ids = _ids(answer)
+    assert ids[:2] == ["parking-permit", "lincolnshire"] and "north-lincolnshire" not in ids, ids
+    (notice,) = [notice for notice in answer["notices"] if notice["code"] == "place_not_matched"]
+    assert notice["message"].startswith("The catalogue holds nothing about Skegness (in Lincolnshire) on this")
+
+
+def test_a_towns_records_are_its_council_areas(towns):
+    answer = towns("gritting routes skegness")
+    assert _ids(answer)[0] == "gritting" and "place_matches" in answer["results"][0]["reasons"]
+    assert not any("place_matches" in result["reasons"] for result in answer["results"][1:])
+    assert not any(notice["code"] == "place_not_matched" for notice in answer["notices"])

@@ -1,7 +1,7 @@
 """The estate's place names (govsearch_build.places): the distinctive words of
 its local authorities' names, never an ordinary word or a national body."""
 
-from govsearch_build.places import gazetteer, place_names
+from govsearch_build.places import gazetteer, gazetteer_areas, place_names, town_areas
 from govsearch_build.records import Record
 
 
@@ -109,3 +109,29 @@ def test_size_and_landform_words_of_a_councils_name_are_no_places_alone():
         record(3, "Castle Point Borough Council"),
     ]
     assert place_names(records) == ["castle point", "great yarmouth", "high peak", "peak", "yarmouth"]
+
+
+def test_a_town_no_council_is_named_after_is_in_its_areas_council():
+    """towns.txt puts each town in its council area (GeoNames): a query naming the town is about
+    that area's council and records, where the estate holds that council and none named after the
+    town ("skegness" is Lincolnshire's; "eccles" Salford's; "harrogate" its own council's)."""
+    records = [
+        record(1, "Lincolnshire County Council"),
+        record(2, "Salford City Council"),
+        record(3, "Harrogate Borough Council"),
+        record(4, "North Lincolnshire Council"),
+    ]
+    areas = {
+        "Skegness": "Lincolnshire",
+        "Eccles": "City and Borough of Salford",
+        "Harrogate": "North Yorkshire",
+        "Brixton": "Greater London",
+    }
+    places = place_names(records, list(areas))
+    assert town_areas(records, areas, places) == {"eccles": "salford", "skegness": "lincolnshire"}
+    assert town_areas(records[1:], areas, places) == {"eccles": "salford"}  # no Lincolnshire County Council
+
+
+def test_the_gazetteer_places_its_towns_in_their_council_areas():
+    areas = gazetteer_areas()
+    assert len(areas) > 700 and areas["Skegness"] == "Lincolnshire" and "Ashford" not in areas  # Kent and Surrey

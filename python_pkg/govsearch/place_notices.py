@@ -80,7 +80,11 @@ def after_search(
     unmatched = [] if offset else unmatched_places(terms, [(item.reasons, item.score) for item in found.ranked])
     if not unmatched:
         return []
-    places = " or ".join(map(as_written, unmatched))
+    # A town's council area says why that council's website is the answer ("Skegness (in Lincolnshire)").
+    areas = {term.place: term.area for term in terms if term.area}
+    places = " or ".join(
+        as_written(place) + (f" (in {as_written(areas[place])})" if place in areas else "") for place in unmatched
+    )
     council = any("place_council" in item.reasons for item in found.ranked)
     message = (PLACE_COUNCIL_ONLY if council else PLACE_NOT_MATCHED).format(places=places)
     return [{"code": "place_not_matched", "message": message}]

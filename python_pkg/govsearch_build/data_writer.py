@@ -57,7 +57,7 @@ from .compounds import find_compounds, other_spellings
 from .config import SiteConfig
 from .data_files import DataWriter, dump, facet_value, stored_record
 from .most_visited import visited
-from .places import gazetteer, place_names
+from .places import gazetteer, gazetteer_areas, place_names, town_areas
 from .postings import Postings
 from .records import Record
 from .related_words import related_for, word_usage
@@ -208,8 +208,9 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
     """What the re-ranker reads: every record's flags (one character each, by
     number; written into the facet profiles, not the ranking file), the
     site's synonym groups, intent words, filler words and question openings, the estate's
-    place names (govsearch_build.places), and the records on GOV.UK's most
+    place names and the council areas of its towns (govsearch_build.places), and the records on GOV.UK's most
     visited pages with their places there (govsearch_build.most_visited)."""
+    places = place_names(records, gazetteer())
     return {
         "flags": "".join(flag_code(record_flags(record)) for record in records),
         "visited": visited(records),
@@ -219,7 +220,8 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
             "leading_intents": list(config.leading_intents),
             "fillers": list(config.fillers),
             "openings": dict(config.openings),
-            "places": place_names(records, gazetteer()),
+            "places": places,
+            "areas": town_areas(records, gazetteer_areas(), places),
         },
     }
 

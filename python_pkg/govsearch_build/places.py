@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
 from govsearch.ranking.nearby import council_place
@@ -62,6 +62,15 @@ _ORDINARY = frozenset(
 
 def gazetteer(paths: Iterable[Path] = GAZETTEER) -> list[str]:
     """The gazetteer's place names, as written (towns.txt, areas.txt)."""
+    return [line.split("\t")[0] for line in _lines(paths)]
+
+
+def gazetteer_areas(paths: Iterable[Path] = GAZETTEER[:1]) -> dict[str, str]:
+    """Each gazetteer town with the council area GeoNames places it in, as written (towns.txt)."""
+    return dict(line.split("\t", 1) for line in _lines(paths) if "\t" in line)
+
+
+def _lines(paths: Iterable[Path]) -> list[str]:
     lines = (line.strip() for path in paths for line in path.read_text("utf-8").splitlines())
     return [line for line in lines if line and not line.startswith("#")]
 
@@ -72,19 +81,7 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
     one ("north east lincolnshire") and the towns' ("milton keynes"): sorted,
     lower case."""
     records = list(records)
-    # A body GOV.UK lists as an organisation (its page on www.gov.uk) is no local authority, whatever
-    # its name ("Arts Council England"); a council's own record (its homepage) leaves it one.
-    organisations = {
-        r.data["title"]
-        for r in records
-        if r.data.get("resourceType") == "organisation" and r.data["url"].startswith("https://www.gov.uk/")
-    }
-    # Each local authority's place as its name writes it (council_place; other publishers have none).
-    authorities = {
-        publisher: place
-        for publisher in {r.data["publisher"] for r in records} - organisations
-        if (place := council_place(publisher)) is not None
-    }
+    authorities = _authorities(records)
     named_by: dict[str, set[str]] = defaultdict(set)
     for publisher, place in authorities.items():
         for word in _place_words(place):
@@ -100,6 +97,45 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
     # A town's name of several ordinary words ("new cross", "manor park") is no place.
     town_names = {name for name in town_names if not all(lower[word] for word in name.split())}
     return sorted(words | _names_of_several_words(authorities.values(), words) | town_names)
+
+
+def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Collection[str]) -> dict[str, str]:
+    """The towns a query names (`places`, place_names) that no local authority of the estate is
+    named after, each with the council area it lies in (`areas`, gazetteer_areas) as a name key,
+    where the estate holds that area's council, as council_place writes its name (lower case):
+    "skegness" -> "lincolnshire", "bognor regis" -> "west sussex". A query naming the town is about the area's records and its
+    council ("report a pothole skegness": Lincolnshire County Council's); the estate writes no
+    town's council, and Skegness publishes nothing."""
+    authorities = _authorities(list(records))
+    # Each council's area by its name's words ("durham" of "County Durham"), as council_place writes it.
+    councils = {" ".join(_name_words(place)): place.lower() for place in sorted(authorities.values(), reverse=True)}
+    named = {word for place in authorities.values() for word in _place_words(place)}
+    found = {}
+    for town, area in areas.items():
+        council = councils.get(" ".join(_name_words(area)))
+        if council is None:
+            continue  # no council of the estate's is the area's ("Greater London")
+        whole, standing = _name_words(town), _place_words(town)
+        names = {" ".join(whole), *(standing if len(whole) > 1 and len(standing) == 1 else [])}
+        found.update({name: council for name in names if name in places and name not in named and name != council})
+    return dict(sorted(found.items()))
+
+
+def _authorities(records: list[Record]) -> dict[str, str]:
+    """Each local authority publisher with its place as its name writes it (council_place;
+    other publishers have none). A body GOV.UK lists as an organisation (its page on
+    www.gov.uk) is no local authority, whatever its name ("Arts Council England"); a
+    council's own record (its homepage) leaves it one."""
+    organisations = {
+        r.data["title"]
+        for r in records
+        if r.data.get("resourceType") == "organisation" and r.data["url"].startswith("https://www.gov.uk/")
+    }
+    return {
+        publisher: place
+        for publisher in {r.data["publisher"] for r in records} - organisations
+        if (place := council_place(publisher)) is not None
+    }
 
 
 def _towns(towns: Iterable[str]) -> tuple[set[str], set[str]]:

@@ -23,7 +23,7 @@ from typing import Any
 from ..engine import SearchEngine
 from ..terms import Clause
 from .identifiers import name_words
-from .index_evidence import organisations, titled_by_all
+from .index_evidence import area_clauses, organisations, titled_by_all
 from .nearby import council_place
 from .query import Term, has_topic, preference
 from .series import LOCAL_AUTHORITY
@@ -37,14 +37,17 @@ def candidates(
     engine: SearchEngine, terms: Sequence[Term], clauses: Sequence[Clause], filters: Mapping[str, frozenset[str]]
 ) -> dict[int, str]:
     """The organisation records whose title holds every word of a place the query names beside
-    its topic, passing the call's filters, each with that place's name key."""
+    its topic, or of the council area of a town it names ("skegness": Lincolnshire's), passing
+    the call's filters, each with that place's (or area's) name key."""
     topic = has_topic(terms)
+    named = {term.place: term.area for term in terms if term.place and preference(term, topic)}
     found: dict[int, str] = {}
-    for place in dict.fromkeys(term.place for term in terms if term.place and preference(term, topic)):
+    for place, area in named.items():
         words = [clause for term, clause in zip(terms, clauses) if term.place == place]
-        bodies = organisations(engine, titled_by_all(engine, words), filters)
-        if len(bodies) <= MOST:
-            found.update(dict.fromkeys(bodies, name_words(place)))
+        for name, holding in ((place, words), (area, area_clauses(area) if area else [])):
+            bodies = organisations(engine, titled_by_all(engine, holding), filters) if holding else []
+            if len(bodies) <= MOST:
+                found.update({body: name_words(name) for body in bodies if body not in found})
     return found
 
 

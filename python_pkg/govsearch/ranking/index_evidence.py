@@ -9,8 +9,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ..engine import SearchEngine
+from ..facets import DIMENSIONS
 from ..terms import Clause
 from . import rules
+from .analysis import analysed
+from .nearby import council_place
 from .query import Term, preference
 
 
@@ -31,17 +34,43 @@ def in_title(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> 
     return titled_by_all(engine, [clause for term, clause in zip(terms, clauses) if not term.intent] or clauses)
 
 
+def area_clauses(area: str) -> list[Clause]:
+    """The words of a council area's name as the index holds them: what a record about the area
+    holds in its title or publisher ("west sussex": "west", "sussex")."""
+    return [Clause(indexed, "optional") for _, indexed in analysed(area)]
+
+
 def titled_by_all(engine: SearchEngine, clauses: Sequence[Clause]) -> set[int]:
     """Records whose title holds every one of these words (any of its expansions)."""
+    return holding_all(engine, clauses, ("title",))
+
+
+def holding_all(engine: SearchEngine, clauses: Sequence[Clause], fields: Sequence[str]) -> set[int]:
+    """Records holding every one of these words (any of its expansions), each in one of `fields`."""
     holders: set[int] | None = None
     for clause in clauses:
-        found: set[int] = set()
-        for fields in engine.matcher.members(clause, ["title"]).values():
-            found.update(fields.get("title", ()))
+        found = records_holding(engine, clause, fields)
         holders = found if holders is None else holders & found
         if not holders:
             return set()
     return holders or set()
+
+
+def published_by_council(engine: SearchEngine, numbers: Iterable[int], area: str) -> set[int]:
+    """Those of the records whose publisher is the council the area's name names (`area` as
+    council_place writes it, lower case): Lincolnshire County Council's for "lincolnshire",
+    not North Lincolnshire Council's, another council's area."""
+    numbers = set(numbers)
+    if not numbers:
+        return set()
+    engine.facets.require(numbers)
+    profile_of, values = engine.facets.profiles
+    field = list(DIMENSIONS.values()).index("publisher")
+    return {
+        number
+        for number in numbers
+        if any((council_place(name) or "").lower() == area for name in values[profile_of[number]][field])
+    }
 
 
 def organisations(
@@ -89,13 +118,18 @@ def placed(engine: SearchEngine, terms: list[Term], clauses: list[Clause], topic
     it 0), so the boost never brings a place's unrelated records back."""
     named = ("title", "publisher")  # a record about the place names it there, not in passing
     places: dict[str, set[int]] = {}
+    areas: dict[str, str] = {}
     for term, clause in zip(terms, clauses):
         if term.place and preference(term, topic):
             holders = records_holding(engine, clause, named)
             # A place of several words is held by records holding every one of them.
             places[term.place] = places[term.place] & holders if term.place in places else holders
+            areas[term.place] = term.area
     if not places:
         return set()
+    for place, area in areas.items():
+        if area:  # a town's records are its council area's too ("skegness": Lincolnshire's)
+            places[place] |= published_by_council(engine, holding_all(engine, area_clauses(area), named), area)
     # The topic in the record's own words (its publisher's too: "leeds city council"), not only in a
     # catalogue theme among its keywords: Bristol's "Allotment Plots" holds "population" only as its
     # theme "Population and statistics".

@@ -37,6 +37,7 @@ class RankingData:
             fillers=search.get("fillers", ()),
             openings=search.get("openings", {}),
             places=search.get("places", ()),
+            areas=search.get("areas", {}),
         )
 
     @staticmethod

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from lunr.stop_word_filter import stop_word_filter
 from lunr.token import Token
@@ -58,6 +58,9 @@ class Term:
     # The place the word names, lower case ("" for none): the word itself, or the council's name
     # it is typed in ("bath and north east somerset"). Preferred, not required, beside other words.
     place: str = ""
+    # The council area a town the place names lies in, as a name key ("lincolnshire" for
+    # "skegness"; "" for none): the area's records and council are the town's (SearchTerms.areas).
+    area: str = ""
 
     @property
     def fuzzable(self) -> bool:
@@ -100,6 +103,9 @@ class SearchTerms:
     # stem asks for nothing ("documents" is no "documentation", "figure out" no "figures"), nor
     # does the singular of a word the site lists in the plural ("statistic", "figure", "doc").
     intent_forms: frozenset[str] = frozenset()
+    # Towns no council of the estate is named after -> the council area each lies in, as name keys
+    # ("skegness" -> "lincolnshire"; govsearch_build.places.town_areas).
+    areas: Mapping[str, str] = field(default_factory=dict)
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
     # Each opening's pattern and what it asks about, longest first.
     _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
@@ -133,6 +139,7 @@ class SearchTerms:
         places: Collection[str] = (),
         openings: dict[str, str] | None = None,
         leading: Collection[str] = (),
+        areas: Mapping[str, str] | None = None,
     ) -> SearchTerms:
         phrases: dict[tuple[str, ...], str] = {}
         for group in synonyms:
@@ -160,6 +167,7 @@ class SearchTerms:
             dict(openings or {}),
             frozenset(leading_terms),
             frozenset(forms),
+            dict(areas or {}),
         )
 
     def intent_of(self, term: Term) -> tuple[str, ...]:
@@ -346,8 +354,18 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
         kept = first.setdefault((term.indexed, term.prefix), term)
         if term.intent and not kept.intent:
             first[(term.indexed, term.prefix)] = term
-    unique = list(first.values())
+    unique = _in_areas(list(first.values()), search_terms.areas)
     return unique + _question(text, search_terms, unique)
+
+
+def _in_areas(terms: list[Term], areas: Mapping[str, str]) -> list[Term]:
+    """Each place word of a town with the council area the town lies in, unless the query
+    names that area too ("skegness lincolnshire" is about Lincolnshire's records already)."""
+    named = {term.place for term in terms if term.place}
+    return [
+        replace(term, area=area) if (area := areas.get(term.place, "")) and area not in named else term
+        for term in terms
+    ]
 
 
 def _pieces(typed: str) -> list[str]:
