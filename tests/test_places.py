@@ -70,7 +70,7 @@ def test_the_river_a_place_stands_on_is_no_place_alone():
 
 
 def test_a_name_written_with_an_ampersand_is_the_name_with_and():
-    # Searched as "Telford and Wrekin" or "Telford & Wrekin" (query.SearchTerms reads both).
+    # Searched as "Telford and Wrekin" or "Telford & Wrekin" (vocabulary.SearchTerms reads both).
     records = [record(1, "Telford & Wrekin Council"), record(2, "Southwark London Borough Council")]
     assert place_names(records) == ["southwark", "telford", "telford and wrekin", "wrekin"]
 

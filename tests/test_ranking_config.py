@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader
-from govsearch.ranking.query import SearchTerms, query_terms
+from govsearch.ranking.query import query_terms
+from govsearch.ranking.vocabulary import SearchTerms
 from govsearch_build.config import ConfigError, load_config
 from govsearch_build.data_writer import index_document, record_flags, search_terms_of, write_data
 from govsearch_build.records import Record

@@ -48,8 +48,8 @@ from govsearch.format import (
 )
 from govsearch.ranking import RankingData, flag_code, rules
 from govsearch.ranking.analysis import PIPELINE
-from govsearch.ranking.query import NO_SEARCH_TERMS, SearchTerms
 from govsearch.ranking.series import LOCAL_AUTHORITY
+from govsearch.ranking.vocabulary import NO_SEARCH_TERMS, SearchTerms
 from govsearch.tools import tool_definitions
 
 from .acronyms import defined_acronyms

@@ -3,8 +3,9 @@
 required, and the newest edition of a dated title first."""
 
 from govsearch.ranking import Ranked
-from govsearch.ranking.query import SearchTerms, clauses_for, query_terms
+from govsearch.ranking.query import clauses_for, query_terms
 from govsearch.ranking.series import editions_of, grouped_answer, newest_first
+from govsearch.ranking.vocabulary import SearchTerms
 
 VOCABULARY = SearchTerms.from_lists(
     [["ons", "office for national statistics"]],

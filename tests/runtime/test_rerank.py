@@ -213,7 +213,8 @@ def _evidence(
     """The order and reasons _row_evidence gives records of these titles, scored in falling order."""
     from govsearch.ranking import Ranked
     from govsearch.ranking.evidence import row_evidence
-    from govsearch.ranking.query import SearchTerms, query_terms
+    from govsearch.ranking.query import query_terms
+    from govsearch.ranking.vocabulary import SearchTerms
 
     search_terms = SearchTerms.from_lists([list(group) for group in synonyms], intents or {})
     terms = query_terms(query, search_terms=search_terms)

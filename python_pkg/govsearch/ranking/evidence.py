@@ -11,8 +11,9 @@ from typing import Any
 
 from . import rules
 from .analysis import analysed, index_terms_near
-from .query import GROUP_MARK, NO_SEARCH_TERMS, SearchTerms, Term
+from .query import Term
 from .state import Ranked, in_answer_order
+from .vocabulary import GROUP_MARK, NO_SEARCH_TERMS, SearchTerms
 
 
 def row_evidence(

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from .query import SearchTerms, Term, has_topic, preference
+from .query import Term, has_topic, preference
 from .state import Ranked
+from .vocabulary import SearchTerms
 
 
 def kind_first(

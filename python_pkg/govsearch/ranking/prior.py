@@ -11,7 +11,7 @@ from typing import Any
 
 from ..format import CODE_ALPHABET
 from . import rules
-from .query import SearchTerms
+from .vocabulary import SearchTerms
 
 _CODES = {char: number for number, char in enumerate(CODE_ALPHABET)}
 

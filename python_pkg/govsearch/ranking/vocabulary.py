@@ -1,0 +1,245 @@
+"""The site's search vocabulary (`[search]` in the site config): synonym groups,
+intent words, fillers, question openings, the estate's places and its towns'
+council areas. The build applies it to records (group tokens) and the query to
+what is typed (ranking.query), the same way, so the two always agree."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .analysis import analysed
+
+if TYPE_CHECKING:
+    from .query import Term
+
+# A synonym group is indexed and searched as its first word with this mark
+# ("ons_"): no word of any text stems to it ("ons" itself stems to "on",
+# as "one" does), and lunr's pipeline leaves it as it is.
+GROUP_MARK = "_"
+
+
+@dataclass(frozen=True)
+class SearchTerms:
+    """The site's synonym groups and intent words (site config [search]), so
+    the build and the query apply them the same way."""
+
+    # A group's phrase -> the group's token. A phrase of several words is
+    # compared by index terms (stems, no stop words: "HM Revenue & Customs" =
+    # "hm revenue and customs"); a single word as typed, since stems of short
+    # words collide ("ons" and "one" both stem to "on").
+    phrases: dict[tuple[str, ...], str]
+    intents: dict[str, tuple[str, ...]]  # index term -> resource types it asks for
+    # Words as typed, and phrases, that say how, where or when someone asks, not what
+    # about ("near", "nearest", "next to", "latest", "last year").
+    fillers: frozenset[str] = frozenset()
+    # Words as typed that name a place, and councils' names of several words (govsearch_build.places).
+    places: frozenset[str] = frozenset()
+    # Question words (lunr's stop words, so never index terms) that ask for a kind of answer
+    # when they open a query: "who runs prisons" asks for a body -> resource types.
+    questions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # A question's opening words (lower case, single spaces) -> the words that say what it
+    # asks about, searched instead: "how many people live in" asks for a population.
+    openings: dict[str, str] = field(default_factory=dict)
+    # Intent words (index terms) that name their kind of resource and nothing else ("api", never
+    # a topic as "data" is in "data protection"): the answer's first result is of that kind.
+    leading: frozenset[str] = frozenset()
+    # Intent words as typed, and each with an "s" added ("api", "apis"): a word sharing only the
+    # stem asks for nothing ("documents" is no "documentation", "figure out" no "figures"), nor
+    # does the singular of a word the site lists in the plural ("statistic", "figure", "doc").
+    intent_forms: frozenset[str] = frozenset()
+    # Towns no council of the estate is named after -> the council area each lies in, as name keys
+    # ("skegness" -> "lincolnshire"; govsearch_build.places.town_areas).
+    areas: Mapping[str, str] = field(default_factory=dict)
+    longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
+    # Each opening's pattern and what it asks about, longest first.
+    _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
+    # The fillers of two or more words, anywhere in a query, as whole words.
+    _filler_phrases: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    # The places of several words, anywhere in a query, as whole words ("and" or "&" or neither),
+    # and each one's name by its words less "and" (how a match finds the name it matched).
+    _place_phrases: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    _place_names: dict[tuple[str, ...], str] = field(init=False, repr=False, compare=False)
+
+    # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
+    starts: tuple[frozenset[str], frozenset[str]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "longest", max(map(len, self.phrases), default=0))
+        typed = frozenset(key[0] for key in self.phrases if len(key) == 1)
+        object.__setattr__(self, "starts", (typed, frozenset(key[0] for key in self.phrases if len(key) > 1)))
+        object.__setattr__(self, "_openings", _opening_patterns(self.openings))
+        object.__setattr__(self, "_filler_phrases", _phrase_pattern(f for f in self.fillers if " " in f))
+        names = [place for place in self.places if " " in place]
+        object.__setattr__(self, "_place_phrases", _place_pattern(names))
+        object.__setattr__(self, "_place_names", {_name_key(name.split()): name for name in names})
+
+    @classmethod
+    def from_lists(
+        cls,
+        synonyms: list[list[str]],
+        intents: dict[str, list[str]],
+        *,
+        fillers: Collection[str] = (),
+        places: Collection[str] = (),
+        openings: dict[str, str] | None = None,
+        leading: Collection[str] = (),
+        areas: Mapping[str, str] | None = None,
+    ) -> SearchTerms:
+        phrases: dict[tuple[str, ...], str] = {}
+        for group in synonyms:
+            for phrase in group:
+                pairs = analysed(phrase)
+                key = tuple(typed for typed, _ in pairs) if len(pairs) == 1 else tuple(indexed for _, indexed in pairs)
+                if key:
+                    phrases.setdefault(key, group[0].lower() + GROUP_MARK)
+        intent_terms, questions, leading_terms, forms = {}, {}, set(), set()
+        for word, types in intents.items():
+            pairs = analysed(word)
+            if pairs:
+                intent_terms[pairs[0][1]] = tuple(types)
+                forms.update((pairs[0][0], pairs[0][0] + "s"))
+                if word in leading:
+                    leading_terms.add(pairs[0][1])
+            else:  # a stop word: the pipeline drops it, so it is read where it opens a query
+                questions[word.strip().lower()] = tuple(types)
+        return cls(
+            phrases,
+            intent_terms,
+            frozenset(fillers),
+            frozenset(places),
+            questions,
+            dict(openings or {}),
+            frozenset(leading_terms),
+            frozenset(forms),
+            dict(areas or {}),
+        )
+
+    def intent_of(self, term: Term) -> tuple[str, ...]:
+        """The resource types a word asks for: an intent word's, where it is typed as one."""
+        return self.intents.get(term.indexed, ()) if term.typed in self.intent_forms else ()
+
+    def kinds_leading(self, terms: Sequence[Term]) -> frozenset[str]:
+        """The resource types the query's leading intent words ask for ("api": api, api-documentation)."""
+        return frozenset(kind for term in terms if term.indexed in self.leading for kind in term.intent)
+
+    def places_named(self, text: str) -> list[tuple[str, list[str]]]:
+        """The places of several words the query names, each as the estate writes
+        it, with its words as typed: "North" of "Bath and North East Somerset" is
+        part of a name, though alone it names no place (four councils share it)."""
+        if self._place_phrases is None:
+            return []
+        found = []
+        for match in self._place_phrases.finditer(text):
+            words = re.findall(r"\w+", match[0].lower())
+            found.append((self._place_names[_name_key(words)], words))
+        return found
+
+    def reopened(self, text: str) -> str:
+        """The query with its opening words (the longest of the site's openings) put
+        as what they ask about, when more words follow them: "how many people are
+        homeless" counts people, so "people" is no topic; alone, an opening is kept."""
+        for pattern, asks in self._openings:
+            found = pattern.match(text)
+            if found:
+                return f"{asks} {text[found.end() :]}"
+        return text
+
+    def without_filler_phrases(self, text: str, prefix_last: bool = False) -> str:
+        """The query without its filler phrases ("land next to my house": "land my
+        house"), except one ending a query still being typed (its last word may
+        grow into another)."""
+        if self._filler_phrases is None:
+            return text
+        return self._filler_phrases.sub(
+            lambda found: found[0] if prefix_last and not text[found.end() :].strip() else " ", text
+        )
+
+    def find(self, pairs: Sequence[tuple[str, str]], start: int) -> tuple[int, str] | None:
+        """The longest group phrase starting at `start` of (typed, indexed)
+        words: (its length, the group's token)."""
+        if pairs[start][0] not in self.starts[0] and pairs[start][1] not in self.starts[1]:
+            return None  # most words of a title start no phrase
+        for length in range(min(self.longest, len(pairs) - start), 0, -1):
+            words = pairs[start : start + length]
+            key = (words[0][0],) if length == 1 else tuple(indexed for _, indexed in words)
+            token = self.phrases.get(key)
+            if token is not None:
+                return length, token
+        return None
+
+    def collapsed(self, text: str) -> frozenset[str]:
+        """The index terms of `text`, each group phrase as its group's token."""
+        return self.collapsed_pairs(analysed(text))
+
+    def collapsed_pairs(self, pairs: Sequence[tuple[str, str]]) -> frozenset[str]:
+        """The index terms of (typed, indexed) words, each group phrase as its group's token."""
+        found: set[str] = set()
+        position = 0
+        while position < len(pairs):
+            hit = self.find(pairs, position)
+            found.add(hit[1] if hit else pairs[position][1])
+            position += hit[0] if hit else 1
+        return frozenset(found)
+
+    def group_tokens(self, text: str) -> list[str]:
+        """The tokens of every group with a phrase in `text`, in order (each
+        once): what the build adds to a record's field so the group finds it."""
+        pairs = analysed(text)
+        found: list[str] = []
+        for start in range(len(pairs)):
+            hit = self.find(pairs, start)
+            if hit and hit[1] not in found:
+                found.append(hit[1])
+        return found
+
+
+def _opening_patterns(openings: dict[str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each opening (longest first) at the start of a query, as whole words with a word after them, and
+    what it asks about. Matched without regard to case, which Unicode also takes from some letters of
+    other alphabets ("ı" for "i"): the match, not its text, says which opening it was."""
+    patterns = []
+    for opening in sorted(openings, key=len, reverse=True):
+        patterns.append((re.compile(rf"\W*{_spaced(opening)}\b(?=\W*\w)", re.IGNORECASE), openings[opening]))
+    return tuple(patterns)
+
+
+def _phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
+    """Any of these phrases as whole words, however spaced or cased (longest first)."""
+    words = [_spaced(phrase) for phrase in sorted(phrases, key=len, reverse=True)]
+    return re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE) if words else None
+
+
+def _spaced(phrase: str) -> str:
+    """A phrase's words as a pattern, however many spaces part them."""
+    return r"\s+".join(map(re.escape, phrase.split()))
+
+
+def _place_pattern(names: Collection[str]) -> re.Pattern[str] | None:
+    """Places of several words as whole words, however spaced, cased or punctuated
+    ("Newcastle-under-Lyme"), an "and" written as "&" or left out ("Telford & Wrekin")."""
+    patterns = []
+    for name in sorted(names, key=len, reverse=True):
+        first, *rest = (word for word in name.split() if word != "and")
+        join = r"(?:\W+and\W+|\W*&\W*|\W+)" if "and" in name.split() else r"\W+"
+        # A possessive's "s" ("King's Lynn", written "king s lynn") with its apostrophe or without.
+        patterns.append(
+            re.escape(first) + "".join((r"\W?" if word == "s" else join) + re.escape(word) for word in rest)
+        )
+    return re.compile(rf"\b(?:{'|'.join(patterns)})\b", re.IGNORECASE) if patterns else None
+
+
+def _name_key(words: Iterable[str]) -> tuple[str, ...]:
+    """A place's words as a key, whatever its "and" or possessive: "king s lynn" and "kings lynn" alike."""
+    key: list[str] = []
+    for word in words:
+        if word == "s" and key:
+            key[-1] += word
+        elif word != "and":
+            key.append(word)
+    return tuple(key)
+
+
+NO_SEARCH_TERMS = SearchTerms({}, {})
