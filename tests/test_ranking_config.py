@@ -569,3 +569,24 @@ def test_a_summarys_opening_verb_about_the_page_is_no_topic(tmp_path):
     # An export's summary is its publisher's, not ours: its first word is what it says.
     exported = record(summary="Points showing the location of tree preservation orders.")
     assert index_document(exported)["summary"] == exported.data["summary"]
+
+
+def test_a_question_naming_no_future_puts_what_is_before_projections(tmp_path):
+    """ "population of bristol" asks how many people live there now: ONS's estimates, not its
+    projections, which tied with them on every word ("National population projections" led).
+    A query naming the future or a date leaves projections where their words put them (here
+    first: of two records alike, the first by title)."""
+    records = [
+        record(
+            id=key,
+            title=f"Population {key}",
+            summary="Population for the UK and its areas.",
+            url=f"https://www.ons.gov.uk/{key}",
+            publisher="Office for National Statistics",
+        )
+        for key in ("projections", "totals")
+    ]
+    first = first_result_on(tmp_path, records)
+    assert first("population of bristol")["id"] == "totals"
+    for query in ("population of bristol in the future", "projected population", "population of bristol 2040"):
+        assert first(query)["id"] == "projections", query

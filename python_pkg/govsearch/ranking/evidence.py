@@ -12,6 +12,7 @@ from typing import Any
 from . import rules
 from .analysis import analysed, index_terms_near
 from .query import Term
+from .series import names_a_date
 from .state import Ranked, in_answer_order
 from .vocabulary import GROUP_MARK, NO_SEARCH_TERMS, SearchTerms
 
@@ -31,9 +32,12 @@ def row_evidence(
     the query, only a record of a type it asks for can be the query's title:
     `companies house api` names the API, not the organisation."""
     has_intent = any(term.intent for term in terms)
+    present = asks_for_the_present(terms)
     for item, row in zip(ranked, rows):
         if item.mode not in ("all_terms", "fuzzy", "any_term"):
             continue  # an identifier needs no evidence
+        if present and _PROJECTED.search(row.get("title", "")):
+            item.score *= rules.PROJECTION_FACTOR
         texts = (row.get("title", ""), row.get("summary", ""))
         words = (
             _corrected(terms, misspelt, texts)
@@ -50,6 +54,18 @@ def row_evidence(
         ]
         _adjacent_words(item, texts, plain)
     in_answer_order(ranked)
+
+
+# A record of projections answers what will be ("population projections 2040"); a query naming no
+# future and no date asks what is, which estimates answer: "population of Bristol" led with
+# "National population projections" above "Population estimates".
+_PROJECTED = re.compile(r"\b(?:projections?|projected)\b", re.IGNORECASE)
+_AHEAD = frozenset({"project", "forecast", "futur", "predict"})  # index terms: "projections", "future" ...
+
+
+def asks_for_the_present(terms: Sequence[Term]) -> bool:
+    """Whether the query names no future ("projected", "forecast", "future") and no year or month."""
+    return not names_a_date(terms) and not any(term.indexed in _AHEAD for term in terms)
 
 
 def _exact_title(item: Ranked, row: Mapping[str, Any], query: frozenset[str], search_terms: SearchTerms) -> None:

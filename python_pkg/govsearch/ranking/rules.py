@@ -70,6 +70,9 @@ TITLE_BOOST = 1.3  # every (non-intent) query word is in the title
 TITLE_WORDS = 2
 TITLE_WORDS_BOOST = 2.0
 PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the title or summary
+# A title of projections where the query names no future and no date (ranking.evidence): below
+# the estimates of what is, which it otherwise ties with.
+PROJECTION_FACTOR = 0.8
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 2.0  # the record's type is one an intent word asks for: above a reviewed page's prior (1.6 x 1.3)
 PLACE_BOOST = 6.0  # the record holds the place the query names beside its topic (any mode)
@@ -161,7 +164,7 @@ def settings() -> tuple[float, ...]:
 
 def evidence_settings() -> tuple[float, ...]:
     """The settings row evidence reads (ranking.evidence, nearby.finders_first), for the same reason as `settings`."""
-    return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST)
+    return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST, PROJECTION_FACTOR)
 
 
 def near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:
