@@ -36,6 +36,17 @@ def _council(id: str, name: str) -> Record:
     return _record(id, name, name, "organisation", "The council's own website: its services and how to contact it.")
 
 
+def _parking_permit_page() -> Record:
+    """GOV.UK's page for any place, which sends you to your council."""
+    return _record(
+        "parking-permit",
+        "Apply for a parking permit",
+        "Government Digital Service",
+        "govuk-content",
+        "Points you to your local council to apply for a parking permit.",
+    )
+
+
 @pytest.fixture(scope="module")
 def search(tmp_path_factory):
     folder = tmp_path_factory.mktemp("councils")
@@ -43,13 +54,7 @@ def search(tmp_path_factory):
         _council("edinburgh", "City of Edinburgh Council"),
         _council("leeds", "Leeds City Council"),
         _council("york", "City of York Council"),
-        _record(
-            "parking-permit",
-            "Apply for a parking permit",
-            "Government Digital Service",
-            "govuk-content",
-            "Points you to your local council to apply for a parking permit.",
-        ),
+        _parking_permit_page(),
         _record("crime", "Police recorded crime", "Home Office", "dataset", "Recorded crime by police force area."),
         _record("zones", "Residents parking zones", "Example Borough Council", "dataset", "Parking zones and permits."),
         _record("york-permits", "Parking permits", "City of York Council", "dataset", "York's parking permit zones."),
@@ -140,13 +145,7 @@ def towns(tmp_path_factory):
     records = [
         _council("lincolnshire", "Lincolnshire County Council"),
         _council("north-lincolnshire", "North Lincolnshire Council"),
-        _record(
-            "parking-permit",
-            "Apply for a parking permit",
-            "Government Digital Service",
-            "govuk-content",
-            "Points you to your local council to apply for a parking permit.",
-        ),
+        _parking_permit_page(),
         _record("gritting", "Gritting routes", "Lincolnshire County Council", "dataset", "Roads gritted in winter."),
         _record("n-gritting", "Gritting routes", "North Lincolnshire Council", "dataset", "Roads gritted in winter."),
         _record("m-gritting", "Gritting routes", "Example Borough Council", "dataset", "Roads gritted in winter."),
@@ -171,3 +170,10 @@ def test_a_towns_records_are_its_council_areas(towns):
     assert _ids(answer)[0] == "gritting" and "place_matches" in answer["results"][0]["reasons"]
     assert not any("place_matches" in result["reasons"] for result in answer["results"][1:])
     assert not any(notice["code"] == "place_not_matched" for notice in answer["notices"])
+
+
+def test_a_town_named_with_its_area_is_about_the_area_alone(towns):
+    """ "skegness lincolnshire gritting routes" names the area itself: Lincolnshire's records
+    are its place's, and the notice does not say which area Skegness is in."""
+    answer = towns("gritting routes skegness lincolnshire")
+    assert _ids(answer)[0] == "gritting" and "place_matches" in answer["results"][0]["reasons"]

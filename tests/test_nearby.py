@@ -79,7 +79,9 @@ def test_a_query_about_the_askers_place_says_it_is_not_known(notices, query):
     assert [code for code in notices(query) if code != "words_not_found"] == ["place_not_named"]
 
 
-@pytest.mark.parametrize("query", ["libraries", "libraries near Leeds", "library Leeds near me"])
+@pytest.mark.parametrize(
+    "query", ["libraries", "libraries near Leeds", "library Leeds near me", "libraries around my childcare"]
+)
 def test_a_query_naming_a_place_or_none_says_nothing(notices, query):
     assert "place_not_named" not in notices(query)
 

@@ -114,22 +114,39 @@ def test_size_and_landform_words_of_a_councils_name_are_no_places_alone():
 def test_a_town_no_council_is_named_after_is_in_its_areas_council():
     """towns.txt puts each town in its council area (GeoNames): a query naming the town is about
     that area's council and records, where the estate holds that council and none named after the
-    town ("skegness" is Lincolnshire's; "eccles" Salford's; "harrogate" its own council's)."""
+    town: "skegness" is Lincolnshire's, "eccles" Salford's (its council's name spelt otherwise);
+    "harrogate" and "st albans" have councils of their own, "brixton" no council of its area
+    ("Greater London"), and "walton" is two towns in two areas."""
     records = [
         record(1, "Lincolnshire County Council"),
         record(2, "Salford City Council"),
         record(3, "Harrogate Borough Council"),
         record(4, "North Lincolnshire Council"),
+        record(5, "North Yorkshire Council"),
+        record(6, "St Albans City and District Council"),
+        record(7, "Hertfordshire County Council"),
+        record(8, "Surrey County Council"),
+        record(9, "Essex County Council"),
     ]
     areas = {
         "Skegness": "Lincolnshire",
         "Eccles": "City and Borough of Salford",
         "Harrogate": "North Yorkshire",
+        "St Albans": "Hertfordshire",
         "Brixton": "Greater London",
+        "Walton-on-Thames": "Surrey",
+        "Walton-on-the-Naze": "Essex",
     }
     places = place_names(records, list(areas))
-    assert town_areas(records, areas, places) == {"eccles": "salford", "skegness": "lincolnshire"}
-    assert town_areas(records[1:], areas, places) == {"eccles": "salford"}  # no Lincolnshire County Council
+    assert {"harrogate", "st albans", "walton", "brixton"} <= set(places)
+    found = town_areas(records, areas, places)
+    assert found == {
+        "eccles": "salford",
+        "skegness": "lincolnshire",
+        "walton on thames": "surrey",  # named in full, one town
+        "walton on the naze": "essex",
+    }
+    assert "skegness" not in town_areas(records[1:], areas, places)  # no Lincolnshire County Council
 
 
 def test_the_gazetteer_places_its_towns_in_their_council_areas():

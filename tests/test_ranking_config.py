@@ -258,6 +258,7 @@ def test_where_the_asker_is_said_to_be_is_no_topic():
     assert _typed("are there any public defibrillators close to where I live") == ["public", "defibrillators"]
     assert _typed("dentist close to me") == ["dentist"]
     assert _typed("food banks around here") == ["food", "banks"]
+    assert _typed("libraries close to leeds") == ["libraries", "leeds"]  # as "next to"
     assert _typed("broadband speed in my area") == ["broadband", "speed", "area"]
 
 
@@ -590,3 +591,9 @@ def test_a_question_naming_no_future_puts_what_is_before_projections(tmp_path):
     assert first("population of bristol")["id"] == "totals"
     for query in ("population of bristol in the future", "projected population", "population of bristol 2040"):
         assert first(query)["id"] == "projections", query
+    # Still being typed, "proj" may grow into "projections": the search box's answer keeps them
+    # where their words put them (first of two titles alike: "projections", "projects").
+    alike = [{**records[0].data, "id": key, "title": f"Population {key}"} for key in ("projections", "projects")]
+    typing = catalogue_on(tmp_path / "typing", [record(**data) for data in alike])
+    answer = typing.call("search_government_knowledge", {"query": "population of bristol proj"}, prefix_last=True)
+    assert [result["id"] for result in answer["results"]] == ["projections", "projects"]

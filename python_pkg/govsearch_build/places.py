@@ -27,18 +27,17 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
-from govsearch.ranking.nearby import council_place
+from govsearch.ranking.nearby import GENERIC_NAME_WORDS, council_area, council_place, name_key
 
 from .records import Record
 
-_GENERIC = frozenset("city of the and royal upon on le in with borough district county council".split())
 # Size and landform words of councils' names ("Great Yarmouth", "High Peak", "Vale of Glamorgan",
 # "Derbyshire Dales", "Isle of Wight", "Castle Point") mean something else alone in a query ("Great
 # Britain", "high court", "the heath"): no place alone; the name as a whole still is.
 _LANDFORM = frozenset(
     "great little high vale vales hill hills castle heath isle isles dale dales point valley moor moors".split()
 )
-_NO_PLACE_ALONE = _GENERIC | _LANDFORM
+_NO_PLACE_ALONE = GENERIC_NAME_WORDS | _LANDFORM
 _WORD = re.compile(r"[A-Za-z]+")
 # An email address, web address or domain: its words are no prose.
 _ADDRESS = re.compile(r"\S*(?:@|://|www\.|\.(?:gov|org|co|com|net|ac|nhs|police)\b)\S*", re.IGNORECASE)
@@ -101,24 +100,25 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
 
 def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Collection[str]) -> dict[str, str]:
     """The towns a query names (`places`, place_names) that no local authority of the estate is
-    named after, each with the council area it lies in (`areas`, gazetteer_areas) as a name key,
-    where the estate holds that area's council, as council_place writes its name (lower case):
-    "skegness" -> "lincolnshire", "bognor regis" -> "west sussex". A query naming the town is about the area's records and its
-    council ("report a pothole skegness": Lincolnshire County Council's); the estate writes no
-    town's council, and Skegness publishes nothing."""
-    authorities = _authorities(list(records))
-    # Each council's area by its name's words ("durham" of "County Durham"), as council_place writes it.
-    councils = {" ".join(_name_words(place)): place.lower() for place in sorted(authorities.values(), reverse=True)}
-    named = {word for place in authorities.values() for word in _place_words(place)}
-    found = {}
+    named after, each with the council area it lies in (`areas`, gazetteer_areas) as a name key
+    (nearby.name_key), where the estate holds that area's council: "skegness" ->
+    "lincolnshire", "bognor regis" -> "west sussex". A query naming the town is about the
+    area's records and its council ("report a pothole skegness": Lincolnshire County
+    Council's); the estate writes no town's council, and Skegness publishes nothing. A name two
+    towns share in different areas ("walton": on Thames, in Surrey, and on the Naze, in Essex)
+    has none, as the gazetteer gives none to a name two of its rows place apart ("Ashford")."""
+    councils = {council_area(publisher) for publisher in _authorities(list(records))} - {""}
+    named = {word for area in councils for word in _place_words(area)}  # "st" and "albans" alike
+    found: dict[str, set[str]] = defaultdict(set)
     for town, area in areas.items():
-        council = councils.get(" ".join(_name_words(area)))
-        if council is None:
+        key = name_key(area)
+        if key not in councils:
             continue  # no council of the estate's is the area's ("Greater London")
         whole, standing = _name_words(town), _place_words(town)
-        names = {" ".join(whole), *(standing if len(whole) > 1 and len(standing) == 1 else [])}
-        found.update({name: council for name in names if name in places and name not in named and name != council})
-    return dict(sorted(found.items()))
+        for name in {" ".join(whole), *(standing if len(whole) > 1 and len(standing) == 1 else [])}:
+            if name in places and name not in councils and name not in named:
+                found[name].add(key)
+    return {name: keys.pop() for name, keys in sorted(found.items()) if len(keys) == 1}
 
 
 def _authorities(records: list[Record]) -> dict[str, str]:
@@ -169,13 +169,8 @@ def _names_of_several_words(places: Iterable[str], words: set[str]) -> set[str]:
 
 def _name_words(place: str) -> list[str]:
     """A place's name as lower-case words. "City of York" is York, "Bridgend
-    County" Bridgend: a generic word opens or ends no name."""
-    typed = [word.lower() for word in _WORD.findall(place.replace("&", " and "))]
-    while typed and typed[0] in _GENERIC:
-        typed.pop(0)
-    while typed and typed[-1] in _GENERIC:
-        typed.pop()
-    return typed
+    County" Bridgend: a generic word opens or ends no name (nearby.name_key)."""
+    return name_key(place).split()
 
 
 def _place_words(place: str) -> list[str]:

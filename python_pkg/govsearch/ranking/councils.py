@@ -24,7 +24,7 @@ from ..engine import SearchEngine
 from ..terms import Clause
 from .identifiers import name_words
 from .index_evidence import area_clauses, organisations, titled_by_all
-from .nearby import council_place
+from .nearby import council_area, council_place
 from .query import Term, has_topic, preference
 from .series import LOCAL_AUTHORITY
 from .state import Ranked
@@ -95,8 +95,9 @@ def _text(row: Mapping[str, Any]) -> str:
 
 def _names(title: str) -> set[str]:
     """A council's name and the places it names, as name keys: "City of Edinburgh Council",
-    "City of Edinburgh", "Edinburgh" (nearby.council_place, read again while it finds one)."""
-    names = {name_words(title)}
+    "City of Edinburgh", "Edinburgh" (nearby.council_place, read again while it finds one),
+    and its area's key ("rhondda cynon taf" of "Rhondda Cynon Taf County Borough Council")."""
+    names = {name_words(title), council_area(title)}
     place: str | None = title
     while (place := council_place(place)) and name_words(place) not in names:
         names.add(name_words(place))

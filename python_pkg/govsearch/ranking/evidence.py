@@ -64,8 +64,12 @@ _AHEAD = frozenset({"project", "forecast", "futur", "predict"})  # index terms: 
 
 
 def asks_for_the_present(terms: Sequence[Term]) -> bool:
-    """Whether the query names no future ("projected", "forecast", "future") and no year or month."""
-    return not names_a_date(terms) and not any(term.indexed in _AHEAD for term in terms)
+    """Whether the query names no future ("projected", "forecast", "future") and no year or
+    month; a word still being typed names the future while it may grow into one ("proj")."""
+    return not names_a_date(terms) and not any(
+        term.indexed in _AHEAD or (term.prefix and any(ahead.startswith(term.indexed) for ahead in _AHEAD))
+        for term in terms
+    )
 
 
 def _exact_title(item: Ranked, row: Mapping[str, Any], query: frozenset[str], search_terms: SearchTerms) -> None:

@@ -13,7 +13,7 @@ from ..facets import DIMENSIONS
 from ..terms import Clause
 from . import rules
 from .analysis import analysed
-from .nearby import council_place
+from .nearby import council_area
 from .query import Term, preference
 
 
@@ -57,9 +57,9 @@ def holding_all(engine: SearchEngine, clauses: Sequence[Clause], fields: Sequenc
 
 
 def published_by_council(engine: SearchEngine, numbers: Iterable[int], area: str) -> set[int]:
-    """Those of the records whose publisher is the council the area's name names (`area` as
-    council_place writes it, lower case): Lincolnshire County Council's for "lincolnshire",
-    not North Lincolnshire Council's, another council's area."""
+    """Those of the records whose publisher is the council of the area (`area`, a name key:
+    nearby.council_area): Lincolnshire County Council's for "lincolnshire", not North
+    Lincolnshire Council's, another council's area."""
     numbers = set(numbers)
     if not numbers:
         return set()
@@ -67,9 +67,7 @@ def published_by_council(engine: SearchEngine, numbers: Iterable[int], area: str
     profile_of, values = engine.facets.profiles
     field = list(DIMENSIONS.values()).index("publisher")
     return {
-        number
-        for number in numbers
-        if any((council_place(name) or "").lower() == area for name in values[profile_of[number]][field])
+        number for number in numbers if any(council_area(name) == area for name in values[profile_of[number]][field])
     }
 
 

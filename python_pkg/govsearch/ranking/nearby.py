@@ -24,7 +24,8 @@ from .state import Ranked, in_answer_order
 # The asker's own whereabouts, as people write them; "near Leeds" names a place instead.
 _HERE = re.compile(
     r"\b(?:near(?:by|est)?\s+(?:me|us|here|my\s+\w+)|nearby|nearest|closest|close\s+by"
-    r"|(?:around|local\s+to|close\s+to)\s+(?:me|us|here|my\s+\w+|where\s+(?:i|we)\s+live)"
+    r"|(?:around|local\s+to|close\s+to)\s+(?:me|us|here|where\s+(?:i|we)\s+live"
+    r"|my\s+(?:home|house|flat|street|road|area|town|city|village|neighbourhood|postcode|work|school))"
     r"|my\s+(?:local|area|town|city|street|road|village|neighbourhood|postcode|post\s+code)|where\s+(?:i|we)\s+live)\b",
     re.IGNORECASE,
 )
@@ -176,6 +177,31 @@ COUNCIL_NAMES = (
     ),
     re.compile(r"^(?P<place>.+?)\s+National Park Authority$"),
 )
+
+
+# Words a place's name opens or ends with that say what kind of body or place it is, not which
+# ("City of York", "Bridgend County", "St Albans City and District").
+GENERIC_NAME_WORDS = frozenset("city of the and royal upon on le in with borough district county council".split())
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
+def name_key(place: str) -> str:
+    """A place's name as a key: its words in lower case ("&" read as "and"), less the generic
+    words it opens or ends with: "City of York" and "York" are "york", "City and County of
+    Swansea" "swansea", "Rhondda Cynon Taf County Borough" "rhondda cynon taf"."""
+    words = [word.lower() for word in _LETTERS.findall(place.replace("&", " and "))]
+    while words and words[0] in GENERIC_NAME_WORDS:
+        words.pop(0)
+    while words and words[-1] in GENERIC_NAME_WORDS:
+        words.pop()
+    return " ".join(words)
+
+
+def council_area(publisher: str) -> str:
+    """The area a local authority is the council of, as a name key ("" for a publisher that is
+    none; a National Park Authority runs a park, not a council area)."""
+    place = council_place(publisher)
+    return "" if place is None or publisher.endswith("National Park Authority") else name_key(place)
 
 
 def council_place(publisher: str) -> str | None:
