@@ -130,6 +130,13 @@ class FacetTable:
         profile_of = self.of_record
         return Counter([profile_of[number] for number in numbers])
 
+    def publishers(self, numbers: Iterable[int]) -> dict[int, tuple[str, ...]]:
+        """Each of the records' publishers (one, or a merged record's several), their profiles read first."""
+        numbers = set(numbers)
+        self.require(numbers)
+        field = list(DIMENSIONS.values()).index("publisher")
+        return {number: self.profile_values[self.of_record[number]][field] for number in numbers}
+
     def catalogue_tally(self) -> Counter[int]:
         """Every record's profile, counted at build time: no chunk is read."""
         return Counter({profile: count for profile, count in enumerate(self.profile_records) if count})

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .engine import DIMENSIONS
 from .ranking.nearby import (
     as_written,
     local_example,
@@ -111,7 +110,6 @@ def _publishers_titled_by_every_word(catalogue: Catalogue, terms: list[Term], fo
         if item.number not in titles or titled_as_typed(titles[item.number], typed)
         for number in (item.number, *item.others)
     ]
-    field = list(DIMENSIONS.values()).index("publisher")
-    engine.facets.require(numbers)  # a newest edition placed from beyond the windows read may not be (sharded)
-    profile_of, values = engine.facets.profiles
-    return Counter(publisher for number in numbers for publisher in values[profile_of[number]][field])
+    # A newest edition placed from beyond the windows read may have no profile read yet (sharded).
+    published = engine.facets.publishers(numbers)
+    return Counter(publisher for number in numbers for publisher in published[number])

@@ -9,7 +9,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ..engine import SearchEngine
-from ..facets import DIMENSIONS
 from ..terms import Clause
 from . import rules
 from .analysis import analysed
@@ -60,15 +59,8 @@ def published_by_council(engine: SearchEngine, numbers: Iterable[int], area: str
     """Those of the records whose publisher is the council of the area (`area`, a name key:
     nearby.council_area): Lincolnshire County Council's for "lincolnshire", not North
     Lincolnshire Council's, another council's area."""
-    numbers = set(numbers)
-    if not numbers:
-        return set()
-    engine.facets.require(numbers)
-    profile_of, values = engine.facets.profiles
-    field = list(DIMENSIONS.values()).index("publisher")
-    return {
-        number for number in numbers if any(council_area(name) == area for name in values[profile_of[number]][field])
-    }
+    published = engine.facets.publishers(numbers)
+    return {number for number, names in published.items() if any(council_area(name) == area for name in names)}
 
 
 def organisations(

@@ -21,11 +21,12 @@ from .query import Term, has_topic, preference
 from .series import LOCAL_AUTHORITY
 from .state import Ranked, in_answer_order
 
-# The asker's own whereabouts, as people write them; "near Leeds" names a place instead.
+# The asker's own whereabouts, as people write them; "near Leeds" names a place instead. After
+# "close to", "around" or "local to", "my" asks about their place only before a place's word
+# ("close to my home", not "close to my due date"); "my area", "where we live" count anywhere.
 _HERE = re.compile(
     r"\b(?:near(?:by|est)?\s+(?:me|us|here|my\s+\w+)|nearby|nearest|closest|close\s+by"
-    r"|(?:around|local\s+to|close\s+to)\s+(?:me|us|here|where\s+(?:i|we)\s+live"
-    r"|my\s+(?:home|house|flat|street|road|area|town|city|village|neighbourhood|postcode|work|school))"
+    r"|(?:around|local\s+to|close\s+to)\s+(?:me|us|here|my\s+(?:home|house|flat|work|school))"
     r"|my\s+(?:local|area|town|city|street|road|village|neighbourhood|postcode|post\s+code)|where\s+(?:i|we)\s+live)\b",
     re.IGNORECASE,
 )
