@@ -404,6 +404,17 @@ def test_the_browser_path_fetches_a_calls_files_in_few_parallel_rounds(layouts, 
     assert answer == expected and json.loads(answer)["ok"] is True
 
 
+def test_a_towns_council_area_comes_in_the_rounds_of_the_querys_own_words(layouts, tmp_path):
+    """A query naming a town reads its council area's words too ("skegness": Lincolnshire's,
+    ranking.read_areas): with the query's, so naming a town costs the visitor no extra round."""
+    sites, _ = layouts
+    search = "search_government_knowledge"
+    town, answer = browser_rounds(sites["sharded"], tmp_path, search, {"query": "report a pothole skegness"})
+    plain, _ = browser_rounds(sites["sharded"], tmp_path, search, {"query": "report a pothole"})
+    assert "Lincolnshire County Council" in [item["title"] for item in json.loads(answer)["results"][:3]]
+    assert len(town) <= len(plain), (town, plain)
+
+
 def browser_rounds(site, work, tool, arguments, prefix_last=False, with_up_front=True, idle=False, offset=0):
     """Answer a call as the worker does (in a copy under `work` that starts with what
     the worker downloads at start): the files each round asks for, then the answer.

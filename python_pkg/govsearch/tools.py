@@ -239,10 +239,11 @@ def _ranked(
         return ranking.Answer(total=0, mode="all_terms", ranked=[], tiers=[], matches=engine.match([]))
     key = ranking.identifier_key(query)
     every = clauses_for(terms, "all_terms")
-    # One round of downloads for the identifier shard and the words' postings.
-    identified, kept = gather(
+    # One round of downloads for the identifier shard and the words' postings (a town's area's too).
+    identified, kept, _ = gather(
         lambda: catalogue.store.identified(key) if key else [],
         lambda: engine.within_budget(every, Budget()),
+        lambda: ranking.read_areas(engine, terms),
     )
     name = None if key else ranking.name_key(query)
     if name and _may_name_a_body(engine, query, terms, every, kept):

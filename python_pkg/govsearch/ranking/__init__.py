@@ -22,7 +22,7 @@ calls too), `prior` (record flags), `identifiers`, `analysis` and `query`
 """
 
 from .identifiers import identifier_key, identifier_keys, name_key
-from .index_evidence import titles_a_body
+from .index_evidence import read_areas, titles_a_body
 from .prior import RankingData, flag_code
 from .stages import answer
 from .state import Answer, QueryState, Ranked
@@ -38,6 +38,7 @@ __all__ = [
     "identifier_key",
     "identifier_keys",
     "name_key",
+    "read_areas",
     "titles_a_body",
     "matched_fields",
     "suggestion",

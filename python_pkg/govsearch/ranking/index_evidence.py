@@ -7,13 +7,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 
 from ..engine import SearchEngine
+from ..loaders import gather
 from ..terms import Clause
 from . import rules
 from .analysis import analysed
 from .nearby import council_area
-from .query import Term, preference
+from .query import Term, has_topic, preference
 
 
 def records_holding(engine: SearchEngine, clause: Clause, fields: Sequence[str] = rules.FIELDS) -> set[int]:
@@ -37,6 +39,15 @@ def area_clauses(area: str) -> list[Clause]:
     """The words of a council area's name as the index holds them: what a record about the area
     holds in its title or publisher ("west sussex": "west", "sussex")."""
     return [Clause(indexed, "optional") for _, indexed in analysed(area)]
+
+
+def read_areas(engine: SearchEngine, terms: list[Term]) -> None:
+    """Read the postings of the council areas of the towns the query names beside its topic,
+    which `placed` and councils.candidates read later: in the browser they then come in the
+    same rounds of downloads as the query's own words, not in a round of their own."""
+    topic = has_topic(terms)
+    areas = {term.area for term in terms if term.area and preference(term, topic)}
+    gather(*(partial(records_holding, engine, clause, ()) for area in sorted(areas) for clause in area_clauses(area)))
 
 
 def titled_by_all(engine: SearchEngine, clauses: Sequence[Clause]) -> set[int]:
