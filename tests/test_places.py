@@ -54,6 +54,14 @@ def test_a_national_body_named_council_and_compass_words_are_no_places():
     assert place_names(records) == sorted(words + [f"north {word}" for word in words])
 
 
+def test_a_word_many_councils_share_is_a_place_where_one_council_is_named_by_it_alone():
+    districts = [record(n, f"{side} Devon District Council") for n, side in enumerate(["North", "Mid", "East", "West"])]
+    # Four councils' names share "devon", as they share "north" or "forest": no place alone ...
+    assert "devon" not in place_names(districts)
+    # ... but Devon County Council is named by it alone: "libraries in devon" names the county.
+    assert "devon" in place_names([*districts, record(9, "Devon County Council")])
+
+
 def test_lower_case_counts_in_prose_by_others_only():
     # An address is no prose, and a council writing its own name in lower case makes it no ordinary word.
     wigan = [record(n, "Wigan Metropolitan Borough Council", "Queries to roads@wigan.gov.uk.") for n in range(1, 5)]

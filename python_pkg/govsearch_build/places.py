@@ -85,7 +85,13 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
     for publisher, place in authorities.items():
         for word in _place_words(place):
             named_by[word].add(publisher)
-    candidates = {word: named for word, named in named_by.items() if len(named) < SHARED_BY}
+    # A word many councils' names share is a compass point or a landform, unless one council is
+    # named by it alone: Devon County Council's "devon", beside North, Mid, East and West Devon's.
+    candidates = {
+        word: named
+        for word, named in named_by.items()
+        if len(named) < SHARED_BY or any(name_key(authorities[publisher]) == word for publisher in named)
+    }
     town_words, town_names = _towns(towns)
     for word in town_words - named_by.keys():  # a town no council names: every publisher's prose counts
         candidates[word] = set()
