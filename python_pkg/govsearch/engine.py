@@ -340,9 +340,16 @@ class SearchEngine:
 def _work(clauses: list[Clause], reach: Mapping[Clause, int]) -> int:
     """The work of scoring these clauses, in postings: scores are merged term
     by term, so beyond two terms each costs a third more (ten terms of the
-    same postings measured about three times one term's time)."""
+    same postings measured about three times one term's time). Words that are
+    all required cost their postings once: the records holding every one are
+    found by intersecting the words' record sets, and only those are scored.
+    Charged as merged, a sentence's all-terms tier, which few records or none
+    can match, spent the budget the any-term tier that answers it needed."""
+    postings = sum(map(reach.__getitem__, clauses))
+    if all(clause.presence == "required" for clause in clauses):
+        return postings
     terms = sum(1 for clause in clauses if reach[clause])
-    return int(sum(map(reach.__getitem__, clauses)) * max(1, (terms + 1) / 3))
+    return int(postings * max(1, (terms + 1) / 3))
 
 
 def filters_key(filters: Mapping[str, frozenset[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -242,6 +242,23 @@ def test_a_sentences_later_words_are_searched_while_the_budget_lasts(search, cat
     assert named == {"flood", "risk"}
 
 
+def test_a_sentence_no_record_holds_whole_leaves_the_budget_to_the_tier_that_answers_it(catalogue):
+    """Words all required cost their postings once (their record sets are intersected, and
+    only records holding every word are scored), not as merged scores: a budget paying for
+    that and for the any-term tier's scoring searches every word of a sentence in both."""
+    sentence = "land house prices flood england property map population"
+    engine, terms = catalogue.engine, query_terms(sentence)
+    required, optional = clauses_for(terms, "all_terms"), clauses_for(terms, "any_term")
+    assert not engine.match(required).scores  # no record holds every word: the any-term tier answers
+    reach = engine.matcher.postings(required, Budget(shard_bytes=10**9))
+    ample = Budget(postings=10**9)
+    fit(engine, ample, terms, optional)
+    budget = Budget(postings=sum(reach) + 10**9 - ample.postings)
+    for clauses in (required, optional):
+        fitted, kept = fit(engine, budget, terms, clauses)
+        assert kept == clauses and budget.dropped_words == [] and budget.postings >= 0
+
+
 def test_normal_queries_meet_no_budget(search):
     budget_codes = {"query_terms_limited", "expansions_limited", "common_terms_left_out", "work_budget_reached"}
     for query in (
