@@ -340,16 +340,21 @@ class SearchEngine:
 def _work(clauses: list[Clause], reach: Mapping[Clause, int]) -> int:
     """The work of scoring these clauses, in postings: scores are merged term
     by term, so beyond two terms each costs a third more (ten terms of the
-    same postings measured about three times one term's time). Words that are
-    all required cost their postings once: the records holding every one are
-    found by intersecting the words' record sets, and only those are scored.
-    Charged as merged, a sentence's all-terms tier, which few records or none
-    can match, spent the budget the any-term tier that answers it needed."""
+    same postings measured about three times one term's time). Where a word
+    is required, every posting is first narrowed to the records holding all
+    the required words (their record sets intersected), so only what is left,
+    at most the rarest required word's postings for each word, is merged.
+    Charged as if every posting were merged, a sentence's all-terms tier,
+    which few records or none can match, spent the budget its any-term tier,
+    which answers it, needed."""
     postings = sum(map(reach.__getitem__, clauses))
-    if all(clause.presence == "required" for clause in clauses):
-        return postings
-    terms = sum(1 for clause in clauses if reach[clause])
-    return int(postings * max(1, (terms + 1) / 3))
+    reached = [clause for clause in clauses if reach[clause]]
+    merge = max(1, (len(reached) + 1) / 3) - 1  # what merging adds, per posting merged
+    required = [reach[clause] for clause in reached if clause.presence == "required"]
+    if not required:
+        return int(postings * (1 + merge))
+    narrowed = min(required)
+    return int(postings + sum(min(reach[clause], narrowed) for clause in reached) * merge)
 
 
 def filters_key(filters: Mapping[str, frozenset[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:

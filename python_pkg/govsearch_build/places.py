@@ -41,7 +41,8 @@ _NO_PLACE_ALONE = GENERIC_NAME_WORDS | _LANDFORM
 _WORD = re.compile(r"[A-Za-z]+")
 # An email address, web address or domain: its words are no prose.
 _ADDRESS = re.compile(r"\S*(?:@|://|www\.|\.(?:gov|org|co|com|net|ac|nhs|police)\b)\S*", re.IGNORECASE)
-# A word in this many authorities' names is a compass point or a landform ("North", "Forest"), not a place.
+# A word in this many authorities' names is a compass point or a landform ("North", "Forest"), not a
+# place, unless one authority is named by it alone ("Devon" of Devon County Council: place_names).
 SHARED_BY = 4
 # A place name is written with a capital: a word the estate's summaries write in lower case this
 # often ("new", "under", "wells") is an ordinary word too, and stays required.

@@ -243,20 +243,41 @@ def test_a_sentences_later_words_are_searched_while_the_budget_lasts(search, cat
 
 
 def test_a_sentence_no_record_holds_whole_leaves_the_budget_to_the_tier_that_answers_it(catalogue):
-    """Words all required cost their postings once (their record sets are intersected, and
-    only records holding every word are scored), not as merged scores: a budget paying for
-    that and for the any-term tier's scoring searches every word of a sentence in both."""
+    """Where words are required, their postings are narrowed to the records holding them all
+    before scores are merged: the every-word tier of a sentence no record holds whole costs
+    little more than its postings, and leaves the any-term tier, which answers it, the budget."""
     sentence = "land house prices flood england property map population"
     engine, terms = catalogue.engine, query_terms(sentence)
     required, optional = clauses_for(terms, "all_terms"), clauses_for(terms, "any_term")
     assert not engine.match(required).scores  # no record holds every word: the any-term tier answers
+    costs = []
+    for clauses in (required, optional):
+        ample = Budget(postings=10**9)
+        fit(engine, ample, terms, clauses)
+        costs.append(10**9 - ample.postings)
     reach = engine.matcher.postings(required, Budget(shard_bytes=10**9))
-    ample = Budget(postings=10**9)
-    fit(engine, ample, terms, optional)
-    budget = Budget(postings=sum(reach) + 10**9 - ample.postings)
+    assert sum(reach) <= costs[0] < costs[1]  # narrowed, then merged: less than the any-term tier's merge
+    budget = Budget(postings=sum(costs))
     for clauses in (required, optional):
         fitted, kept = fit(engine, budget, terms, clauses)
         assert kept == clauses and budget.dropped_words == [] and budget.postings >= 0
+
+
+def test_a_later_word_reaching_nothing_costs_nothing_beside_required_words(catalogue):
+    """A sentence's later words are searched while the budget pays for what each adds: a place
+    (optional beside the topic, so not narrowing) that no record holds adds nothing, and is kept."""
+    leading = "land house prices flood england property map population"
+    engine, known = catalogue.engine, catalogue.ranking.search_terms
+    first = query_terms(leading, search_terms=known)
+    ample = Budget(postings=10**9)
+    fit(engine, ample, first, clauses_for(first, "all_terms"))
+    terms = query_terms(leading + " bristol", search_terms=known)
+    assert terms[-1].place == "bristol" and len(terms) == LEADING_TERMS + 1
+    clauses = clauses_for(terms, "all_terms")
+    assert clauses[-1].presence == "optional" and not engine.matcher.postings(clauses[-1:], Budget())[0]
+    budget = Budget(postings=10**9 - ample.postings)
+    fitted, kept = fit(engine, budget, terms, clauses)
+    assert kept == clauses and budget.later_words == []
 
 
 def test_normal_queries_meet_no_budget(search):

@@ -25,7 +25,7 @@ from ..terms import Clause
 from .identifiers import name_words
 from .index_evidence import area_clauses, organisations, titled_by_all
 from .nearby import council_area, council_place
-from .query import Term, has_topic, preference
+from .query import Term, named_places
 from .series import LOCAL_AUTHORITY
 from .state import Ranked
 
@@ -39,10 +39,8 @@ def candidates(
     """The organisation records whose title holds every word of a place the query names beside
     its topic, or of the council area of a town it names ("skegness": Lincolnshire's), passing
     the call's filters, each with that place's (or area's) name key."""
-    topic = has_topic(terms)
-    named = {term.place: term.area for term in terms if term.place and preference(term, topic)}
     found: dict[int, str] = {}
-    for place, area in named.items():
+    for place, area in named_places(terms).items():
         words = [clause for term, clause in zip(terms, clauses) if term.place == place]
         for name, holding in ((place, words), (area, area_clauses(area) if area else [])):
             bodies = organisations(engine, titled_by_all(engine, holding), filters) if holding else []

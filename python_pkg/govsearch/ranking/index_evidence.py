@@ -15,7 +15,7 @@ from ..terms import Clause
 from . import rules
 from .analysis import analysed
 from .nearby import council_area
-from .query import Term, has_topic, preference
+from .query import Term, named_places, preference
 
 
 def records_holding(engine: SearchEngine, clause: Clause, fields: Sequence[str] = rules.FIELDS) -> set[int]:
@@ -45,9 +45,8 @@ def read_areas(engine: SearchEngine, terms: list[Term]) -> None:
     """Read the postings of the council areas of the towns the query names beside its topic,
     which `placed` and councils.candidates read later: in the browser they then come in the
     same rounds of downloads as the query's own words, not in a round of their own."""
-    topic = has_topic(terms)
-    areas = {term.area for term in terms if term.area and preference(term, topic)}
-    gather(*(partial(records_holding, engine, clause, ()) for area in sorted(areas) for clause in area_clauses(area)))
+    areas = sorted({area for area in named_places(terms).values() if area})
+    gather(*(partial(engine.matcher.members, clause, []) for area in areas for clause in area_clauses(area)))
 
 
 def titled_by_all(engine: SearchEngine, clauses: Sequence[Clause]) -> set[int]:

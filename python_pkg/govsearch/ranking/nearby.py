@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from . import rules
 from .evidence import one_edit_apart
-from .query import Term, has_topic, preference
+from .query import Term, named_places
 from .series import LOCAL_AUTHORITY
 from .state import Ranked, in_answer_order
 
@@ -90,8 +90,7 @@ def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str
     """The places a query prefers beside its topic (each one's name) when no result holding
     some of its topic (`results`: each one's reasons and score; a record holding the
     place alone scores 0) is placed there by its title or publisher."""
-    topic = has_topic(terms)
-    named = list(dict.fromkeys(term.place for term in terms if term.place and preference(term, topic)))
+    named = list(named_places(terms))
     if not named or not results or any("place_matches" in reasons and score > 0 for reasons, score in results):
         return []
     return named

@@ -268,3 +268,10 @@ def preference(term: Term, topic: bool) -> bool:
     """Whether a word ranks records without finding them: an intent word, or a place beside a
     topic (`topic`: has_topic of the query)."""
     return bool(term.intent) or (bool(term.place) and topic)
+
+
+def named_places(terms: Sequence[Term]) -> dict[str, str]:
+    """The places the query names beside its topic (preferences, not words to hold), each
+    with its town's council area ("" for none: Term.area)."""
+    topic = has_topic(terms)
+    return {term.place: term.area for term in terms if term.place and preference(term, topic)}
