@@ -95,7 +95,7 @@ def _names(title: str) -> set[str]:
     """A council's name and the places it names, as name keys: "City of Edinburgh Council",
     "City of Edinburgh", "Edinburgh" (nearby.council_place, read again while it finds one),
     and its area's key ("rhondda cynon taf" of "Rhondda Cynon Taf County Borough Council")."""
-    names = {name_words(title), council_area(title)}
+    names = {name_words(title), council_area(title)} - {""}
     place: str | None = title
     while (place := council_place(place)) and name_words(place) not in names:
         names.add(name_words(place))

@@ -118,16 +118,14 @@ def placed(engine: SearchEngine, terms: list[Term], clauses: list[Clause], topic
     it 0), so the boost never brings a place's unrelated records back."""
     named = ("title", "publisher")  # a record about the place names it there, not in passing
     places: dict[str, set[int]] = {}
-    areas: dict[str, str] = {}
     for term, clause in zip(terms, clauses):
         if term.place and preference(term, topic):
             holders = records_holding(engine, clause, named)
             # A place of several words is held by records holding every one of them.
             places[term.place] = places[term.place] & holders if term.place in places else holders
-            areas[term.place] = term.area
     if not places:
         return set()
-    for place, area in areas.items():
+    for place, area in named_places(terms).items():
         if area:  # a town's records are its council area's too ("skegness": Lincolnshire's)
             places[place] |= published_by_council(engine, holding_all(engine, area_clauses(area), named), area)
     # The topic in the record's own words (its publisher's too: "leeds city council"), not only in a
