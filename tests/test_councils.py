@@ -55,6 +55,20 @@ def search(tmp_path_factory):
         _council("leeds", "Leeds City Council"),
         _council("york", "City of York Council"),
         _parking_permit_page(),
+        _record(
+            "planning-permission",
+            "Planning permission",
+            "Ministry of Housing, Communities and Local Government",
+            "govuk-content",
+            "When you need planning permission and how to apply to your local planning authority.",
+        ),
+        _record(
+            "planning-tables",
+            "Planning applications by local authority",
+            "Ministry of Housing, Communities and Local Government",
+            "dataset",
+            "Planning applications received and decided, by local authority.",
+        ),
         _record("crime", "Police recorded crime", "Home Office", "dataset", "Recorded crime by police force area."),
         _record("zones", "Residents parking zones", "Example Borough Council", "dataset", "Parking zones and permits."),
         _record("york-permits", "Parking permits", "City of York Council", "dataset", "York's parking permit zones."),
@@ -66,6 +80,10 @@ def search(tmp_path_factory):
         ),
         *(
             _record(f"crime-{n}", "Crime", f"Borough{chr(97 + n)}ton Borough Council", "dataset", "Crime figures.")
+            for n in range(24)
+        ),
+        *(
+            _record(f"plans-{n}", "Planning", f"Borough{chr(97 + n)}ton Borough Council", "dataset", "Permission.")
             for n in range(24)
         ),
     ]
@@ -177,3 +195,11 @@ def test_a_town_named_with_its_area_is_about_the_area_alone(towns):
     are its place's, and the notice does not say which area Skegness is in."""
     answer = towns("gritting routes skegness lincolnshire")
     assert _ids(answer)[0] == "gritting" and "place_matches" in answer["results"][0]["reasons"]
+
+
+def test_a_page_sending_you_to_the_local_planning_authority_sends_you_to_the_council(search):
+    """A council is the local planning (or highway, or housing) authority: GOV.UK's planning
+    page says "apply to your local planning authority" and never "council", so Leeds's council
+    did not follow it."""
+    ids = _ids(search("planning permission leeds", limit=20))
+    assert ids.index("leeds") == ids.index("planning-permission") + 1, ids

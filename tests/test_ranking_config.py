@@ -21,6 +21,7 @@ def test_both_site_configs_carry_the_same_search_vocabulary():
     estate = load_config(REPO / "site" / "full-estate.toml")
     assert curated.synonyms == estate.synonyms and curated.intents == estate.intents
     assert curated.fillers == estate.fillers and curated.openings == estate.openings
+    assert curated.optional_words == estate.optional_words == ("search",)
     words = {group[0] for group in curated.synonyms}
     assert {"ons", "hmrc", "dvla", "mot", "vat", "mtd", "epc", "uprn"} <= words
     assert {"api", "dataset", "statistics", "documentation", "guidance"} <= {word for word, _ in curated.intents}
@@ -33,6 +34,7 @@ def test_both_site_configs_carry_the_same_search_vocabulary():
         ('[search]\nsynonyms = [["ons"]]', "two or more words"),
         ('[search.intents]\napi = ["apis"]', "search.intents.api"),
         ('[search.openings]\nhow = "guidance"', "search.openings"),
+        ('[search]\noptional_words = ["planning search"]', "search.optional_words"),
         ('[search.openings]\n"how many people" = 1', "search.openings"),
     ],
 )
@@ -597,3 +599,29 @@ def test_a_question_naming_no_future_puts_what_is_before_projections(tmp_path):
     typing = catalogue_on(tmp_path / "typing", [record(**data) for data in alike])
     answer = typing.call("search_government_knowledge", {"query": "population of bristol proj"}, prefix_last=True)
     assert [result["id"] for result in answer["results"]] == ["projections", "projects"]
+
+
+def test_a_search_asked_for_need_not_say_search(tmp_path):
+    """ "planning applications search" asks for planning applications, to search: a page
+    about them need not say "search" (site.toml's search.optional_words). Required, the word
+    left HM Land Registry's "Official Search" services (holding "search" and "applications")
+    level with the planning page in the any-term tier."""
+    planning = record(
+        id="planning-applications",
+        title="Planning applications",
+        summary="Planning applications made to the council, with their decisions.",
+        url="https://www.gov.uk/planning-applications",
+        publisher="Ministry of Housing, Communities and Local Government",
+    )
+    official = record(
+        id="official-search",
+        title="Official search applications",
+        summary="Applications for an official search of a registered title.",
+        url="https://www.gov.uk/official-search",
+        publisher="HM Land Registry",
+    )
+    results = results_on(tmp_path, [planning, official])("planning applications search")
+    assert [(result["id"], result["matchMode"]) for result in results] == [
+        ("planning-applications", "all_terms"),
+        ("official-search", "any_term"),
+    ]

@@ -55,6 +55,7 @@ class SiteConfig:
     synonyms: tuple[tuple[str, ...], ...] = ()
     intents: tuple[tuple[str, tuple[str, ...]], ...] = ()
     fillers: tuple[str, ...] = ()  # words or phrases that say how, where or when someone asks ("near", "latest")
+    optional_words: tuple[str, ...] = ()  # words a record need not hold beside the query's others ("search")
     # A question's opening words -> the words that say what it asks about, searched instead.
     openings: tuple[tuple[str, str], ...] = ()
     # Intent words that name their kind of resource and nothing else ("api"): the first result is of that kind.
@@ -115,7 +116,8 @@ def load_config(path: Path, sources_dir: Path | None = None) -> SiteConfig:
 
 
 def _search(path: Path, table: Any) -> dict[str, Any]:
-    """The [search] table: synonym groups, intent words (and those that lead), fillers and question openings, checked."""
+    """The [search] table: synonym groups, intent words (and those that lead), fillers, optional words and question
+    openings, checked."""
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [search] must be a table")
     groups = table.get("synonyms", [])
@@ -148,6 +150,9 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
     fillers = table.get("fillers", [])
     if not isinstance(fillers, list) or not all(isinstance(w, str) and w.strip() for w in fillers):
         raise ConfigError(f"{path}: search.fillers must be a list of words or phrases")
+    optional = table.get("optional_words", [])
+    if not isinstance(optional, list) or not all(isinstance(w, str) and len(w.split()) == 1 for w in optional):
+        raise ConfigError(f"{path}: search.optional_words must be a list of single words")
     openings = table.get("openings", {})
     if not isinstance(openings, dict) or not all(
         isinstance(words, str) and len(words.split()) >= 2 and isinstance(asks, str) for words, asks in openings.items()
@@ -161,6 +166,7 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
         "intents": tuple((word, tuple(types)) for word, types in intents.items()),
         "leading_intents": tuple(leading),
         "fillers": tuple(" ".join(words.lower().split()) for words in fillers),
+        "optional_words": tuple(word.strip().lower() for word in optional),
         "openings": tuple(
             (" ".join(words.lower().split()), " ".join(asks.split())) for words, asks in openings.items()
         ),

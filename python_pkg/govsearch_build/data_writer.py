@@ -162,6 +162,7 @@ def search_terms_of(config: SiteConfig, records: list[Record] | None = None) -> 
         {word: list(types) for word, types in config.intents},
         leading=config.leading_intents,
         fillers=config.fillers,
+        optional=config.optional_words,
         openings=dict(config.openings),
     )
 
@@ -219,6 +220,7 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
             "intents": {word: list(types) for word, types in config.intents},
             "leading_intents": list(config.leading_intents),
             "fillers": list(config.fillers),
+            "optional_words": list(config.optional_words),
             "openings": dict(config.openings),
             "places": places,
             "areas": town_areas(records, gazetteer_areas(), places),

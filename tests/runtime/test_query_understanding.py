@@ -11,6 +11,7 @@ VOCABULARY = SearchTerms.from_lists(
     [["ons", "office for national statistics"]],
     {"data": ["dataset"], "api": ["api"], "who": ["organisation"]},
     fillers=["near", "nearest", "please", "next to", "latest", "last year"],
+    optional=["search"],
     places=["bristol", "leeds"],
     openings={"how many people live in": "population", "how many people": ""},
 )
@@ -89,6 +90,17 @@ def test_a_councils_name_of_several_words_is_one_place():
     assert owned[3].indexed == "somerset"
     # Outside the name the same word is a word to find.
     assert [term.place for term in query_terms("north east unemployment", search_terms=vocabulary)] == ["", "", ""]
+
+
+def test_an_optional_word_is_required_only_where_nothing_else_is():
+    # "planning applications search": a page of planning applications need not say "search".
+    assert required("planning applications search") == {"planning", "applications"}
+    # Alone, or beside words that are themselves preferences, it is what is asked for.
+    assert required("search") == {"search"}
+    assert required("search data") == {"search"}
+    assert required("planning search Bristol") == {"planning"}
+    # It still ranks: any_term and all_terms alike search it.
+    assert [term.typed for term in read("planning applications search")] == ["planning", "applications", "search"]
 
 
 def test_filler_words_are_left_out_beside_other_words():

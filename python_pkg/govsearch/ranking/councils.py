@@ -50,10 +50,14 @@ def candidates(
 
 
 # A record saying the council is where it is done: "your local council", "the council responsible
-# for the road", "Council Tax"; not a council's homes ("buying your council home").
+# for the road", "Council Tax"; not a council's homes ("buying your council home"). Or the local
+# authority, by its duty or not: "apply to your local planning authority", "the local highway
+# authority" (not "local authority" alone, which titles every table "by local authority").
 _COUNCILS_OWN = re.compile(
     r"\b(?:your|local|the)\s+council(?:'s)?\b(?!\s+(?:homes?|house|houses|housing|tenants?|flats?)\b)"
-    r"|\bcouncil\s+tax\b",
+    r"|\bcouncil\s+tax\b"
+    r"|\b(?:your|the)\s+local\s+(?:\w+\s+)?authority\b"
+    r"|\blocal\s+(?:planning|highways?|education|housing|licensing)\s+authority\b",
     re.IGNORECASE,
 )
 

@@ -35,6 +35,7 @@ class RankingData:
             search.get("intents", {}),
             leading=search.get("leading_intents", ()),
             fillers=search.get("fillers", ()),
+            optional=search.get("optional_words", ()),
             openings=search.get("openings", {}),
             places=search.get("places", ()),
             areas=search.get("areas", {}),

@@ -62,6 +62,8 @@ class Term:
     # The council area a town the place names lies in, as a name key ("lincolnshire" for
     # "skegness"; "" for none): the area's records and council are the town's (SearchTerms.areas).
     area: str = ""
+    # A word of what the asker wants done ("search"): not required where another word is (SearchTerms.optional).
+    optional: bool = False
 
     @property
     def fuzzable(self) -> bool:
@@ -110,7 +112,8 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
             place, indexed = ("", term.indexed) if intent else _named_place(term, in_place_names)
             if not place and not intent:
                 place = _place(term.typed, search_terms)
-            combined.append(Term(term.typed, indexed, intent=intent, place=place))
+            optional = term.typed in search_terms.optional
+            combined.append(Term(term.typed, indexed, intent=intent, place=place, optional=optional))
             position += 1
             continue
         length, token = hit
@@ -235,18 +238,22 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
     """The clauses that search `terms` in one match mode.
 
     all_terms and fuzzy require every word but intent words (unless the
-    query is nothing else) and place words beside a word that is neither
+    query is nothing else), place words beside a word that is neither
     ("population of Bristol" requires "population": Bristol's records come
-    first, national ones still count); fuzzy lets the `misspelt` words (by
-    default every word long enough) match with one typo. any_term requires none.
+    first, national ones still count) and optional words beside a required
+    one ("dudley planning applications search" requires "planning" and
+    "applications"); fuzzy lets the `misspelt` words (by default every word
+    long enough) match with one typo. any_term requires none.
     """
     if mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {mode!r}")
     only_intents = all(term.intent for term in terms)
     topic = has_topic(terms)
+    needed = [term for term in terms if only_intents or not preference(term, topic)]
+    anchored = any(not term.optional and not term.prefix for term in needed)
     clauses = []
     for term in terms:
-        required = mode != "any_term" and (only_intents or not preference(term, topic))
+        required = mode != "any_term" and term in needed and not (term.optional and anchored)
         presence = "required" if required else "optional"
         if term.prefix:
             clauses.append(Clause(term.indexed, presence, wildcard=True))

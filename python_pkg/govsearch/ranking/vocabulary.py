@@ -50,6 +50,9 @@ class SearchTerms:
     # stem asks for nothing ("documents" is no "documentation", "figure out" no "figures"), nor
     # does the singular of a word the site lists in the plural ("statistic", "figure", "doc").
     intent_forms: frozenset[str] = frozenset()
+    # Words as typed that say what the asker wants done with the answer, not what it is about
+    # ("planning applications search"): a record the query's other words find need not hold them.
+    optional: frozenset[str] = frozenset()
     # Towns no council of the estate is named after -> the council area each lies in, as name keys
     # ("skegness" -> "lincolnshire"; govsearch_build.places.town_areas).
     areas: Mapping[str, str] = field(default_factory=dict)
@@ -83,6 +86,7 @@ class SearchTerms:
         intents: dict[str, list[str]],
         *,
         fillers: Collection[str] = (),
+        optional: Collection[str] = (),
         places: Collection[str] = (),
         openings: dict[str, str] | None = None,
         leading: Collection[str] = (),
@@ -114,6 +118,7 @@ class SearchTerms:
             dict(openings or {}),
             frozenset(leading_terms),
             frozenset(forms),
+            frozenset(optional),
             dict(areas or {}),
         )
 
