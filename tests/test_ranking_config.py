@@ -625,3 +625,45 @@ def test_a_search_asked_for_need_not_say_search(tmp_path):
         ("planning-applications", "all_terms"),
         ("official-search", "any_term"),
     ]
+
+
+def test_a_record_holding_the_rare_topic_outranks_one_holding_the_common_words(tmp_path):
+    """No record holds every word of "can i get universal credit if i work part time"; the
+    any-term tier then ranks by the share of the query's words a record holds. Counted one
+    word each, "Maximum weekly working hours" (holding "work", "part" and "time", which many
+    records hold) led the Universal Credit page (holding the rare words only); a lacking word
+    now counts in part by its information (rules.LACKING_BY_INFORMATION)."""
+    credit = record(
+        id="universal-credit",
+        title="Universal Credit",
+        summary="A payment to help with your living costs if you're on a low income.",
+        url="https://www.gov.uk/universal-credit",
+        publisher="Department for Work and Pensions",
+        resourceType="govuk-content",
+    )
+    hours = record(
+        id="working-hours",
+        title="Maximum weekly working hours",
+        summary="How many hours a week you can be made to work, full or part time.",
+        url="https://www.gov.uk/maximum-weekly-working-hours",
+        publisher="Department for Business and Trade",
+        resourceType="govuk-content",
+    )
+    common = [
+        record(
+            id=f"common-{n}",
+            title=f"Topic {n}",
+            summary="Part of the time you work here.",
+            url=f"https://www.gov.uk/topic-{n}",
+            resourceType="govuk-content",
+        )
+        for n in range(12)
+    ]
+    # The rest of the catalogue holds none of the words: "work", "part" and "time" are common, not everywhere.
+    other = [
+        record(id=f"other-{n}", title=f"Other {n}", summary="Rivers and roads.", url=f"https://www.gov.uk/other-{n}")
+        for n in range(60)
+    ]
+    results = results_on(tmp_path, [credit, hours, *common, *other])("can i get universal credit if i work part time")
+    assert [result["id"] for result in results[:2]] == ["universal-credit", "working-hours"]
+    assert results[0]["matchMode"] == "any_term"

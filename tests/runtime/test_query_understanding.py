@@ -228,10 +228,11 @@ def test_editions_stay_in_their_modes():
 
 def test_any_term_shares_divide_by_coverage_for_each_word_lacking(catalogue):
     # Coordination: a record holding more of the query's words comes first in any_term mode
-    # (docs/ranking.md); the words' idf orders records holding as many.
+    # (docs/ranking.md); the words' idf orders records holding as many. A word lacking counts
+    # as one word in part, and in part as its share of the query's information.
     from govsearch.ranking.coverage import Coverage
     from govsearch.ranking.index_evidence import records_holding
-    from govsearch.ranking.rules import COVERAGE
+    from govsearch.ranking.rules import COVERAGE, LACKING_BY_INFORMATION
 
     engine = catalogue.engine
     terms = read("flood zones price")
@@ -241,8 +242,17 @@ def test_any_term_shares_divide_by_coverage_for_each_word_lacking(catalogue):
     everyone = sorted(set().union(*holders))
     for number, share in zip(everyone, coverage.shares(everyone)):
         held = [word for word, records in enumerate(holders) if number in records]
-        expected = sum(coverage.weights[word] for word in held) * COVERAGE ** (len(held) - len(clauses))
+        lacking = [
+            1 - LACKING_BY_INFORMATION + LACKING_BY_INFORMATION * len(clauses) * weight
+            for word, weight in enumerate(coverage.weights)
+            if word not in held
+        ]
+        expected = sum(coverage.weights[word] for word in held) * COVERAGE ** -sum(lacking)
         assert abs(share - expected) < 1e-12, (number, held)
+    # Lacking every word is lacking as many words as there are; lacking a rarer one, more than one.
+    assert abs(sum(coverage.lacks) - len(clauses)) < 1e-12
+    rarest, commonest = coverage.weights.index(max(coverage.weights)), coverage.weights.index(min(coverage.weights))
+    assert coverage.lacks[rarest] > 1 > coverage.lacks[commonest]
     both = [n for n in everyone if n in holders[0] and n in holders[1]]
     alone = [n for n in everyone if n in holders[2] and n not in holders[0] and n not in holders[1]]
     assert both and alone

@@ -24,19 +24,27 @@ class Coverage:
     word of `inflation rate` ("inflation": 2 records) then outweighs one
     holding only the common word ("rate": 71), which a title match would
     otherwise carry above it; when the words are equally rare this is k of
-    n words, k / n. A record found only by an intent word ("api") holds none
-    of the subject's words: 0, after the others."""
+    n words, k / n. Each word a record lacks divides its share by COVERAGE
+    once for a word of average information, more for a rarer word, less for
+    a commoner one (rules.LACKING_BY_INFORMATION): holding "universal credit"
+    and lacking "work", "part" and "time" is not lacking three topics. A
+    record found only by an intent word ("api") holds none of the subject's
+    words: 0, after the others."""
 
     def __init__(self, engine: SearchEngine, words: list[Clause]):
         self.holders = [records_holding(engine, clause) for clause in words]
         idf = [lunr_idf(len(held), engine.facets.count) for held in self.holders]
         self.weights = [weight / sum(idf) for weight in idf]
+        # What lacking each word counts for: one word, by its information in part.
+        blend = rules.LACKING_BY_INFORMATION
+        self.lacks = [1 - blend + blend * len(words) * weight for weight in self.weights]
         commonest = idf.index(min(idf))
         # Most of a common word's records hold no other word of the query: they
         # share the commonest word's weight, less COVERAGE for each word they lack,
         # and are not counted word by word.
         self.commonest = self.holders[commonest]
-        self.alone = {True: self.weights[commonest] * rules.COVERAGE ** (1 - len(words)), False: 0.0}
+        lacking_all_but = sum(self.lacks) - self.lacks[commonest]
+        self.alone = {True: self.weights[commonest] * rules.COVERAGE**-lacking_all_but, False: 0.0}
         self.rarer = set().union(*(held for word, held in enumerate(self.holders) if word != commonest))
         self.subject = self.rarer | self.commonest
 
@@ -67,14 +75,14 @@ class Coverage:
     def shares(self, numbers: list[int]) -> list[float]:
         """The shares of these records, in order (0: a record found by an
         intent word alone): the idf of the words held over all the words',
-        divided by COVERAGE for each word lacking; added up in the query's
-        word order, so equal holdings give equal floats."""
+        divided by COVERAGE for each word lacking (as its information counts);
+        added up in the query's word order, so equal holdings give equal floats."""
         counted = dict.fromkeys(filter(self.rarer.__contains__, numbers), 0.0)
-        lacking = dict.fromkeys(counted, len(self.holders))
-        for held, weight in zip(self.holders, self.weights):
+        lacking = dict.fromkeys(counted, sum(self.lacks))
+        for held, weight, lacks in zip(self.holders, self.weights, self.lacks):
             for number in filter(held.__contains__, counted):
                 counted[number] += weight
-                lacking[number] -= 1
+                lacking[number] -= lacks
         for number, lacks in lacking.items():
             counted[number] *= rules.COVERAGE**-lacks
         return list(map(counted.get, numbers, map(self.alone.__getitem__, map(self.commonest.__contains__, numbers))))

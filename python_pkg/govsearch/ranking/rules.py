@@ -91,6 +91,10 @@ PLACE_WEIGHT = 0.0
 # any_term: each word of the query a record lacks divides its share by this (coordination):
 # a record holding more of the words comes first, its words' idf orders records holding as many.
 COVERAGE = 2.0
+# ... where a lacking word counts as (1 - this) of a word, plus this much of its share of the
+# query's information (n words x its idf weight): a record lacking the rare word of "can i get
+# universal credit if i work part time" lacks more than one lacking "work", "part" and "time".
+LACKING_BY_INFORMATION = 0.5
 # any_term: a related word of a query word (ranking.related) counts for lunr's score this
 # much of what the word itself would (lunr's clause boost).
 ALTERNATIVE_BOOST = 0.5
@@ -151,6 +155,7 @@ def settings() -> tuple[float, ...]:
         TIER_TARGET,
         POOL,
         COVERAGE,
+        LACKING_BY_INFORMATION,
         ALTERNATIVE_BOOST,
         ALTERNATIVES,
         ALTERNATIVE_POSTINGS,
