@@ -35,6 +35,10 @@ def test_both_site_configs_carry_the_same_search_vocabulary():
         ('[search.intents]\napi = ["apis"]', "search.intents.api"),
         ('[search.openings]\nhow = "guidance"', "search.openings"),
         ('[search]\noptional_words = ["planning search"]', "search.optional_words"),
+        ('[search]\noptional_words = ["Search"]', "search.optional_words"),
+        ('[search]\noptional_words = ["the"]', "search.optional_words"),
+        ('[search]\noptional_words = ["near"]\nfillers = ["near"]', "search.optional_words"),
+        ('[search]\noptional_words = ["api"]\n[search.intents]\napi = ["api"]', "search.optional_words"),
         ('[search.openings]\n"how many people" = 1', "search.openings"),
     ],
 )

@@ -151,8 +151,17 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
     if not isinstance(fillers, list) or not all(isinstance(w, str) and w.strip() for w in fillers):
         raise ConfigError(f"{path}: search.fillers must be a list of words or phrases")
     optional = table.get("optional_words", [])
-    if not isinstance(optional, list) or not all(isinstance(w, str) and len(w.split()) == 1 for w in optional):
-        raise ConfigError(f"{path}: search.optional_words must be a list of single words")
+    # Each read as typed, one word (not a stop word), and read no other way: a filler is left out,
+    # an intent word asks for types and a synonym is its group's token before it could be optional.
+    taken = {" ".join(str(words).lower().split()) for words in [*fillers, *intents, *(w for g in groups for w in g)]}
+    if not isinstance(optional, list) or not all(
+        isinstance(word, str) and [typed for typed, _ in analysed(word)] == [word] and word not in taken
+        for word in optional
+    ):
+        raise ConfigError(
+            f"{path}: search.optional_words must be a list of single lower-case words, none a stop word,"
+            " a filler, an intent word or a synonym"
+        )
     openings = table.get("openings", {})
     if not isinstance(openings, dict) or not all(
         isinstance(words, str) and len(words.split()) >= 2 and isinstance(asks, str) for words, asks in openings.items()
@@ -166,7 +175,7 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
         "intents": tuple((word, tuple(types)) for word, types in intents.items()),
         "leading_intents": tuple(leading),
         "fillers": tuple(" ".join(words.lower().split()) for words in fillers),
-        "optional_words": tuple(word.strip().lower() for word in optional),
+        "optional_words": tuple(optional),
         "openings": tuple(
             (" ".join(words.lower().split()), " ".join(asks.split())) for words, asks in openings.items()
         ),

@@ -99,8 +99,12 @@ def test_an_optional_word_is_required_only_where_nothing_else_is():
     assert required("search") == {"search"}
     assert required("search data") == {"search"}
     assert required("planning search Bristol") == {"planning"}
-    # It still ranks: any_term and all_terms alike search it.
-    assert [term.typed for term in read("planning applications search")] == ["planning", "applications", "search"]
+    # It still ranks: all_terms searches it, optional.
+    terms = read("planning applications search")
+    assert [(clause.term, clause.presence) for clause in clauses_for(terms, "all_terms")][-1] == ("search", "optional")
+    # Finished but still typed as a prefix (the search box), it is optional as when typed in full.
+    typing = query_terms("planning applications search", prefix_last=True, search_terms=VOCABULARY)
+    assert [clause.presence for clause in clauses_for(typing, "all_terms")] == ["required", "required", "optional"]
 
 
 def test_filler_words_are_left_out_beside_other_words():
@@ -226,7 +230,7 @@ def test_editions_stay_in_their_modes():
     assert [item.number for item in ranked] == [0, 1]
 
 
-def test_any_term_shares_divide_by_coverage_for_each_word_lacking(catalogue):
+def test_any_term_shares_divide_by_coverage_for_each_word_lacking_by_its_information(catalogue):
     # Coordination: a record holding more of the query's words comes first in any_term mode
     # (docs/ranking.md); the words' idf orders records holding as many. A word lacking counts
     # as one word in part, and in part as its share of the query's information.

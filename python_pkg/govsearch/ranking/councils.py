@@ -51,13 +51,14 @@ def candidates(
 
 # A record saying the council is where it is done: "your local council", "the council responsible
 # for the road", "Council Tax"; not a council's homes ("buying your council home"). Or the local
-# authority, by its duty or not: "apply to your local planning authority", "the local highway
-# authority" (not "local authority" alone, which titles every table "by local authority").
+# authority, yours or by its duty: "apply to your local planning authority", "the local highway
+# authority"; not "the local authority" alone, which ONS's lookups and geographies say
+# ("the local authority districts") and every table "by local authority".
 _COUNCILS_OWN = re.compile(
     r"\b(?:your|local|the)\s+council(?:'s)?\b(?!\s+(?:homes?|house|houses|housing|tenants?|flats?)\b)"
     r"|\bcouncil\s+tax\b"
-    r"|\b(?:your|the)\s+local\s+(?:\w+\s+)?authority\b"
-    r"|\blocal\s+(?:planning|highways?|education|housing|licensing)\s+authority\b",
+    r"|\byour\s+local\s+(?:\w+\s+)?authority\b"
+    r"|\blocal\s+(?:planning|highways?|education|housing|licensing)\s+authorit(?:y|ies)\b",
     re.IGNORECASE,
 )
 

@@ -40,7 +40,7 @@ class Coverage:
         self.lacks = [1 - blend + blend * len(words) * weight for weight in self.weights]
         commonest = idf.index(min(idf))
         # Most of a common word's records hold no other word of the query: they
-        # share the commonest word's weight, less COVERAGE for each word they lack,
+        # share the commonest word's weight, divided for every other word they lack,
         # and are not counted word by word.
         self.commonest = self.holders[commonest]
         lacking_all_but = sum(self.lacks) - self.lacks[commonest]
@@ -78,11 +78,13 @@ class Coverage:
         divided by COVERAGE for each word lacking (as its information counts);
         added up in the query's word order, so equal holdings give equal floats."""
         counted = dict.fromkeys(filter(self.rarer.__contains__, numbers), 0.0)
-        lacking = dict.fromkeys(counted, sum(self.lacks))
+        lacking = dict.fromkeys(counted, 0.0)
         for held, weight, lacks in zip(self.holders, self.weights, self.lacks):
-            for number in filter(held.__contains__, counted):
-                counted[number] += weight
-                lacking[number] -= lacks
+            for number in counted:
+                if number in held:
+                    counted[number] += weight
+                else:
+                    lacking[number] += lacks
         for number, lacks in lacking.items():
             counted[number] *= rules.COVERAGE**-lacks
         return list(map(counted.get, numbers, map(self.alone.__getitem__, map(self.commonest.__contains__, numbers))))

@@ -10,7 +10,8 @@ prefix-while-typing (`prefix_last`), which the page decides.
 
 Query understanding lives here too: a phrase of a synonym group becomes the
 group's token, intent words ask for resource types, a place beside a topic
-is preferred rather than required, filler words ("near", and a stop
+is preferred rather than required, an optional word ("search") is required
+only where no other word is, filler words ("near", and a stop
 word's contraction: "isn't", "don't") are left out, and a question's opening
 words are read as what they ask about ("how many people live in" ->
 "population").
@@ -78,7 +79,8 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     matches as a prefix (from PREFIX_MIN_LENGTH letters), so results appear
     before a word is finished. A phrase of a synonym group becomes the
     group's word; an intent word carries the resource types it asks for; a
-    place word is marked (preferred, not required, beside other words).
+    place word is marked (preferred, not required, beside other words), and
+    an optional word ("search": required only where no other word is).
     Filler words and phrases ("near", "next to", "latest") are left out when other words remain,
     and a question's opening words are read as what they ask about.
     """
@@ -120,7 +122,8 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
         typed = " ".join(term.typed for term in finished[position : position + length])
         combined.append(Term(typed, token, synonym=True))
         position += length
-    combined += [term for term in terms if term.prefix]
+    # A finished word still typed as a prefix (the search box) is optional as when typed in full.
+    combined += [replace(term, optional=term.typed in search_terms.optional) for term in terms if term.prefix]
     # One term per index term, in the order first typed; of words sharing it, an intent word's
     # reading ("documents documentation" asks for documentation as "documentation documents" does).
     first: dict[tuple[str, bool], Term] = {}

@@ -88,12 +88,14 @@ SPELLING_KEEPS = 0.7
 # otherwise lift a record that names the place (a council's brownfield register) above
 # the topic's own records ("population of Cornwall").
 PLACE_WEIGHT = 0.0
-# any_term: each word of the query a record lacks divides its share by this (coordination):
-# a record holding more of the words comes first, its words' idf orders records holding as many.
+# any_term: each word of the query a record lacks divides its share by this (coordination),
+# once for a word of average information: a record holding more of the words mostly comes
+# first, its words' idf orders records holding as many.
 COVERAGE = 2.0
 # ... where a lacking word counts as (1 - this) of a word, plus this much of its share of the
 # query's information (n words x its idf weight): a record lacking the rare word of "can i get
 # universal credit if i work part time" lacks more than one lacking "work", "part" and "time".
+# Between 0 and 1, so no word's lack is below 0 and no share above 1 (Coverage.scored's bound).
 LACKING_BY_INFORMATION = 0.5
 # any_term: a related word of a query word (ranking.related) counts for lunr's score this
 # much of what the word itself would (lunr's clause boost).
