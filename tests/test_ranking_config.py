@@ -636,7 +636,8 @@ def test_a_record_holding_the_rare_topic_outranks_one_holding_the_common_words(t
     any-term tier then ranks by the share of the query's words a record holds. Counted one
     word each, "Maximum weekly working hours" (holding "work", "part" and "time", which many
     records hold) led the Universal Credit page (holding the rare words only); a lacking word
-    now counts in part by its information (rules.LACKING_BY_INFORMATION)."""
+    now counts in part by its information (rules.LACKING_BY_INFORMATION). Here the shares
+    decide; in the estate lunr's score for "working" in that title still carries it first."""
     credit = record(
         id="universal-credit",
         title="Universal Credit",
