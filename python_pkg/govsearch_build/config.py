@@ -153,7 +153,7 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
     optional = table.get("optional_words", [])
     # Each read as typed, one word (not a stop word), and read no other way: a filler is left out,
     # an intent word asks for types and a synonym is its group's token before it could be optional.
-    taken = {" ".join(str(words).lower().split()) for words in [*fillers, *intents, *(w for g in groups for w in g)]}
+    taken = {" ".join(words.lower().split()) for words in [*fillers, *intents, *(w for g in groups for w in g)]}
     if not isinstance(optional, list) or not all(
         isinstance(word, str) and [typed for typed, _ in analysed(word)] == [word] and word not in taken
         for word in optional

@@ -21,7 +21,7 @@ def fit(
     budget: the query's first LEADING_TERMS words (the required ones, or
     else the optional ones: the commonest left out when they cost too much),
     then its later words in the query's order while what those leave affords
-    them, then its leading optional (intent, place or optional) words, which only rank. The
+    them, then its leading words that only rank (intent words, places, optional words). The
     words left out join `budget.dropped_words` or, past the leading ones,
     `budget.later_words`, each once."""
     leading, later = clauses[:LEADING_TERMS], clauses[LEADING_TERMS:]

@@ -114,16 +114,16 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
             place, indexed = ("", term.indexed) if intent else _named_place(term, in_place_names)
             if not place and not intent:
                 place = _place(term.typed, search_terms)
-            optional = term.typed in search_terms.optional
-            combined.append(Term(term.typed, indexed, intent=intent, place=place, optional=optional))
+            combined.append(Term(term.typed, indexed, intent=intent, place=place))
             position += 1
             continue
         length, token = hit
         typed = " ".join(term.typed for term in finished[position : position + length])
         combined.append(Term(typed, token, synonym=True))
         position += length
-    # A finished word still typed as a prefix (the search box) is optional as when typed in full.
-    combined += [replace(term, optional=term.typed in search_terms.optional) for term in terms if term.prefix]
+    combined += [term for term in terms if term.prefix]
+    # A word of what the asker wants done, typed in full or still being typed (the search box).
+    combined = [replace(term, optional=True) if term.typed in search_terms.optional else term for term in combined]
     # One term per index term, in the order first typed; of words sharing it, an intent word's
     # reading ("documents documentation" asks for documentation as "documentation documents" does).
     first: dict[tuple[str, bool], Term] = {}
@@ -252,11 +252,11 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
         raise ValueError(f"unknown match mode {mode!r}")
     only_intents = all(term.intent for term in terms)
     topic = has_topic(terms)
-    needed = [term for term in terms if only_intents or not preference(term, topic)]
-    anchored = any(not term.optional and not term.prefix for term in needed)
+    needed = [only_intents or not preference(term, topic) for term in terms]
+    anchored = any(need and not term.optional and not term.prefix for term, need in zip(terms, needed))
     clauses = []
-    for term in terms:
-        required = mode != "any_term" and term in needed and not (term.optional and anchored)
+    for term, need in zip(terms, needed):
+        required = mode != "any_term" and need and not (term.optional and anchored)
         presence = "required" if required else "optional"
         if term.prefix:
             clauses.append(Clause(term.indexed, presence, wildcard=True))
