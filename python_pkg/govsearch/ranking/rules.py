@@ -35,10 +35,11 @@ MAX_TWO_EDIT_WORDS = 2
 COMMONER = 20
 
 # The fields lunr indexes and how much each counts (lunr's field boosts):
-# the title most, then who publishes it and its keywords, then the summary,
-# then the body. The build indexes them in this order; the runtime reports
+# the title most, then its keywords (the words people type for a record that
+# its title and summary do not say, docs/meaning.md), then who publishes it,
+# then the summary, then the body. The build indexes them in this order; the runtime reports
 # matched fields in it.
-FIELD_BOOSTS = {"title": 10, "publisher": 5, "keywords": 5, "summary": 3, "body": 1}
+FIELD_BOOSTS = {"title": 10, "publisher": 5, "keywords": 8, "summary": 3, "body": 1}
 FIELDS = tuple(FIELD_BOOSTS)
 
 # Build-time record flags (govsearch_build.data_writer.record_flags) and what
