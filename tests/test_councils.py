@@ -70,6 +70,12 @@ def search(tmp_path_factory):
             "Planning applications received and decided, by local authority.",
         ),
         _record("crime", "Police recorded crime", "Home Office", "dataset", "Recorded crime by police force area."),
+        _record("crime-survey", "Crime survey", "Office for National Statistics", "dataset", "Crime as people say."),
+        _record("crime-outcomes", "Crime outcomes", "Home Office", "dataset", "What happened after a crime."),
+        _record(
+            "sold-prices", "Search sold property prices", "HM Land Registry", "govuk-content", "What homes sold for."
+        ),
+        _record("price-index", "House price index", "HM Land Registry", "dataset", "Average house prices by month."),
         _record("zones", "Residents parking zones", "Example Borough Council", "dataset", "Parking zones and permits."),
         _record("york-permits", "Parking permits", "City of York Council", "dataset", "York's parking permit zones."),
         # Other councils' rows fill the first window, as in the estate: the council's own
@@ -120,10 +126,23 @@ def test_the_places_council_follows_the_page_that_sends_you_to_it(search, query)
     )
 
 
-def test_no_council_where_no_record_says_the_council_does_it(search):
-    # Statistics: no council's homepage holds crime figures, and no result says it does.
+def test_where_no_record_says_the_council_does_it_the_council_comes_fourth(search):
+    """ "crime in leeds": nothing about Leeds, nothing saying the council does it, and nothing
+    that finds crime for any place: the council's website is the next answer after three."""
     answer = search("crime in leeds")
-    assert "leeds" not in _ids(answer) and answer["results"], answer["results"]
+    ids = _ids(answer)
+    assert ids.index("leeds") == 3, ids
+    assert answer["results"][3]["reasons"] == ["place_council"]
+
+
+def test_no_council_where_a_record_above_it_finds_any_place(search):
+    """ "house prices in leeds": "Search sold property prices" answers for Leeds as for any
+    place, and a council's homepage says nothing of prices."""
+    answer = search("house prices in leeds", limit=20)
+    ids = _ids(answer)
+    finder = ids.index("sold-prices")
+    assert finder < 3 and "finds_any_place" in answer["results"][finder]["reasons"], ids
+    assert not any("place_council" in result.get("reasons", []) for result in answer["results"]), ids
     assert any(notice["message"].startswith("None of these results is about Leeds") for notice in answer["notices"])
 
 
@@ -147,12 +166,12 @@ def test_a_council_named_in_full_is_its_place(search):
 
 
 def test_a_query_that_says_council_puts_the_council_second(search):
-    """ "Leeds council crime": no record says the council does it, but the query does; as
-    "crime in leeds" (which does not say it) brings no council, this one does, second."""
+    """ "Leeds council crime": no record says the council does it, but the query does; where
+    "crime in leeds" (which does not say it) brings the council fourth, this one brings it second."""
     for query in ("leeds council crime", "leeds councils crime", "which council is leeds crime"):
         ids = _ids(search(query))
         assert ids.index("leeds") == 1, (query, ids)
-    assert "leeds" not in _ids(search("leeds crime"))
+    assert _ids(search("leeds crime")).index("leeds") == 3
 
 
 @pytest.fixture(scope="module")

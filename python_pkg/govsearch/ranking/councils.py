@@ -10,9 +10,12 @@ says the council is where it is done ("Points you to your local council to
 apply for a parking permit"): reason `place_council`, mode `any_term` (it
 holds one word of the query). A query that says "council" itself ("Cornwall
 council planning application search") says so first: the council comes
-second. Where neither the query nor a record of the window says so ("crime
-in Nottingham": statistics, which no council's homepage holds), the answer
-is as it was."""
+second. Where neither says so ("aberdeen hmo licence": the catalogue holds
+no HMO licensing page, only census counts of HMOs), the council comes
+fourth, unless a record above that finds any place (ranking.nearby: "Search
+sold property prices" for "house prices in Leeds", "Police API" for "crime
+in Nottingham"): that record answers for the place, and a council's
+homepage says nothing of prices or crime."""
 
 from __future__ import annotations
 
@@ -31,6 +34,8 @@ from .state import Ranked
 
 # More organisations than this titled by a place's words: the words are no one council's name.
 MOST = 8
+# Where no record says the council does it, the council's place in the answer (docs/ranking.md).
+UNSAID_PLACE = 4
 
 
 def candidates(
@@ -76,19 +81,24 @@ def council_after_its_service(
     """Put the place's own council (the candidate whose title, or the place its council's
     name names, "Leeds" of "Leeds City Council", is the place named) right after the first
     record that says the council does it, or the first result where the query `asked` for
-    the council (asks_for_council). Not when the answer holds the council already."""
+    the council (asks_for_council); where neither, at UNSAID_PLACE, unless a record above it
+    finds any place. Not when the answer holds the council already."""
     said = (
         0
         if asked
         else next((at for at, item in enumerate(ranked) if _COUNCILS_OWN.search(_text(rows[item.number]))), None)
     )
     if said is None:
-        return
+        above = ranked[: UNSAID_PLACE - 1]
+        if any("finds_any_place" in item.reasons for item in above):
+            return
+        said = len(above) - 1
     shown = {item.number for item in ranked}
     for number, place in found.items():
         title = str(rows[number].get("title", ""))
         if number not in shown and LOCAL_AUTHORITY.search(title) and place in _names(title):
-            ranked.insert(said + 1, Ranked(number, ranked[said].score, "any_term", ["place_council"]))
+            score = ranked[said].score if said >= 0 else 0.0
+            ranked.insert(said + 1, Ranked(number, score, "any_term", ["place_council"]))
             return
 
 
