@@ -46,7 +46,7 @@ FIELDS = tuple(FIELD_BOOSTS)
 # each does to a record's lunr score. Reasons name the flags that applied.
 FLAG_WEIGHTS = (
     ("reviewed", 1.6),  # curated or deep-evidence: facts checked by us
-    ("official_page", 1.3),  # a GOV.UK page or an official service on service.gov.uk
+    ("official_page", 1.1),  # a GOV.UK page or an official service on service.gov.uk
     ("national_api_catalogue", 1.3),  # listed in the government's API catalogue
     ("local_authority_row", 0.6),  # a local council's catalogue row
     ("format_only_title", 0.5),  # titled only by its file format ("CSV", "GeoJSON")
@@ -75,7 +75,7 @@ PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the t
 # the estimates of what is, which it otherwise ties with.
 PROJECTION_FACTOR = 0.8
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
-INTENT_BOOST = 2.0  # the record's type is one an intent word asks for: above a reviewed page's prior (1.6 x 1.3)
+INTENT_BOOST = 2.0  # the record's type is one an intent word asks for: above a reviewed page's prior (1.6 x 1.1)
 PLACE_BOOST = 6.0  # the record holds the place the query names beside its topic (any mode)
 # Where the catalogue holds nothing local (a place no result is about, or "near me" naming none),
 # a record whose title or summary says it finds, searches, maps or looks up is the answer for any
