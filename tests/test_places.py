@@ -139,9 +139,11 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
         record(7, "Hertfordshire County Council"),
         record(8, "Surrey County Council"),
         record(9, "Essex County Council"),
+        record(10, "Wirral Council"),
     ]
     areas = {
         "Skegness": "Lincolnshire",
+        "Birkenhead": "Metropolitan Borough of Wirral",  # GeoNames's name for Wirral Council's area
         "Eccles": "City and Borough of Salford",
         "Harrogate": "North Yorkshire",
         "St Albans": "Hertfordshire",
@@ -153,6 +155,7 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
     assert {"harrogate", "st albans", "walton", "brixton"} <= set(places)
     found = town_areas(records, areas, places)
     assert found == {
+        "birkenhead": "wirral",
         "eccles": "salford",
         "skegness": "lincolnshire",
         "walton on thames": "surrey",  # named in full, one town

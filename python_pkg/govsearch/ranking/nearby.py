@@ -181,7 +181,9 @@ COUNCIL_NAMES = (
 
 # Words a place's name opens or ends with that say what kind of body or place it is, not which
 # ("City of York", "Bridgend County", "St Albans City and District").
-GENERIC_NAME_WORDS = frozenset("city of the and royal upon on le in with borough district county council".split())
+GENERIC_NAME_WORDS = frozenset(
+    "city of the and royal upon on le in with borough district county council metropolitan".split()
+)
 _LETTERS = re.compile(r"[A-Za-z]+")
 
 
