@@ -25,17 +25,16 @@ from typing import Any
 
 from ..engine import SearchEngine
 from ..terms import Clause
+from . import rules
 from .identifiers import name_words
 from .index_evidence import area_clauses, organisations, titled_by_all
 from .nearby import council_area, council_place
 from .query import Term, named_places
-from .series import LOCAL_AUTHORITY
+from .series import LOCAL_AUTHORITY, group_of
 from .state import Ranked
 
 # More organisations than this titled by a place's words: the words are no one council's name.
 MOST = 8
-# Where no record says the council does it, the council's place in the answer (docs/ranking.md).
-UNSAID_PLACE = 4
 
 
 def candidates(
@@ -75,31 +74,45 @@ def asks_for_council(terms: Sequence[Term]) -> bool:
     return any(not term.synonym and term.indexed.rstrip("'") == "council" for term in terms)
 
 
-def council_after_its_service(
+def put_council_in(
     ranked: list[Ranked], found: Mapping[int, str], rows: Mapping[int, Mapping[str, Any]], asked: bool = False
 ) -> None:
     """Put the place's own council (the candidate whose title, or the place its council's
     name names, "Leeds" of "Leeds City Council", is the place named) right after the first
     record that says the council does it, or the first result where the query `asked` for
-    the council (asks_for_council); where neither, at UNSAID_PLACE, unless a record above it
-    finds any place. Not when the answer holds the council already."""
+    the council (asks_for_council), but no later than after the answer's first
+    rules.COUNCIL_AFTER results (a series counted once, as the answer shows it); where
+    neither says so, there, unless a record among those results finds any place. Not when
+    the answer holds the council already."""
     said = (
         0
         if asked
         else next((at for at, item in enumerate(ranked) if _COUNCILS_OWN.search(_text(rows[item.number]))), None)
     )
-    if said is None:
-        above = ranked[: UNSAID_PLACE - 1]
-        if any("finds_any_place" in item.reasons for item in above):
-            return
-        said = len(above) - 1
+    after = _after_results(ranked, rows, rules.COUNCIL_AFTER)
+    if said is not None:
+        after = min(said + 1, after)  # a record saying so far down says it no less
+    elif any("finds_any_place" in item.reasons for item in ranked[:after]):
+        return
     shown = {item.number for item in ranked}
     for number, place in found.items():
         title = str(rows[number].get("title", ""))
         if number not in shown and LOCAL_AUTHORITY.search(title) and place in _names(title):
-            score = ranked[said].score if said >= 0 else 0.0
-            ranked.insert(said + 1, Ranked(number, score, "any_term", ["place_council"]))
+            ranked.insert(after, Ranked(number, ranked[after - 1].score, "any_term", ["place_council"]))
             return
+
+
+def _after_results(ranked: Sequence[Ranked], rows: Mapping[int, Mapping[str, Any]], count: int) -> int:
+    """Where the answer's result after its first `count` begins: the first record of the
+    next series (ranking.series shows a series as its best-placed record), or the end."""
+    seen: set[object] = set()
+    for at, item in enumerate(ranked):
+        key = group_of(rows[item.number]) or item.number
+        if key not in seen:
+            if len(seen) == count:
+                return at
+            seen.add(key)
+    return len(ranked)
 
 
 def _text(row: Mapping[str, Any]) -> str:

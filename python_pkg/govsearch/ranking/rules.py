@@ -37,8 +37,8 @@ COMMONER = 20
 # The fields lunr indexes and how much each counts (lunr's field boosts):
 # the title most, then its keywords (the words people type for a record that
 # its title and summary do not say, docs/meaning.md), then who publishes it,
-# then the summary, then the body. The build indexes them in this order; the runtime reports
-# matched fields in it.
+# then the summary, then the body. The build indexes them in this dict's order (the index's
+# own, not the order of weight); the runtime reports matched fields in it.
 FIELD_BOOSTS = {"title": 10, "publisher": 5, "keywords": 8, "summary": 3, "body": 1}
 FIELDS = tuple(FIELD_BOOSTS)
 
@@ -81,6 +81,9 @@ PLACE_BOOST = 6.0  # the record holds the place the query names beside its topic
 # a record whose title or summary says it finds, searches, maps or looks up is the answer for any
 # place ("Find and compare schools in England" for "schools in Manchester"): ranking.nearby.finders_first.
 FINDER_BOOST = 2.0
+# Where nothing is local for a place named and no record says the council does it, the place's
+# own council comes after this many results, unless one of them finds any place (ranking.councils).
+COUNCIL_AFTER = 3
 # "Did you mean" offers a word only if most letters of the longer of it and the word typed are
 # in both, in order ("reduncy" -> "redundancy", 7 of 10; never "harrogate" -> "harlow", 4 of 9).
 SPELLING_KEEPS = 0.7
@@ -171,8 +174,9 @@ def settings() -> tuple[float, ...]:
 
 
 def evidence_settings() -> tuple[float, ...]:
-    """The settings row evidence reads (ranking.evidence, nearby.finders_first), for the same reason as `settings`."""
-    return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST, PROJECTION_FACTOR)
+    """The settings row evidence reads (ranking.evidence, nearby.finders_first, councils.put_council_in),
+    for the same reason as `settings`."""
+    return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST, PROJECTION_FACTOR, COUNCIL_AFTER)
 
 
 def near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:

@@ -233,7 +233,7 @@ def _second_stage(
     if ranked and kinds and not state.start:  # the answer's first result: a later window keeps its order
         kind_first(ranked, [pool[item.number] for item in ranked], kinds, terms, state.ranking.search_terms)
     if bodies:
-        councils.council_after_its_service(ranked, bodies, pool, councils.asks_for_council(terms))
+        councils.put_council_in(ranked, bodies, pool, councils.asks_for_council(terms))
     return ranked, pool
 
 

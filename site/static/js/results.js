@@ -286,7 +286,8 @@ export function noticeList(result, added, typed, searchLink) {
   // One note, not two, on a phone's first screen.
   const lead = asked ? `The first result is the kind you asked for, though it matches ${LOOSER[all[0].matchMode].replace("them", "your words")}` : "";
   const results = asked ? all.slice(1) : all;
-  // A place's own council, put after the page that sends you to it (reason place_council), matches the place alone.
+  // A place's own council, put after the page that sends you to it or the first three results (reason place_council),
+  // matches the place alone.
   const council = (item) => (item.reasons || []).includes("place_council");
   const looser = results.findIndex((item) => Object.hasOwn(LOOSER, item.matchMode) && !council(item));
   if (looser > 0 && results[0].matchMode === "all_terms") {
