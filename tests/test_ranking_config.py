@@ -631,6 +631,31 @@ def test_a_search_asked_for_need_not_say_search(tmp_path):
     ]
 
 
+def test_an_optional_word_lifts_no_record_holding_it(tmp_path):
+    """ "planning applications search": both records hold every word, but "search" says what
+    the asker will do, not what about (rules.OPTIONAL_WEIGHT): HM Land Registry's "Official
+    Search" service, titled by it, led the planning page by it."""
+    planning = record(
+        id="planning-applications",
+        title="Planning applications",
+        summary="Planning applications made to the council, with their decisions.",
+        url="https://www.gov.uk/planning-applications",
+        publisher="Ministry of Housing, Communities and Local Government",
+    )
+    official = record(
+        id="official-search",
+        title="Official Search applications",
+        summary="Applications for an official search of a title, for planning a purchase.",
+        url="https://www.gov.uk/official-search",
+        publisher="HM Land Registry",
+    )
+    results = results_on(tmp_path, [planning, official])("planning applications search")
+    assert [(result["id"], result["matchMode"]) for result in results] == [
+        ("planning-applications", "all_terms"),
+        ("official-search", "all_terms"),
+    ]
+
+
 def test_a_record_holding_the_rare_topic_outranks_one_holding_the_common_words(tmp_path):
     """No record holds every word of "can i get universal credit if i work part time"; the
     any-term tier then ranks by the share of the query's words a record holds. Counted one

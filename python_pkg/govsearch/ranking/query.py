@@ -262,8 +262,11 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
             clauses.append(Clause(term.indexed, presence, wildcard=True))
             continue
         fuzzy = mode == "fuzzy" and term.fuzzable and (misspelt is None or term.indexed in misspelt)
-        # A place beside a topic ranks by rules.PLACE_BOOST, not by lunr's score for its name.
+        # A place beside a topic ranks by rules.PLACE_BOOST, not by lunr's score for its name; an
+        # optional word beside a required one not at all.
         weight = rules.PLACE_WEIGHT if term.place and topic else 1.0  # a place is never an intent word
+        if term.optional and anchored:
+            weight = rules.OPTIONAL_WEIGHT
         clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0, boost=weight))
     return clauses
 

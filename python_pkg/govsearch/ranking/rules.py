@@ -92,6 +92,10 @@ SPELLING_KEEPS = 0.7
 # otherwise lift a record that names the place (a council's brownfield register) above
 # the topic's own records ("population of Cornwall").
 PLACE_WEIGHT = 0.0
+# ... and so does an optional word ("search") beside a required one: it says what the asker wants
+# done with the answer, and HM Land Registry's "Official Search" APIs, holding it as their topic,
+# led "dudley planning applications search" by it (docs/ranking.md).
+OPTIONAL_WEIGHT = 0.0
 # any_term: each word of the query a record lacks divides its share by this (coordination),
 # once for a word of average information: a record holding more of the words mostly comes
 # first, its words' idf orders records holding as many.
@@ -168,6 +172,7 @@ def settings() -> tuple[float, ...]:
         RELATED_WHILE_FEWER,
         PLACE_BOOST,
         PLACE_WEIGHT,
+        OPTIONAL_WEIGHT,
         TITLE_WORDS,
         TITLE_WORDS_BOOST,
     )
