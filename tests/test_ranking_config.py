@@ -605,36 +605,9 @@ def test_a_question_naming_no_future_puts_what_is_before_projections(tmp_path):
     assert [result["id"] for result in answer["results"]] == ["projections", "projects"]
 
 
-def test_a_search_asked_for_need_not_say_search(tmp_path):
-    """ "planning applications search" asks for planning applications, to search: a page
-    about them need not say "search" (site.toml's search.optional_words). Required, the word
-    left HM Land Registry's "Official Search" services (holding "search" and "applications")
-    level with the planning page in the any-term tier."""
-    planning = record(
-        id="planning-applications",
-        title="Planning applications",
-        summary="Planning applications made to the council, with their decisions.",
-        url="https://www.gov.uk/planning-applications",
-        publisher="Ministry of Housing, Communities and Local Government",
-    )
-    official = record(
-        id="official-search",
-        title="Official search applications",
-        summary="Applications for an official search of a registered title.",
-        url="https://www.gov.uk/official-search",
-        publisher="HM Land Registry",
-    )
-    results = results_on(tmp_path, [planning, official])("planning applications search")
-    assert [(result["id"], result["matchMode"]) for result in results] == [
-        ("planning-applications", "all_terms"),
-        ("official-search", "any_term"),
-    ]
-
-
-def test_an_optional_word_lifts_no_record_holding_it(tmp_path):
-    """ "planning applications search": both records hold every word, but "search" says what
-    the asker will do, not what about (rules.OPTIONAL_WEIGHT): HM Land Registry's "Official
-    Search" service, titled by it, led the planning page by it."""
+def _planning_search(tmp_path, official_summary: str) -> list[tuple[str, str]]:
+    """ "planning applications search" over a planning page and HM Land Registry's "Official
+    Search" service (summarised as given): each result's id and match mode."""
     planning = record(
         id="planning-applications",
         title="Planning applications",
@@ -645,12 +618,31 @@ def test_an_optional_word_lifts_no_record_holding_it(tmp_path):
     official = record(
         id="official-search",
         title="Official Search applications",
-        summary="Applications for an official search of a title, for planning a purchase.",
+        summary=official_summary,
         url="https://www.gov.uk/official-search",
         publisher="HM Land Registry",
     )
     results = results_on(tmp_path, [planning, official])("planning applications search")
-    assert [(result["id"], result["matchMode"]) for result in results] == [
+    return [(result["id"], result["matchMode"]) for result in results]
+
+
+def test_a_search_asked_for_need_not_say_search(tmp_path):
+    """ "planning applications search" asks for planning applications, to search: a page
+    about them need not say "search" (site.toml's search.optional_words). Required, the word
+    left HM Land Registry's "Official Search" services (holding "search" and "applications")
+    level with the planning page in the any-term tier."""
+    assert _planning_search(tmp_path, "Applications for an official search of a registered title.") == [
+        ("planning-applications", "all_terms"),
+        ("official-search", "any_term"),
+    ]
+
+
+def test_an_optional_word_lifts_no_record_holding_it(tmp_path):
+    """ "planning applications search": both records hold every word, but "search" says what
+    the asker will do, not what about (rules.OPTIONAL_WEIGHT): HM Land Registry's "Official
+    Search" service, titled by it, led the planning page by it."""
+    summary = "Applications for an official search of a title, for planning a purchase."
+    assert _planning_search(tmp_path, summary) == [
         ("planning-applications", "all_terms"),
         ("official-search", "all_terms"),
     ]
