@@ -5,7 +5,7 @@ answers to a fixed set of calls, then compare two dumps.
     python bench/answers_diff.py dump --site /tmp/after --out after.jsonl
     python bench/answers_diff.py compare before.jsonl after.jsonl
 
-The calls: every query of eval/queries.toml and eval/visitors.toml (both
+The calls: every query of eval/queries.toml and eval/visitors*.toml (all
 parts; only their text is read, never their grades, and nothing here scores
 anything), each at the largest limit; for every fifth query also the next
 page, the search box's prefix-while-typing form, a filtered search and the
@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-QUERY_FILES = (ROOT / "eval" / "queries.toml", ROOT / "eval" / "visitors.toml")
+QUERY_FILES = (ROOT / "eval" / "queries.toml", ROOT / "eval" / "visitors.toml", ROOT / "eval" / "visitors-2.toml")
 LARGEST_LIMIT = 20
 EVERY = 5  # one query in this many also gets the variant calls
 FILTERS = (

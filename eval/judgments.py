@@ -22,7 +22,8 @@ from relevance import RELEVANT, normalise_grades
 QUERIES = Path(__file__).resolve().parent / "queries.toml"
 # Queries written and graded as visitors and agents phrase them, by a helper who never saw our
 # ranking (eval/README.md): judged like the rest, and labelled `visitor` in the tables.
-VISITORS = QUERIES.with_name("visitors.toml")
+# Two files, in order, so that neither passes 2 MB (the second holds batch 11 on).
+VISITORS = (QUERIES.with_name("visitors.toml"), QUERIES.with_name("visitors-2.toml"))
 # The share of queries held out as the test part: chosen by a hash of the id, never by hand, so
 # no one picks which queries the rules are tuned on (eval/README.md, "Two parts").
 TEST_SHARE = 0.45
@@ -54,7 +55,7 @@ class Query:
     tags: tuple[str, ...] = ()
     filters: dict[str, list[str]] = field(default_factory=dict)
     grades: dict[str, int] = field(default_factory=dict)  # normalised URL -> grade
-    visitor: bool = False  # from visitors.toml
+    visitor: bool = False  # from visitors.toml or visitors-2.toml
 
     @property
     def part(self) -> str:
@@ -77,7 +78,7 @@ class Query:
 
 def load_queries(path: Path = QUERIES) -> list[Query]:
     data = tomllib.loads(path.read_text("utf-8"))
-    queries = [_query(index, raw, path == VISITORS) for index, raw in enumerate(data.get("query", []))]
+    queries = [_query(index, raw, path in VISITORS) for index, raw in enumerate(data.get("query", []))]
     seen: set[str] = set()
     for query in queries:
         if query.id in seen:
@@ -87,19 +88,24 @@ def load_queries(path: Path = QUERIES) -> list[Query]:
 
 
 def load_all() -> list[Query]:
-    """Every judged query: queries.toml, then visitors.toml when it exists (ids unique across both)."""
-    queries = load_queries(QUERIES) + (load_queries(VISITORS) if VISITORS.is_file() else [])
+    """Every judged query: queries.toml, then the visitors' files that exist (ids unique across all)."""
+    queries = [query for path in judged_files() for query in load_queries(path)]
     ids = [query.id for query in queries]
     twice = sorted({qid for qid in ids if ids.count(qid) > 1})
     if twice:
-        raise JudgmentError(f"{VISITORS.name}: query id(s) {twice} also in {QUERIES.name}")
+        names = ", ".join(path.name for path in judged_files())
+        raise JudgmentError(f"query id(s) {twice} used in more than one of {names}")
     return queries
 
 
 def digest() -> str:
     """A short digest of the judged files, so a result names the judgments it was scored on."""
-    files = [QUERIES, *([VISITORS] if VISITORS.is_file() else [])]
-    return hashlib.sha256(b"".join(path.read_bytes() for path in files)).hexdigest()[:12]
+    return hashlib.sha256(b"".join(path.read_bytes() for path in judged_files())).hexdigest()[:12]
+
+
+def judged_files() -> list[Path]:
+    """queries.toml, then the visitors' files that exist, in order."""
+    return [QUERIES, *(path for path in VISITORS if path.is_file())]
 
 
 def _query(index: int, raw: dict[str, Any], visitor: bool = False) -> Query:
