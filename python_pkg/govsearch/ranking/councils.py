@@ -10,9 +10,10 @@ says the council is where it is done ("Points you to your local council to
 apply for a parking permit"): reason `place_council`, mode `any_term` (it
 holds one word of the query). A query that says "council" itself ("Cornwall
 council planning application search") says so first: the council comes
-second. Where neither says so ("aberdeen hmo licence": the catalogue holds
-no HMO licensing page, only census counts of HMOs), the council comes
-fourth, unless a record above that finds any place (ranking.nearby: "Search
+second; never later than after the answer's first three results. Where
+neither says so ("aberdeen hmo licence": the catalogue holds no HMO
+licensing page, only census counts of HMOs), the council comes after those
+three, unless one of them finds any place (ranking.nearby: "Search
 sold property prices" for "house prices in Leeds", "Police API" for "crime
 in Nottingham"): that record answers for the place, and a council's
 homepage says nothing of prices or crime."""

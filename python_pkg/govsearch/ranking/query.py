@@ -256,17 +256,16 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
     anchored = any(need and not term.optional and not term.prefix for term, need in zip(terms, needed))
     clauses = []
     for term, need in zip(terms, needed):
-        required = mode != "any_term" and need and not (term.optional and anchored)
+        unneeded = term.optional and anchored  # an optional word beside a required one
+        required = mode != "any_term" and need and not unneeded
         presence = "required" if required else "optional"
         if term.prefix:
             clauses.append(Clause(term.indexed, presence, wildcard=True))
             continue
         fuzzy = mode == "fuzzy" and term.fuzzable and (misspelt is None or term.indexed in misspelt)
         # A place beside a topic ranks by rules.PLACE_BOOST, not by lunr's score for its name; an
-        # optional word beside a required one not at all.
-        weight = rules.PLACE_WEIGHT if term.place and topic else 1.0  # a place is never an intent word
-        if term.optional and anchored:
-            weight = rules.OPTIONAL_WEIGHT
+        # unneeded optional word by nothing. A place is never an intent word.
+        weight = rules.OPTIONAL_WEIGHT if unneeded else rules.PLACE_WEIGHT if term.place and topic else 1.0
         clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0, boost=weight))
     return clauses
 
