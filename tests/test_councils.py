@@ -230,3 +230,30 @@ def test_a_page_sending_you_to_the_local_planning_authority_sends_you_to_the_cou
     did not follow it."""
     ids = _ids(search("planning permission leeds", limit=20))
     assert ids.index("leeds") == ids.index("planning-permission") + 1, ids
+
+
+def test_a_places_record_below_the_first_three_still_brings_its_council(tmp_path):
+    """ "residents parking permit york": other councils' rows hold every word, and York's own
+    record holds only "parking permits", so it stands fourth; the answer's first results
+    say nothing of York, and York's council comes fourth, its record still after it."""
+    records = [
+        _council("york", "City of York Council"),
+        _parking_permit_page(),
+        _record("york-permits", "Parking permits", "City of York Council", "dataset", "Zones in York."),
+        *(
+            _record(f"residents-{n}", title, f"Borough{chr(97 + n)}ton Borough Council", "dataset", "Zones.")
+            for n, title in enumerate(
+                ("Residents parking permits", "Residents' parking permit zones", "Residents parking permit areas")
+            )
+        ),
+        # As in the estate, other councils' rows put the council's own record past the first window.
+        *(
+            _record(f"parking-{n}", "Parking", f"Borough{chr(97 + n)}by Borough Council", "dataset", "")
+            for n in range(24)
+        ),
+    ]
+    write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    ids = _ids(catalogue.call("search_government_knowledge", {"query": "residents parking permit york", "limit": 20}))
+    assert {"residents-0", "residents-1", "residents-2"} == set(ids[:3]) and ids[3] == "york", ids
+    assert ids.index("york-permits") > 3, ids

@@ -84,6 +84,11 @@ FINDER_BOOST = 2.0
 # Where nothing is local for a place named and no record says the council does it, the place's
 # own council comes after this many results, unless one of them finds any place (ranking.councils).
 COUNCIL_AFTER = 3
+# ... and nothing is local unless a record about the place is among the first window's first
+# this many (as the index ranks them): a place's record further down holds only part of the topic
+# (where other councils' rows hold all of it), and the council's website and the finders for any
+# place answer before it ("bin collection day Belfast": Belfast's record of something else).
+LOCAL_AMONG = 3
 # "Did you mean" offers a word only if most letters of the longer of it and the word typed are
 # in both, in order ("reduncy" -> "redundancy", 7 of 10; never "harrogate" -> "harlow", 4 of 9).
 SPELLING_KEEPS = 0.7
@@ -181,7 +186,7 @@ def settings() -> tuple[float, ...]:
 def evidence_settings() -> tuple[float, ...]:
     """The settings row evidence reads (ranking.evidence, nearby.finders_first, councils.put_council_in),
     for the same reason as `settings`."""
-    return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST, PROJECTION_FACTOR, COUNCIL_AFTER)
+    return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST, PROJECTION_FACTOR, COUNCIL_AFTER, LOCAL_AMONG)
 
 
 def near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:

@@ -248,12 +248,15 @@ def _council_candidates(state: QueryState, kept: _Kept) -> dict[int, str]:
 
 def _nothing_local(state: QueryState, kept: _Kept) -> bool:
     """Whether the query asks about the asker's place, naming none, or names a place that no
-    record of its first window is about (as notice place_not_matched says): decided on the
-    first window for every window, so "show more" lifts no finder above the place's records."""
+    record among its first window's first rules.LOCAL_AMONG is about (notice place_not_matched
+    reads the whole answer: a record further down is no answer to show first, but the catalogue
+    holds it): decided on the first window for every window, so "show more" lifts no finder
+    above the place's records."""
     if state.here:
         return True
     first = kept.first if not state.start else _kept(state.at(0)).first
-    return bool(unmatched_places(state.terms, [(item.reasons, item.score) for item in first.ranked]))
+    leading = first.ranked[: rules.LOCAL_AMONG]
+    return bool(unmatched_places(state.terms, [(item.reasons, item.score) for item in leading]))
 
 
 def first_stage(state: QueryState) -> tuple[Answer, frozenset[str]]:
