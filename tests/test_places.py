@@ -127,19 +127,24 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
     """towns.txt puts each town in its council area (GeoNames): a query naming the town is about
     that area's council and records, where the estate holds that council and none named after the
     town: "skegness" is Lincolnshire's, "eccles" Salford's (its council's name spelt otherwise);
-    "harrogate" and "st albans" have councils of their own, "brixton" no council of its area
-    ("Greater London"), and "walton" is two towns in two areas."""
+    "harrogate" and "st albans" have councils of their own (their websites), "brixton" no council
+    of its area ("Greater London"), and "walton" is two towns in two areas. "kettering" names a
+    council abolished in 2021 whose old rows the estate keeps, and is North Northamptonshire's."""
     records = [
         record(1, "Lincolnshire County Council"),
         record(2, "Salford City Council"),
-        record(3, "Harrogate Borough Council"),
+        record(3, "Harrogate Borough Council", title="Harrogate Borough Council", kind="organisation"),
         record(4, "North Lincolnshire Council"),
         record(5, "North Yorkshire Council"),
-        record(6, "St Albans City and District Council"),
+        record(
+            6, "St Albans City and District Council", title="St Albans City and District Council", kind="organisation"
+        ),
         record(7, "Hertfordshire County Council"),
         record(8, "Surrey County Council"),
         record(9, "Essex County Council"),
         record(10, "Wirral Council"),
+        record(11, "Kettering Borough Council", "Car parks in Kettering."),
+        record(12, "North Northamptonshire Council"),
     ]
     areas = {
         "Skegness": "Lincolnshire",
@@ -150,6 +155,7 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
         "Brixton": "Greater London",
         "Walton-on-Thames": "Surrey",
         "Walton-on-the-Naze": "Essex",
+        "Kettering": "North Northamptonshire",
     }
     places = place_names(records, list(areas))
     assert {"harrogate", "st albans", "walton", "brixton"} <= set(places)
@@ -157,6 +163,7 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
     assert found == {
         "birkenhead": "wirral",
         "eccles": "salford",
+        "kettering": "north northamptonshire",
         "skegness": "lincolnshire",
         "walton on thames": "surrey",  # named in full, one town
         "walton on the naze": "essex",

@@ -106,16 +106,20 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
 
 
 def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Collection[str]) -> dict[str, str]:
-    """The towns a query names (`places`, place_names) that no local authority of the estate is
-    named after, each with the council area it lies in (`areas`, gazetteer_areas) as a name key
+    """The towns a query names (`places`, place_names) that no council whose website the estate
+    holds is named after, each with the council area it lies in (`areas`, gazetteer_areas) as a name key
     (nearby.name_key), where the estate holds that area's council: "skegness" ->
     "lincolnshire", "bognor regis" -> "west sussex". A query naming the town is about the
     area's records and its council ("report a pothole skegness": Lincolnshire County
     Council's); the estate writes no town's council, and Skegness publishes nothing. A name two
     towns share in different areas ("walton": on Thames, in Surrey, and on the Naze, in Essex)
     has none, as the gazetteer gives none to a name two of its rows place apart ("Ashford")."""
-    councils = {council_area(publisher) for publisher in _authorities(list(records))} - {""}
-    named = {word for area in councils for word in _place_words(area)}  # "st" and "albans" alike
+    records = list(records)
+    councils = {council_area(publisher) for publisher in _authorities(records)} - {""}
+    # A council the estate holds a website of: a town named by an abolished one (Kettering Borough
+    # Council's old rows, now North Northamptonshire's) is its area's town, as one none names.
+    standing_councils = {council_area(r.data["title"]) for r in records if _is_councils_own(r)} - {""}
+    named = {word for area in standing_councils for word in _place_words(area)}  # "st" and "albans" alike
     found: dict[str, set[str]] = defaultdict(set)
     for town, area in areas.items():
         key = name_key(area)
@@ -123,9 +127,19 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
             continue  # no council of the estate's is the area's ("Greater London")
         whole, standing = _name_words(town), _place_words(town)
         for name in {" ".join(whole), *(standing if len(whole) > 1 and len(standing) == 1 else [])}:
-            if name in places and name not in councils and name not in named:
+            if name in places and name not in standing_councils and name not in named:
                 found[name].add(key)
     return {name: keys.pop() for name, keys in sorted(found.items()) if len(keys) == 1}
+
+
+def _is_councils_own(record: Record) -> bool:
+    """Whether a record is a council's own (its website: an organisation it publishes)."""
+    data = record.data
+    return (
+        data.get("resourceType") == "organisation"
+        and data["title"] == data["publisher"]
+        and bool(council_place(data["publisher"]))
+    )
 
 
 def _authorities(records: list[Record]) -> dict[str, str]:
