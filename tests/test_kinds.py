@@ -142,3 +142,53 @@ def test_a_later_page_keeps_its_order(tmp_path):
     assert "mot-history-api" not in _ids(first) and len(first) == 20
     assert _ids(later)[-1] == "mot-history-api" and len(later) == 6, _ids(later)
     assert not any("kind_asked_for" in result.get("reasons", []) for result in first + later)
+
+
+@pytest.fixture(scope="module")
+def bodies(tmp_path_factory):
+    """The Department for Transport's records hold every word of "which department is responsible
+    for bus services"; its own record, titled by its name, holds one of them."""
+    folder = tmp_path_factory.mktemp("bodies")
+    transport = {"publisher": "Department for Transport"}
+    records = [
+        _record(
+            "bus-data",
+            "Bus services open data",
+            "Timetables of the bus services councils are responsible for.",
+            "api",
+            **transport,
+        ),
+        _record(
+            "bus-stats",
+            "Bus services statistics",
+            "Journeys on the bus services councils are responsible for.",
+            "dataset",
+            **transport,
+        ),
+        _record("bus-pass", "Apply for a bus pass", "Free bus travel.", "govuk-content", publisher="Example Council"),
+        _record(
+            "dft",
+            "Department for Transport",
+            "Runs transport services: roads and railways.",
+            "organisation",
+            **transport,
+        ),
+        _record("council", "Example Council", "Runs local services.", "organisation", publisher="Example Council"),
+    ]
+    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+    return lambda query: catalogue.call("search_government_knowledge", {"query": query})["results"]
+
+
+@pytest.mark.parametrize(
+    "query", ["which department is responsible for bus services", "who is responsible for bus services"]
+)
+def test_a_question_asking_which_body_is_led_by_the_body_its_answers_come_from(bodies, query):
+    found = bodies(query)
+    assert _ids(found)[0] == "dft" and "kind_asked_for" in found[0]["reasons"], _ids(found)
+    assert set(_ids(found)[1:3]) == {"bus-data", "bus-stats"}
+
+
+def test_without_the_question_the_words_decide(bodies):
+    found = bodies("responsible for bus services")
+    assert _ids(found)[0] != "dft" and not any("kind_asked_for" in result.get("reasons", []) for result in found)

@@ -11,12 +11,22 @@ that kind comes first, whatever its mode, if its title names the topic:
 "met office weather api" (the catalogue holds no such API) is not led by
 "ONS Beta API", found by "office". The site's config names the words that
 lead ([search] leading_intents).
+
+A question asking which body does something ("who runs companies house",
+"which department is responsible for bus services": search.openings read
+"which department" as "who") asks for an organisation, yet the pages of the
+body that does it hold its words, and the body's own record, titled by its
+name, holds few of them (UK Visas and Immigration stood sixth below its own
+services for "which government department deals with immigration"). The
+first results say which body it is: they come from it.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
+from . import rules
 from .query import Term, has_topic, preference
 from .state import Ranked
 from .vocabulary import SearchTerms
@@ -49,3 +59,34 @@ def _titled_by_topic(row: Mapping[str, object], terms: Sequence[Term], search_te
     topical = has_topic(terms)
     topic = {term.indexed for term in terms if not preference(term, topical) and not term.prefix}
     return not topic.isdisjoint(search_terms.collapsed(str(row.get("title", ""))))
+
+
+def body_first(ranked: list[Ranked], rows: Sequence[Mapping[str, object]], terms: Sequence[Term]) -> None:
+    """For a question asking which body (a "who" intent: organisations), put first the
+    organisation that publishes most, two or more, of the answer's first
+    rules.BODY_FROM results (organisations left out of the count), reason
+    `kind_asked_for`, where the window holds its record; no change when an
+    organisation already leads."""
+    if not any("organisation" in term.intent for term in terms):
+        return
+    start = next((place for place, item in enumerate(ranked) if item.mode != "identifier"), len(ranked))
+    if start == len(ranked) or rows[start].get("resourceType") == "organisation":
+        return
+    first = rows[start : start + rules.BODY_FROM]
+    publishers = Counter(row.get("publisher") for row in first if row.get("resourceType") != "organisation")
+    if not publishers:
+        return
+    body, count = publishers.most_common(1)[0]
+    found = next(
+        (
+            place
+            for place in range(start, len(ranked))
+            if rows[place].get("resourceType") == "organisation" and rows[place].get("title") == body
+        ),
+        None,
+    )
+    if count < 2 or found is None:
+        return
+    item = ranked.pop(found)
+    item.reasons.append("kind_asked_for")
+    ranked.insert(start, item)

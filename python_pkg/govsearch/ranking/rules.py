@@ -89,6 +89,9 @@ COUNCIL_AFTER = 3
 # (where other councils' rows hold all of it), and the council's website and the finders for any
 # place answer before it ("bin collection day Belfast": Belfast's record of something else).
 LOCAL_AMONG = 3
+# A question asking which body does something: the organisation publishing most of the answer's
+# first this many results leads (ranking.kinds.body_first).
+BODY_FROM = 5
 # "Did you mean" offers a word only if most letters of the longer of it and the word typed are
 # in both, in order ("reduncy" -> "redundancy", 7 of 10; never "harrogate" -> "harlow", 4 of 9).
 SPELLING_KEEPS = 0.7
@@ -184,9 +187,10 @@ def settings() -> tuple[float, ...]:
 
 
 def evidence_settings() -> tuple[float, ...]:
-    """The settings row evidence reads (ranking.evidence, nearby.finders_first, councils.put_council_in),
+    """The settings row evidence reads (ranking.evidence, nearby.finders_first, councils.put_council_in,
+    kinds.body_first),
     for the same reason as `settings`."""
-    return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST, PROJECTION_FACTOR, COUNCIL_AFTER, LOCAL_AMONG)
+    return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST, PROJECTION_FACTOR, COUNCIL_AFTER, LOCAL_AMONG, BODY_FROM)
 
 
 def near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:

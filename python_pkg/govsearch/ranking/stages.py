@@ -17,7 +17,7 @@ from ..terms import Clause
 from . import councils, rules, series
 from .budget import call_budget
 from .evidence import exact_words, phrase_words, row_evidence
-from .kinds import kind_first
+from .kinds import body_first, kind_first
 from .nearby import finders_first, unmatched_places
 from .query import Term, clauses_for
 from .scoring import rank_tier
@@ -232,6 +232,8 @@ def _second_stage(
     kinds = state.ranking.search_terms.kinds_leading(terms)
     if ranked and kinds and not state.start:  # the answer's first result: a later window keeps its order
         kind_first(ranked, [pool[item.number] for item in ranked], kinds, terms, state.ranking.search_terms)
+    if ranked and not state.start:
+        body_first(ranked, [pool[item.number] for item in ranked], terms)
     if bodies:
         councils.put_council_in(ranked, bodies, pool, councils.asks_for_council(terms))
     return ranked, pool
