@@ -280,7 +280,8 @@ export function noticeList(result, added, typed, searchLink) {
     messages.push("No record holds all of your words as typed, so these match close spellings of some of them.");
   }
   // The count takes in looser matches too: adding a word ("council tax band") can raise it.
-  // An API asked for by name leads whatever it matched (reason kind_asked_for): the rest are read after it.
+  // A kind asked for leads whatever it matched (reason kind_asked_for: an API for "api", the body for "which
+  // department ..."): the rest are read after it.
   const all = result.results || [];
   const asked = Object.hasOwn(LOOSER, all[0]?.matchMode) && (all[0].reasons || []).includes("kind_asked_for");
   // One note, not two, on a phone's first screen.
