@@ -54,6 +54,7 @@ def search(tmp_path_factory):
         _council("edinburgh", "City of Edinburgh Council"),
         _council("leeds", "Leeds City Council"),
         _council("york", "City of York Council"),
+        _council("bath", "Bath and North East Somerset Council"),
         _parking_permit_page(),
         _record(
             "planning-permission",
@@ -208,6 +209,13 @@ def test_a_towns_council_is_its_areas(towns):
     assert ids[:2] == ["parking-permit", "lincolnshire"] and "north-lincolnshire" not in ids, ids
     (notice,) = [notice for notice in answer["notices"] if notice["code"] == "place_not_matched"]
     assert notice["message"].startswith("The catalogue holds nothing about Skegness (in Lincolnshire) on this")
+
+
+def test_a_town_named_by_a_word_of_its_councils_name_is_that_councils(search):
+    """ "bath parking permit": Bath's council is Bath and North East Somerset Council, whose
+    name holds the town's word but is not it; the gazetteer's area names the council."""
+    ids = _ids(search("bath parking permit", limit=20))
+    assert ids.index("bath") == ids.index("parking-permit") + 1, ids
 
 
 def test_a_towns_records_are_its_council_areas(towns):

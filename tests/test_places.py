@@ -129,7 +129,8 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
     town: "skegness" is Lincolnshire's, "eccles" Salford's (its council's name spelt otherwise);
     "harrogate" and "st albans" have councils of their own (their websites), "brixton" no council
     of its area ("Greater London"), and "walton" is two towns in two areas. "kettering" names a
-    council abolished in 2021 whose old rows the estate keeps, and is North Northamptonshire's."""
+    council abolished in 2021 whose old rows the estate keeps, and is North Northamptonshire's;
+    "bath" is a word of its own council's name (Bath and North East Somerset), not a council's name."""
     records = [
         record(1, "Lincolnshire County Council"),
         record(2, "Salford City Council"),
@@ -145,6 +146,12 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
         record(10, "Wirral Council"),
         record(11, "Kettering Borough Council", "Car parks in Kettering."),
         record(12, "North Northamptonshire Council"),
+        record(
+            13,
+            "Bath and North East Somerset Council",
+            title="Bath and North East Somerset Council",
+            kind="organisation",
+        ),
     ]
     areas = {
         "Skegness": "Lincolnshire",
@@ -156,11 +163,13 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
         "Walton-on-Thames": "Surrey",
         "Walton-on-the-Naze": "Essex",
         "Kettering": "North Northamptonshire",
+        "Bath": "Bath and North East Somerset",  # its council's name holds the town's word
     }
     places = place_names(records, list(areas))
     assert {"harrogate", "st albans", "walton", "brixton"} <= set(places)
     found = town_areas(records, areas, places)
     assert found == {
+        "bath": "bath and north east somerset",
         "birkenhead": "wirral",
         "eccles": "salford",
         "kettering": "north northamptonshire",

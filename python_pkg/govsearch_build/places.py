@@ -111,7 +111,9 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
     (nearby.name_key), where the estate holds that area's council: "skegness" ->
     "lincolnshire", "bognor regis" -> "west sussex". A query naming the town is about the
     area's records and its council ("report a pothole skegness": Lincolnshire County
-    Council's); the estate writes no town's council, and Skegness publishes nothing. A name two
+    Council's); the estate writes no town's council, and Skegness publishes nothing. A town
+    named by a word of its own area's council's name is that council's ("bath" -> "bath and
+    north east somerset"), not one named by another council's ("st albans"). A name two
     towns share in different areas ("walton": on Thames, in Surrey, and on the Naze, in Essex)
     has none, as the gazetteer gives none to a name two of its rows place apart ("Ashford")."""
     records = list(records)
@@ -119,7 +121,13 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
     # A council the estate holds a website of: a town named by an abolished one (Kettering Borough
     # Council's old rows, now North Northamptonshire's) is its area's town, as one none names.
     standing_councils = {council_area(r.data["title"]) for r in records if _is_councils_own(r)} - {""}
-    named = {word for area in standing_councils for word in _place_words(area)}  # "st" and "albans" alike
+    # The councils whose names hold each word ("st" and "albans" alike): a town named by a word of
+    # another council's name is not that council's; one named by a word of its own area's council's
+    # name is ("bath": Bath and North East Somerset, "brighton": Brighton and Hove).
+    named_by: dict[str, set[str]] = defaultdict(set)
+    for council in standing_councils:
+        for word in _place_words(council):
+            named_by[word].add(council)
     found: dict[str, set[str]] = defaultdict(set)
     for town, area in areas.items():
         key = name_key(area)
@@ -127,7 +135,7 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
             continue  # no council of the estate's is the area's ("Greater London")
         whole, standing = _name_words(town), _place_words(town)
         for name in {" ".join(whole), *(standing if len(whole) > 1 and len(standing) == 1 else [])}:
-            if name in places and name not in standing_councils and name not in named:
+            if name in places and name not in standing_councils and named_by.get(name, {key}) == {key}:
                 found[name].add(key)
     return {name: keys.pop() for name, keys in sorted(found.items()) if len(keys) == 1}
 

@@ -47,7 +47,9 @@ def candidates(
     found: dict[int, str] = {}
     for place, area in named_places(terms).items():
         words = [clause for term, clause in zip(terms, clauses) if term.place == place]
-        for name, holding in ((place, words), (area, area_clauses(area) if area else [])):
+        # The area first: a council titled by the town's word and its area ("bath": Bath and North
+        # East Somerset Council) is the area's, by whose name put_council_in knows it.
+        for name, holding in ((area, area_clauses(area) if area else []), (place, words)):
             bodies = organisations(engine, titled_by_all(engine, holding), filters) if holding else []
             if len(bodies) <= MOST:
                 found.update({body: name_words(name) for body in bodies if body not in found})
