@@ -77,6 +77,8 @@ def body_first(ranked: list[Ranked], rows: Sequence[Mapping[str, object]], terms
     if not publishers:
         return
     body, count = publishers.most_common(1)[0]
+    if count < 2:
+        return  # no body's records make the answer
     found = next(
         (
             place
@@ -85,7 +87,7 @@ def body_first(ranked: list[Ranked], rows: Sequence[Mapping[str, object]], terms
         ),
         None,
     )
-    if count < 2 or found is None:
+    if found is None:
         return
     item = ranked.pop(found)
     item.reasons.append("kind_asked_for")

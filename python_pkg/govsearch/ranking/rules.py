@@ -187,9 +187,8 @@ def settings() -> tuple[float, ...]:
 
 
 def evidence_settings() -> tuple[float, ...]:
-    """The settings row evidence reads (ranking.evidence, nearby.finders_first, councils.put_council_in,
-    kinds.body_first),
-    for the same reason as `settings`."""
+    """The settings row evidence reads (ranking.evidence, nearby.finders_first,
+    councils.put_council_in, kinds.body_first), for the same reason as `settings`."""
     return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST, PROJECTION_FACTOR, COUNCIL_AFTER, LOCAL_AMONG, BODY_FROM)
 
 
