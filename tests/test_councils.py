@@ -240,19 +240,16 @@ def test_a_page_sending_you_to_the_local_planning_authority_sends_you_to_the_cou
     assert ids.index("leeds") == ids.index("planning-permission") + 1, ids
 
 
-def test_a_places_record_below_the_first_three_still_brings_its_council(tmp_path):
-    """ "residents parking permit york": other councils' rows hold every word, and York's own
-    record holds only "parking permits", so it stands fourth; the answer's first results
-    say nothing of York, and York's council comes fourth, its record still after it."""
+def _residents_parking(folder: Path, rows: int) -> list[dict]:
+    """ "residents parking permit york" where `rows` other councils' rows hold every word, and
+    York's own record holds only "parking permits" (it stands after them, as in the estate)."""
+    titles = ("Residents parking permits", "Residents' parking permit zones", "Residents parking permit areas")
     records = [
         _council("york", "City of York Council"),
-        _parking_permit_page(),
         _record("york-permits", "Parking permits", "City of York Council", "dataset", "Zones in York."),
         *(
             _record(f"residents-{n}", title, f"Borough{chr(97 + n)}ton Borough Council", "dataset", "Zones.")
-            for n, title in enumerate(
-                ("Residents parking permits", "Residents' parking permit zones", "Residents parking permit areas")
-            )
+            for n, title in enumerate(titles[:rows])
         ),
         # As in the estate, other councils' rows put the council's own record past the first window.
         *(
@@ -260,8 +257,22 @@ def test_a_places_record_below_the_first_three_still_brings_its_council(tmp_path
             for n in range(24)
         ),
     ]
-    write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
-    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
-    ids = _ids(catalogue.call("search_government_knowledge", {"query": "residents parking permit york", "limit": 20}))
+    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+    query = {"query": "residents parking permit york", "limit": 20}
+    return catalogue.call("search_government_knowledge", query)["results"]
+
+
+def test_a_places_record_below_the_first_three_still_brings_its_council(tmp_path):
+    """York's record fourth: the answer's first three say nothing of York, and York's council
+    comes fourth, its record after it."""
+    ids = [result["id"] for result in _residents_parking(tmp_path, 3)]
     assert {"residents-0", "residents-1", "residents-2"} == set(ids[:3]) and ids[3] == "york", ids
-    assert ids.index("york-permits") > 3, ids
+    assert ids.index("york-permits") == 4, ids
+
+
+def test_a_places_record_among_the_first_three_is_local(tmp_path):
+    """York's record third: the answer is local, and no council is put in."""
+    results = _residents_parking(tmp_path, 2)
+    assert [result["id"] for result in results][2] == "york-permits", [result["id"] for result in results]
+    assert not any("place_council" in result["reasons"] or "finds_any_place" in result["reasons"] for result in results)

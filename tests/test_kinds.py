@@ -177,7 +177,12 @@ def bodies(tmp_path_factory):
     ]
     write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
     catalogue = Catalogue.open(DirectoryLoader(folder))
-    return lambda query: catalogue.call("search_government_knowledge", {"query": query})["results"]
+
+    def search(query: str, answer: bool = False):
+        found = catalogue.call("search_government_knowledge", {"query": query})
+        return found if answer else found["results"]
+
+    return search
 
 
 @pytest.mark.parametrize(
@@ -192,3 +197,59 @@ def test_a_question_asking_which_body_is_led_by_the_body_its_answers_come_from(b
 def test_without_the_question_the_words_decide(bodies):
     found = bodies("responsible for bus services")
     assert _ids(found)[0] != "dft" and not any("kind_asked_for" in result.get("reasons", []) for result in found)
+
+
+def test_a_question_naming_a_kind_is_led_by_that_kind_not_its_body(bodies):
+    """ "which department runs the bus services api" asks for the API (kind_first), not the body."""
+    found = bodies("which department runs the bus services api")
+    assert _ids(found)[0] == "bus-data", _ids(found)
+    assert "dft" not in _ids(found)[:1]
+
+
+def test_a_misspelt_question_still_gets_its_spelling(bodies):
+    """The body leads whatever it matched; the spelling is read from the next result."""
+    answer = bodies("which department is responsible for bus sevices", answer=True)
+    assert _ids(answer["results"])[0] == "dft", _ids(answer["results"])
+    assert answer["suggestion"] == "which department is responsible for bus services"
+
+
+@pytest.fixture(scope="module")
+def regulated(tmp_path_factory):
+    """A body whose own record holds every word of the question, and one that publishes
+    only one of the first results."""
+    folder = tmp_path_factory.mktemp("regulated")
+    transport = {"publisher": "Department for Transport"}
+    records = [
+        _record(
+            "regulator",
+            "Bus Services Regulator",
+            "Responsible for bus services.",
+            "organisation",
+            publisher="Bus Services Regulator",
+        ),
+        _record(
+            "bus-data", "Bus services open data", "The bus services councils are responsible for.", "api", **transport
+        ),
+        _record(
+            "bus-stats",
+            "Bus services statistics",
+            "Councils are responsible for bus services.",
+            "dataset",
+            publisher="Department for Education",
+        ),
+        _record("dft", "Department for Transport", "Runs transport services.", "organisation", **transport),
+    ]
+    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+    return lambda query: catalogue.call("search_government_knowledge", {"query": query})
+
+
+def test_an_organisation_leading_already_keeps_its_place(regulated):
+    found = regulated("who is responsible for bus services")["results"]
+    assert _ids(found)[0] == "regulator", _ids(found)
+    assert not any("kind_asked_for" in result.get("reasons", []) for result in found)
+
+
+def test_no_body_leads_where_none_publishes_two_of_the_first_results(regulated):
+    found = regulated("which department publishes bus services open data and statistics")["results"]
+    assert not any("kind_asked_for" in result.get("reasons", []) for result in found), _ids(found)

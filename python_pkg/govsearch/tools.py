@@ -152,11 +152,14 @@ def search(
     catalogue.store.require([number for item in shown for number in (item.number, *item.others)])
     tiers = {mode: (tier_terms, clauses) for mode, tier_terms, clauses in found.tiers}
     results, corrections = [], {}
+    # The words the top result was found by; a kind asked for (ranking.kinds) leads whatever it
+    # matched, so the words are the next result's ("which department handles immigraton").
+    top = next((item for item in found.ranked if "kind_asked_for" not in item.reasons), None)
     for item in shown:
         result, corrected = _result(catalogue, item, *tiers[item.mode])
         results.append(result)
-        if item is found.ranked[0] and item.mode == "fuzzy" and not offset:
-            corrections = corrected  # the words the top result was found by
+        if item is top and item.mode == "fuzzy" and not offset:
+            corrections = corrected
     # Spelt from the default page's rows, so "Show more" asking again with a larger limit keeps it.
     found.suggestion = ranking.suggestion(
         arguments["query"],

@@ -108,7 +108,7 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
 def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Collection[str]) -> dict[str, str]:
     """The towns a query names (`places`, place_names) that no council whose website the estate
     holds is named after, each with the council area it lies in (`areas`, gazetteer_areas) as a name key
-    (nearby.name_key), where the estate holds that area's council: "skegness" ->
+    (nearby.name_key), where the estate holds that area's council's records (rows or website): "skegness" ->
     "lincolnshire", "bognor regis" -> "west sussex". A query naming the town is about the
     area's records and its council ("report a pothole skegness": Lincolnshire County
     Council's); the estate writes no town's council, and Skegness publishes nothing. A town
@@ -134,6 +134,8 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
         if key not in councils:
             continue  # no council of the estate's is the area's ("Greater London")
         whole, standing = _name_words(town), _place_words(town)
+        if " ".join(whole) in standing_councils:
+            continue  # the town is its own council's place ("st helens": not "helens" in St Helens)
         for name in {" ".join(whole), *(standing if len(whole) > 1 and len(standing) == 1 else [])}:
             if name in places and name not in standing_councils and named_by.get(name, {key}) == {key}:
                 found[name].add(key)
@@ -141,11 +143,13 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
 
 
 def _is_councils_own(record: Record) -> bool:
-    """Whether a record is a council's own (its website: an organisation it publishes)."""
+    """Whether a record is a council's own website: an organisation it publishes, not a body's
+    page on GOV.UK (the British Council, a National Park Authority: see _authorities)."""
     data = record.data
     return (
         data.get("resourceType") == "organisation"
         and data["title"] == data["publisher"]
+        and not data["url"].startswith("https://www.gov.uk/")
         and bool(council_place(data["publisher"]))
     )
 

@@ -1,4 +1,4 @@
-"""The kind of resource a query asks for by name leads its answer.
+"""The kind of resource a query asks for leads its answer.
 
 "is there an api for fcdo travel advice", "how can i check a vehicle's mot
 history with an api": the word "api" asks for an API and is never the topic
@@ -27,7 +27,9 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
 from . import rules
+from .identifiers import name_words
 from .query import Term, has_topic, preference
+from .series import group_of
 from .state import Ranked
 from .vocabulary import SearchTerms
 
@@ -43,7 +45,7 @@ def kind_first(
     (after records the query identifies), reason `kind_asked_for`, when its
     title holds a topic word of the query (not an intent word or a place);
     no change when one already leads or none is in the window."""
-    start = next((place for place, item in enumerate(ranked) if item.mode != "identifier"), len(ranked))
+    start = _first_word_match(ranked)
     found = next((place for place in range(start, len(ranked)) if rows[place].get("resourceType") in kinds), None)
     if found is None or found == start or not _titled_by_topic(rows[found], terms, search_terms):
         return
@@ -64,31 +66,50 @@ def _titled_by_topic(row: Mapping[str, object], terms: Sequence[Term], search_te
 def body_first(ranked: list[Ranked], rows: Sequence[Mapping[str, object]], terms: Sequence[Term]) -> None:
     """For a question asking which body (a "who" intent: organisations), put first the
     organisation that publishes most, two or more, of the answer's first
-    rules.BODY_FROM results (organisations left out of the count), reason
-    `kind_asked_for`, where the window holds its record; no change when an
-    organisation already leads."""
+    rules.BODY_FROM results (a series counted once, as the answer shows it; organisations
+    left out of the count; a tie goes to the body placed first), reason `kind_asked_for`,
+    where the window holds its record. No change when an organisation leads already; and
+    none where the query asks for a kind by name (stages: kind_first's lead, "who provides
+    the mot history api", is what it asks for)."""
     if not any("organisation" in term.intent for term in terms):
         return
-    start = next((place for place, item in enumerate(ranked) if item.mode != "identifier"), len(ranked))
+    start = _first_word_match(ranked)
     if start == len(ranked) or rows[start].get("resourceType") == "organisation":
         return
-    first = rows[start : start + rules.BODY_FROM]
-    publishers = Counter(row.get("publisher") for row in first if row.get("resourceType") != "organisation")
-    if not publishers:
-        return
-    body, count = publishers.most_common(1)[0]
-    if count < 2:
-        return  # no body's records make the answer
-    found = next(
-        (
-            place
-            for place in range(start, len(ranked))
-            if rows[place].get("resourceType") == "organisation" and rows[place].get("title") == body
-        ),
-        None,
-    )
-    if found is None:
+    body = _leading_publisher(rows[start:])
+    found = next((place for place in range(start, len(ranked)) if _is_body(rows[place], body)), None)
+    if body is None or found is None:
         return
     item = ranked.pop(found)
     item.reasons.append("kind_asked_for")
     ranked.insert(start, item)
+
+
+def _first_word_match(ranked: Sequence[Ranked]) -> int:
+    """Where the answer's word matches begin: after the records the query identifies."""
+    return next((place for place, item in enumerate(ranked) if item.mode != "identifier"), len(ranked))
+
+
+def _leading_publisher(rows: Sequence[Mapping[str, object]]) -> str | None:
+    """The publisher of most (two or more) of the first rules.BODY_FROM results that are no
+    organisations, a series counted once (series.group_of), as a name key; None for none."""
+    seen: set[object] = set()
+    publishers: Counter[str] = Counter()
+    for number, row in enumerate(rows):
+        key = group_of(row) or number
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(seen) > rules.BODY_FROM:
+            break
+        if row.get("resourceType") != "organisation" and row.get("publisher"):
+            publishers[name_words(str(row["publisher"]))] += 1
+    if not publishers:
+        return None
+    body, count = publishers.most_common(1)[0]
+    return body if count >= 2 else None
+
+
+def _is_body(row: Mapping[str, object], body: str | None) -> bool:
+    """Whether a row is the organisation record of the body (a name key)."""
+    return row.get("resourceType") == "organisation" and name_words(str(row.get("title", ""))) == body

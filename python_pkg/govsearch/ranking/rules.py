@@ -77,17 +77,19 @@ PROJECTION_FACTOR = 0.8
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 2.0  # the record's type is one an intent word asks for: above a reviewed page's prior (1.6 x 1.1)
 PLACE_BOOST = 6.0  # the record holds the place the query names beside its topic (any mode)
-# Where the catalogue holds nothing local (a place no result is about, or "near me" naming none),
-# a record whose title or summary says it finds, searches, maps or looks up is the answer for any
-# place ("Find and compare schools in England" for "schools in Manchester"): ranking.nearby.finders_first.
+# Where the catalogue holds nothing local (a place none of the first results is about: LOCAL_AMONG;
+# or "near me" naming none), a record whose title or summary says it finds, searches, maps or
+# looks up is the answer for any place ("Find and compare schools in England" for "schools in
+# Manchester"): ranking.nearby.finders_first.
 FINDER_BOOST = 2.0
 # Where nothing is local for a place named and no record says the council does it, the place's
 # own council comes after this many results, unless one of them finds any place (ranking.councils).
 COUNCIL_AFTER = 3
-# ... and nothing is local unless a record about the place is among the first window's first
-# this many (as the index ranks them): a place's record further down holds only part of the topic
-# (where other councils' rows hold all of it), and the council's website and the finders for any
-# place answer before it ("bin collection day Belfast": Belfast's record of something else).
+# Nothing is local (for the finders above and the council) unless a record about the place is
+# among the first window's first this many (as the index ranks them, past any identified record):
+# a place's record further down holds only part of the topic (where other councils' rows hold all
+# of it), and the council's website and the finders for any place answer before it ("bin
+# collection day Belfast": Belfast's record of something else).
 LOCAL_AMONG = 3
 # A question asking which body does something: the organisation publishing most of the answer's
 # first this many results leads (ranking.kinds.body_first).
@@ -187,8 +189,9 @@ def settings() -> tuple[float, ...]:
 
 
 def evidence_settings() -> tuple[float, ...]:
-    """The settings row evidence reads (ranking.evidence, nearby.finders_first,
-    councils.put_council_in, kinds.body_first), for the same reason as `settings`."""
+    """The settings the second stage reads (ranking.evidence, stages._nothing_local,
+    nearby.finders_first, councils.put_council_in, kinds.body_first), for the same reason
+    as `settings`."""
     return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST, PROJECTION_FACTOR, COUNCIL_AFTER, LOCAL_AMONG, BODY_FROM)
 
 

@@ -232,7 +232,7 @@ def _second_stage(
     kinds = state.ranking.search_terms.kinds_leading(terms)
     if ranked and kinds and not state.start:  # the answer's first result: a later window keeps its order
         kind_first(ranked, [pool[item.number] for item in ranked], kinds, terms, state.ranking.search_terms)
-    if ranked and not state.start:
+    elif ranked and not state.start:  # a kind asked for by name ("api") is what leads, not its body
         body_first(ranked, [pool[item.number] for item in ranked], terms)
     if bodies:
         councils.put_council_in(ranked, bodies, pool, councils.asks_for_council(terms))
@@ -240,8 +240,9 @@ def _second_stage(
 
 
 def _council_candidates(state: QueryState, kept: _Kept) -> dict[int, str]:
-    """On the first window of a query naming a place no result is about (not "near me",
-    which names none): the organisations titled by the place (ranking.councils)."""
+    """On the first window of a query naming a place that none of its first results is about
+    (_nothing_local; not "near me", which names none): the organisations titled by the place
+    (ranking.councils)."""
     if state.here or state.start or not kept.first.tiers:
         return {}
     _, terms, clauses = kept.first.tiers[0]
@@ -257,7 +258,7 @@ def _nothing_local(state: QueryState, kept: _Kept) -> bool:
     if state.here:
         return True
     first = kept.first if not state.start else _kept(state.at(0)).first
-    leading = first.ranked[: rules.LOCAL_AMONG]
+    leading = [item for item in first.ranked if item.mode != "identifier"][: rules.LOCAL_AMONG]
     return bool(unmatched_places(state.terms, [(item.reasons, item.score) for item in leading]))
 
 

@@ -81,7 +81,7 @@ class Ranked:
 
 def in_answer_order(ranked: list[Ranked]) -> None:
     """Order records as an answer shows them: by mode (a boost never crosses modes), then score.
-    (Only ranking.kinds then puts a record of the kind asked for by name first, whatever its mode.)"""
+    (Only ranking.kinds then puts a record of a kind asked for first, whatever its mode.)"""
     ranked.sort(key=lambda item: (rules.TIER_ORDER[item.mode], *rules.rank_key(item.score, item.number)))
 
 
