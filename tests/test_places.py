@@ -183,3 +183,18 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
 def test_the_gazetteer_places_its_towns_in_their_council_areas():
     areas = gazetteer_areas()
     assert len(areas) > 700 and areas["Skegness"] == "Lincolnshire" and "Ashford" not in areas  # Kent and Surrey
+
+
+def test_a_council_named_in_gaelic_is_a_council():
+    """ "Comhairle nan Eilean Siar" is the Western Isles' council (GOV.UK's list names it in Gaelic):
+    its place is a place, and the Isle of Lewis (GeoNames: Eilean Siar) is its."""
+    records = [
+        record(1, "Comhairle nan Eilean Siar", title="Comhairle nan Eilean Siar", kind="organisation"),
+        record(2, "Comhairle nan Eilean Siar", "Bins in the Western Isles."),
+    ]
+    places = place_names(records, ["Isle of Lewis"])
+    assert "eilean siar" in places
+    assert town_areas(records, {"Isle of Lewis": "Eilean Siar"}, places) == {
+        "isle of lewis": "eilean siar",
+        "lewis": "eilean siar",
+    }

@@ -172,7 +172,9 @@ COUNCIL_NAMES = (
         r"\s*Council$"
     ),
     re.compile(
-        r"^(?:London Borough of|Royal Borough of|City of|Borough of|Council of the|City and County of|County of)"
+        # "Comhairle nan Eilean Siar": the Western Isles' council, named in Gaelic.
+        r"^(?:London Borough of|Royal Borough of|City of|Borough of|Council of the|City and County of|County of"
+        r"|Comhairle nan)"
         r"\s+(?P<place>.+?)(?:\s+Council)?$"
     ),
     re.compile(r"^(?P<place>.+?)\s+National Park Authority$"),

@@ -177,7 +177,7 @@ def _keyed(record: Mapping[str, Any], key: str) -> Key | None:
 
 # How local authorities name themselves (the build's `local_authority_row` flag reads it too).
 LOCAL_AUTHORITY = re.compile(
-    r"\b(council|borough|district|county|metropolitan|city of|unitary authority|national park authority)\b",
+    r"\b(council|comhairle|borough|district|county|metropolitan|city of|unitary authority|national park authority)\b",
     re.IGNORECASE,
 )
 LOCAL_AUTHORITIES = "local authorities"  # the publisher of a group of local authorities' records
