@@ -144,11 +144,22 @@ def test_a_later_page_keeps_its_order(tmp_path):
     assert not any("kind_asked_for" in result.get("reasons", []) for result in first + later)
 
 
+def _searcher(folder: Path, records: list[Record]):
+    """A search over `records` built into `folder`: the results, or the whole answer."""
+    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+
+    def search(query: str, answer: bool = False):
+        found = catalogue.call("search_government_knowledge", {"query": query})
+        return found if answer else found["results"]
+
+    return search
+
+
 @pytest.fixture(scope="module")
 def bodies(tmp_path_factory):
     """The Department for Transport's records hold every word of "which department is responsible
     for bus services"; its own record, titled by its name, holds one of them."""
-    folder = tmp_path_factory.mktemp("bodies")
     transport = {"publisher": "Department for Transport"}
     records = [
         _record(
@@ -175,14 +186,7 @@ def bodies(tmp_path_factory):
         ),
         _record("council", "Example Council", "Runs local services.", "organisation", publisher="Example Council"),
     ]
-    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
-    catalogue = Catalogue.open(DirectoryLoader(folder))
-
-    def search(query: str, answer: bool = False):
-        found = catalogue.call("search_government_knowledge", {"query": query})
-        return found if answer else found["results"]
-
-    return search
+    return _searcher(tmp_path_factory.mktemp("bodies"), records)
 
 
 @pytest.mark.parametrize(
@@ -217,7 +221,6 @@ def test_a_misspelt_question_still_gets_its_spelling(bodies):
 def regulated(tmp_path_factory):
     """A body whose own record holds every word of the question, and one that publishes
     only one of the first results."""
-    folder = tmp_path_factory.mktemp("regulated")
     transport = {"publisher": "Department for Transport"}
     records = [
         _record(
@@ -239,17 +242,15 @@ def regulated(tmp_path_factory):
         ),
         _record("dft", "Department for Transport", "Runs transport services.", "organisation", **transport),
     ]
-    write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")
-    catalogue = Catalogue.open(DirectoryLoader(folder))
-    return lambda query: catalogue.call("search_government_knowledge", {"query": query})
+    return _searcher(tmp_path_factory.mktemp("regulated"), records)
 
 
 def test_an_organisation_leading_already_keeps_its_place(regulated):
-    found = regulated("who is responsible for bus services")["results"]
+    found = regulated("who is responsible for bus services")
     assert _ids(found)[0] == "regulator", _ids(found)
     assert not any("kind_asked_for" in result.get("reasons", []) for result in found)
 
 
 def test_no_body_leads_where_none_publishes_two_of_the_first_results(regulated):
-    found = regulated("which department publishes bus services open data and statistics")["results"]
+    found = regulated("which department publishes bus services open data and statistics")
     assert not any("kind_asked_for" in result.get("reasons", []) for result in found), _ids(found)
