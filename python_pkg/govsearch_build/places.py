@@ -82,10 +82,7 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
     lower case."""
     records = list(records)
     authorities = _authorities(records)
-    named_by: dict[str, set[str]] = defaultdict(set)
-    for publisher, place in authorities.items():
-        for word in _place_words(place):
-            named_by[word].add(publisher)
+    named_by = _named_by(authorities)
     # A word many councils' names share is a compass point or a landform, unless one council is
     # named by it alone: Devon County Council's "devon", beside North, Mid, East and West Devon's.
     candidates = {
@@ -124,10 +121,7 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
     # The councils whose names hold each word ("st" and "albans" alike): a town named by a word of
     # another council's name is not that council's; one named by a word of its own area's council's
     # name is ("bath": Bath and North East Somerset, "brighton": Brighton and Hove).
-    named_by: dict[str, set[str]] = defaultdict(set)
-    for council in standing_councils:
-        for word in _place_words(council):
-            named_by[word].add(council)
+    named_by = _named_by({council: council for council in standing_councils})
     found: dict[str, set[str]] = defaultdict(set)
     for town, area in areas.items():
         key = name_key(area)
@@ -140,6 +134,16 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
             if name in places and name not in standing_councils and named_by.get(name, {key}) == {key}:
                 found[name].add(key)
     return {name: keys.pop() for name, keys in sorted(found.items()) if len(keys) == 1}
+
+
+def _named_by(places: Mapping[str, str]) -> dict[str, set[str]]:
+    """Each place word of the places' names (`places`: each name by its key) -> the keys whose
+    names hold it."""
+    named_by: dict[str, set[str]] = defaultdict(set)
+    for key, place in places.items():
+        for word in _place_words(place):
+            named_by[word].add(key)
+    return named_by
 
 
 def _is_councils_own(record: Record) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from itertools import islice
 from typing import Any
 
 from ..engine import SearchEngine
@@ -31,7 +32,7 @@ from .identifiers import name_words
 from .index_evidence import area_clauses, organisations, titled_by_all
 from .nearby import council_area, council_place
 from .query import Term, named_places
-from .series import LOCAL_AUTHORITY, group_of
+from .series import LOCAL_AUTHORITY, result_leads
 from .state import Ranked
 
 # More organisations than this titled by a place's words: the words are no one council's name.
@@ -106,16 +107,9 @@ def put_council_in(
 
 
 def _after_results(ranked: Sequence[Ranked], rows: Mapping[int, Mapping[str, Any]], count: int) -> int:
-    """Where the answer's result after its first `count` begins: the first record of the
-    next series (ranking.series shows a series as its best-placed record), or the end."""
-    seen: set[object] = set()
-    for at, item in enumerate(ranked):
-        key = group_of(rows[item.number]) or item.number
-        if key not in seen:
-            if len(seen) == count:
-                return at
-            seen.add(key)
-    return len(ranked)
+    """Where the answer's result after its first `count` begins (series.result_leads), or the end."""
+    leads = result_leads([rows[item.number] for item in ranked])
+    return next(islice(leads, count, None), len(ranked))
 
 
 def _text(row: Mapping[str, Any]) -> str:

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
+from itertools import islice
 
 from . import rules
 from .identifiers import name_words
 from .query import Term, has_topic, preference
-from .series import group_of
+from .series import result_leads
 from .state import Ranked
 from .vocabulary import SearchTerms
 
@@ -93,17 +94,12 @@ def _first_word_match(ranked: Sequence[Ranked]) -> int:
 def _leading_publisher(rows: Sequence[Mapping[str, object]]) -> str | None:
     """The publisher of most (two or more) of the first rules.BODY_FROM results that are no
     organisations, a series counted once (series.group_of), as a name key; None for none."""
-    seen: set[object] = set()
-    publishers: Counter[str] = Counter()
-    for number, row in enumerate(rows):
-        key = group_of(row) or number
-        if key in seen:
-            continue
-        seen.add(key)
-        if len(seen) > rules.BODY_FROM:
-            break
-        if row.get("resourceType") != "organisation" and row.get("publisher"):
-            publishers[name_words(str(row["publisher"]))] += 1
+    first = [rows[at] for at in islice(result_leads(rows), rules.BODY_FROM)]
+    publishers = Counter(
+        name_words(str(row["publisher"]))
+        for row in first
+        if row.get("resourceType") != "organisation" and row.get("publisher")
+    )
     if not publishers:
         return None
     body, count = publishers.most_common(1)[0]

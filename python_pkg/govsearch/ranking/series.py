@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -202,6 +202,17 @@ def group_of(record: Mapping[str, Any]) -> Key | None:
     if key[1] == "organisation":  # an authority's own record names it: no title it publishes
         return (LOCAL_AUTHORITIES, *key[1:])
     return (LOCAL_AUTHORITIES, key[1], _without_own_name(key[2], key[0]))
+
+
+def result_leads(rows: Sequence[Mapping[str, Any]]) -> Iterator[int]:
+    """The places of the records that lead the answer's results, in order: a series shows as
+    its best-placed record (group_of), so its later records lead none."""
+    seen: set[object] = set()
+    for at, row in enumerate(rows):
+        key = group_of(row) or at
+        if key not in seen:
+            seen.add(key)
+            yield at
 
 
 @lru_cache(maxsize=1 << 14)
