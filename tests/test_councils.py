@@ -55,6 +55,7 @@ def search(tmp_path_factory):
         _council("leeds", "Leeds City Council"),
         _council("york", "City of York Council"),
         _council("bath", "Bath and North East Somerset Council"),
+        _council("epsom", "Epsom and Ewell Borough Council"),
         _parking_permit_page(),
         _record(
             "planning-permission",
@@ -216,6 +217,14 @@ def test_a_town_named_by_a_word_of_its_councils_name_is_that_councils(search):
     name holds the town's word but is not it; the gazetteer's area names the council."""
     ids = _ids(search("bath parking permit", limit=20))
     assert ids.index("bath") == ids.index("parking-permit") + 1, ids
+
+
+def test_a_place_one_of_several_a_councils_name_joins_is_that_councils(search):
+    """ "epsom parking permit": Epsom's council is Epsom and Ewell Borough Council, a name of two
+    places joined by "and" (GeoNames puts Epsom in Surrey, not in its district); so is Ewell's."""
+    for query in ("epsom parking permit", "ewell parking permit"):
+        ids = _ids(search(query, limit=20))
+        assert ids.index("epsom") == ids.index("parking-permit") + 1, (query, ids)
 
 
 def test_a_towns_records_are_its_council_areas(towns):

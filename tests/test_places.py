@@ -130,7 +130,8 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
     "harrogate" and "st albans" have councils of their own (their websites), "brixton" no council
     of its area ("Greater London"), and "walton" is two towns in two areas. "kettering" names a
     council abolished in 2021 whose old rows the estate keeps, and is North Northamptonshire's;
-    "bath" is a word of its own council's name (Bath and North East Somerset), not a council's name."""
+    "bath" is a word of its own council's name (Bath and North East Somerset), not a council's name;
+    "stamford" is Stamford's (Lincolnshire), though it is the one place word of Stamford Hill's."""
     records = [
         record(1, "Lincolnshire County Council"),
         record(2, "Salford City Council"),
@@ -152,6 +153,7 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
             title="Bath and North East Somerset Council",
             kind="organisation",
         ),
+        record(14, "London Borough of Hackney", title="London Borough of Hackney", kind="organisation"),
     ]
     areas = {
         "Skegness": "Lincolnshire",
@@ -164,6 +166,8 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
         "Walton-on-the-Naze": "Essex",
         "Kettering": "North Northamptonshire",
         "Bath": "Bath and North East Somerset",  # its council's name holds the town's word
+        "Stamford": "Lincolnshire",
+        "Stamford Hill": "Hackney",  # its one place word is another town's whole name
     }
     places = place_names(records, list(areas))
     assert {"harrogate", "st albans", "walton", "brixton"} <= set(places)
@@ -174,6 +178,8 @@ def test_a_town_no_council_is_named_after_is_in_its_areas_council():
         "eccles": "salford",
         "kettering": "north northamptonshire",
         "skegness": "lincolnshire",
+        "stamford": "lincolnshire",  # Stamford's, not Stamford Hill's
+        "stamford hill": "hackney",
         "walton on thames": "surrey",  # named in full, one town
         "walton on the naze": "essex",
     }

@@ -122,7 +122,9 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
     # another council's name is not that council's; one named by a word of its own area's council's
     # name is ("bath": Bath and North East Somerset, "brighton": Brighton and Hove).
     named_by = _named_by({council: council for council in standing_councils})
-    found: dict[str, set[str]] = defaultdict(set)
+    # A town's whole name, then the one place word of a longer name: "stamford" is Stamford's
+    # (Lincolnshire), not Stamford Hill's (Hackney).
+    found: tuple[dict[str, set[str]], dict[str, set[str]]] = (defaultdict(set), defaultdict(set))
     for town, area in areas.items():
         key = name_key(area)
         if key not in councils:
@@ -130,10 +132,11 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
         whole, standing = _name_words(town), _place_words(town)
         if " ".join(whole) in standing_councils:
             continue  # the town is its own council's place ("st helens": not "helens" in St Helens)
-        for name in {" ".join(whole), *(standing if len(whole) > 1 and len(standing) == 1 else [])}:
+        part = standing if len(whole) > 1 and len(standing) == 1 else []
+        for named, name in ((found[0], " ".join(whole)), *((found[1], word) for word in part)):
             if name in places and name not in standing_councils and named_by.get(name, {key}) == {key}:
-                found[name].add(key)
-    return {name: keys.pop() for name, keys in sorted(found.items()) if len(keys) == 1}
+                named[name].add(key)
+    return {name: keys.pop() for name, keys in sorted({**found[1], **found[0]}.items()) if len(keys) == 1}
 
 
 def _named_by(places: Mapping[str, str]) -> dict[str, set[str]]:

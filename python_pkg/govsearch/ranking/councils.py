@@ -119,9 +119,17 @@ def _text(row: Mapping[str, Any]) -> str:
 def _names(title: str) -> set[str]:
     """A council's name and the places it names, as name keys: "City of Edinburgh Council",
     "City of Edinburgh", "Edinburgh" (nearby.council_place, read again while it finds one),
-    and its area's key ("rhondda cynon taf" of "Rhondda Cynon Taf County Borough Council")."""
-    names = {name_words(title), council_area(title)} - {""}
+    its area's key ("rhondda cynon taf" of "Rhondda Cynon Taf County Borough Council"), and
+    each place a name of several joins ("epsom" and "ewell" of "Epsom and Ewell Borough
+    Council", "blackburn" of "Blackburn with Darwen"): a query naming one of them is the
+    council's, as its towns are (GeoNames puts Epsom in Surrey, not in its district)."""
+    places = {council_area(title)} - {""}
     place: str | None = title
-    while (place := council_place(place)) and name_words(place) not in names:
-        names.add(name_words(place))
-    return names
+    while (place := council_place(place)) and name_words(place) not in places:
+        places.add(name_words(place))
+    return {name_words(title), *places, *(part for name in places for part in _JOINED.split(name) if part != name)}
+
+
+# "and" or "with" between two places of one council's name; not "of" ("Vale of White Horse" is
+# one place, and "white" alone no council's).
+_JOINED = re.compile(r" (?:and|with) ")
