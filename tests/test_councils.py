@@ -56,6 +56,7 @@ def search(tmp_path_factory):
         _council("york", "City of York Council"),
         _council("bath", "Bath and North East Somerset Council"),
         _council("epsom", "Epsom and Ewell Borough Council"),
+        _council("derby", "Derby City"),  # GOV.UK's name for Derby City Council
         _parking_permit_page(),
         _record(
             "planning-permission",
@@ -225,6 +226,11 @@ def test_a_place_one_of_several_a_councils_name_joins_is_that_councils(search):
     for query in ("epsom parking permit", "ewell parking permit"):
         ids = _ids(search(query, limit=20))
         assert ids.index("epsom") == ids.index("parking-permit") + 1, (query, ids)
+
+
+def test_a_council_named_by_its_place_and_city_alone_is_a_council(search):
+    ids = _ids(search("derby parking permit", limit=20))
+    assert ids.index("derby") == ids.index("parking-permit") + 1, ids
 
 
 def test_a_towns_records_are_its_council_areas(towns):

@@ -204,3 +204,35 @@ def test_a_council_named_in_gaelic_is_a_council():
         "isle of lewis": "eilean siar",
         "lewis": "eilean siar",
     }
+
+
+def test_a_town_its_own_councils_prose_writes_in_lower_case_is_a_place():
+    """Lambeth writes "the borough has two - brixton and streatham": its own towns, as a council
+    writing "in lambeth" does its name. Another publisher's lower case still counts."""
+    lambeth = "London Borough of Lambeth"
+    records = [
+        record(1, lambeth, title=lambeth, kind="organisation", url="https://www.lambeth.gov.uk/"),
+        *(record(n, lambeth, "Town centres: the borough has two - brixton and streatham.") for n in (2, 3, 4)),
+    ]
+    areas = {"Brixton": "Lambeth"}
+    assert "brixton" in place_names(records, list(areas), areas)
+    assert "brixton" not in place_names(records, list(areas))  # no area: every publisher's prose counts
+    others = [record(n, "Example Trust", "Tours of brixton and streatham.") for n in (5, 6, 7)]
+    assert "brixton" not in place_names([*records, *others], list(areas), areas)
+
+
+def test_king_s_lynn_is_its_boroughs_and_king_no_place():
+    """GOV.UK names one council "Borough Council of King's Lynn and West Norfolk" and another "Derby
+    City": both are councils. "king" and "kings" alone are no places ("King's Birthday Honours");
+    King's Lynn, which GeoNames places in Norfolk, is its borough's, a place its name joins."""
+    borough = "Borough Council of Kings Lynn and West Norfolk"
+    records = [
+        record(1, borough, title=borough, kind="organisation", url="https://www.west-norfolk.gov.uk"),
+        record(2, "Borough Council of King's Lynn and West Norfolk", "Allotments in King's Lynn."),
+        record(3, "Norfolk County Council", title="Norfolk County Council", kind="organisation"),
+        record(4, "Derby City", title="Derby City", kind="organisation", url="https://www.derby.gov.uk/"),
+    ]
+    areas = {"King's Lynn": "Norfolk", "Cromer": "Norfolk", "Sinfin": "Derby"}
+    places = place_names(records, list(areas), areas)
+    assert {"kings lynn", "lynn", "derby", "cromer"} <= set(places) and not {"king", "kings"} & set(places)
+    assert town_areas(records, areas, places) == {"cromer": "norfolk", "sinfin": "derby"}

@@ -211,7 +211,7 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
     site's synonym groups, intent words, filler words and question openings, the estate's
     place names and the council areas of its towns (govsearch_build.places), and the records on GOV.UK's most
     visited pages with their places there (govsearch_build.most_visited)."""
-    places = place_names(records, gazetteer())
+    places = place_names(records, gazetteer(), gazetteer_areas())
     return {
         "flags": "".join(flag_code(record_flags(record)) for record in records),
         "visited": visited(records),

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 
-from govsearch.ranking.nearby import GENERIC_NAME_WORDS, council_area, council_place, name_key
+from govsearch.ranking.nearby import GENERIC_NAME_WORDS, council_area, council_place, joined_places, name_key
 
 from .records import Record
 
@@ -37,7 +37,9 @@ from .records import Record
 _LANDFORM = frozenset(
     "great little high vale vales hill hills castle heath isle isles dale dales point valley moor moors".split()
 )
-_NO_PLACE_ALONE = GENERIC_NAME_WORDS | _LANDFORM
+# "King's Lynn" (its council: "Borough Council of King's Lynn and West Norfolk"): "king" and "kings"
+# alone are the monarch's ("King's Birthday Honours", "Kings Cross"), no place.
+_NO_PLACE_ALONE = GENERIC_NAME_WORDS | _LANDFORM | {"king", "kings"}
 _WORD = re.compile(r"[A-Za-z]+")
 # An email address, web address or domain: its words are no prose.
 _ADDRESS = re.compile(r"\S*(?:@|://|www\.|\.(?:gov|org|co|com|net|ac|nhs|police)\b)\S*", re.IGNORECASE)
@@ -75,11 +77,13 @@ def _lines(paths: Iterable[Path]) -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[str]:
+def place_names(records: Iterable[Record], towns: Iterable[str] = (), areas: Mapping[str, str] = {}) -> list[str]:
     """The place words of the records' local-authority publishers and of the
     gazetteer's `towns`, then the authorities' names of several words holding
     one ("north east lincolnshire") and the towns' ("milton keynes"): sorted,
-    lower case."""
+    lower case. A town's word its own area's council writes in lower case (`areas`,
+    gazetteer_areas: Lambeth's "the borough has two - brixton and streatham") is a place
+    still, as a council's own name is."""
     records = list(records)
     authorities = _authorities(records)
     named_by = _named_by(authorities)
@@ -91,8 +95,9 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
         if len(named) < SHARED_BY or any(name_key(authorities[publisher]) == word for publisher in named)
     }
     town_words, town_names = _towns(towns)
-    for word in town_words - named_by.keys():  # a town no council names: every publisher's prose counts
-        candidates[word] = set()
+    councils_of = _councils_of_towns(authorities, towns, areas)
+    for word in town_words - named_by.keys():  # a town no council names: every other publisher's prose counts
+        candidates[word] = councils_of.get(word, set())
     # The words of the towns' longer names are counted too, to tell "new cross" from a place.
     phrase_words = {word for name in town_names for word in name.split()} - named_by.keys()
     lower, upper = _cases(records, {**dict.fromkeys(phrase_words, set()), **candidates})
@@ -100,6 +105,21 @@ def place_names(records: Iterable[Record], towns: Iterable[str] = ()) -> list[st
     # A town's name of several ordinary words ("new cross", "manor park") is no place.
     town_names = {name for name in town_names if not all(lower[word] for word in name.split())}
     return sorted(words | _names_of_several_words(authorities.values(), words) | town_names)
+
+
+def _councils_of_towns(
+    authorities: Mapping[str, str], towns: Iterable[str], areas: Mapping[str, str]
+) -> dict[str, set[str]]:
+    """Each town word (_towns) -> the publishers that are its area's council."""
+    by_area: dict[str, set[str]] = defaultdict(set)
+    for publisher in authorities:
+        by_area[council_area(publisher)].add(publisher)
+    found: dict[str, set[str]] = defaultdict(set)
+    for town in towns:
+        if town in areas:
+            for word in _towns([town])[0]:
+                found[word] |= by_area.get(name_key(areas[town]), set())
+    return found
 
 
 def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Collection[str]) -> dict[str, str]:
@@ -122,6 +142,9 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
     # another council's name is not that council's; one named by a word of its own area's council's
     # name is ("bath": Bath and North East Somerset, "brighton": Brighton and Hove).
     named_by = _named_by({council: council for council in standing_councils})
+    # A place one of several a council's name joins is that council's, as its own name is ("kings
+    # lynn" of "Kings Lynn and West Norfolk": not Norfolk's, where GeoNames places the town).
+    joined = _named_by({council: council for council in standing_councils}, joined_places)
     # A town's whole name, then the one place word of a longer name: "stamford" is Stamford's
     # (Lincolnshire), not Stamford Hill's (Hackney).
     found: tuple[dict[str, set[str]], dict[str, set[str]]] = (defaultdict(set), defaultdict(set))
@@ -130,8 +153,8 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
         if key not in councils:
             continue  # no council of the estate's is the area's ("Greater London")
         whole, standing = _name_words(town), _place_words(town)
-        if " ".join(whole) in standing_councils:
-            continue  # the town is its own council's place ("st helens": not "helens" in St Helens)
+        if " ".join(whole) in standing_councils or joined.get(" ".join(whole), {key}) != {key}:
+            continue  # the town is its own council's place ("st helens": not "helens" in St Helens; "kings lynn")
         part = standing if len(whole) > 1 and len(standing) == 1 else []
         for named, name in ((found[0], " ".join(whole)), *((found[1], word) for word in part)):
             if name in places and name not in standing_councils and named_by.get(name, {key}) == {key}:
@@ -139,12 +162,14 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
     return {name: keys.pop() for name, keys in sorted({**found[1], **found[0]}.items()) if len(keys) == 1}
 
 
-def _named_by(places: Mapping[str, str]) -> dict[str, set[str]]:
-    """Each place word of the places' names (`places`: each name by its key) -> the keys whose
-    names hold it."""
+def _named_by(
+    places: Mapping[str, str], words: Callable[[str], Iterable[str]] = lambda place: _place_words(place)
+) -> dict[str, set[str]]:
+    """Each place word of the places' names (`places`: each name by its key; or each of the
+    `words` given of a name) -> the keys whose names hold it."""
     named_by: dict[str, set[str]] = defaultdict(set)
     for key, place in places.items():
-        for word in _place_words(place):
+        for word in words(place):
             named_by[word].add(key)
     return named_by
 

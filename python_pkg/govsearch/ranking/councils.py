@@ -30,7 +30,7 @@ from ..terms import Clause
 from . import rules
 from .identifiers import name_words
 from .index_evidence import area_clauses, organisations, titled_by_all
-from .nearby import council_area, council_place
+from .nearby import council_area, council_place, joined_places
 from .query import Term, named_places
 from .series import LOCAL_AUTHORITY, result_leads
 from .state import Ranked
@@ -101,7 +101,7 @@ def put_council_in(
     shown = {item.number for item in ranked}
     for number, place in found.items():
         title = str(rows[number].get("title", ""))
-        if number not in shown and LOCAL_AUTHORITY.search(title) and place in _names(title):
+        if number not in shown and (LOCAL_AUTHORITY.search(title) or council_place(title)) and place in _names(title):
             ranked.insert(after, Ranked(number, ranked[after - 1].score, "any_term", ["place_council"]))
             return
 
@@ -127,9 +127,4 @@ def _names(title: str) -> set[str]:
     place: str | None = title
     while (place := council_place(place)) and name_words(place) not in places:
         places.add(name_words(place))
-    return {name_words(title), *places, *(part for name in places for part in _JOINED.split(name) if part != name)}
-
-
-# "and" or "with" between two places of one council's name; not "of" ("Vale of White Horse" is
-# one place, and "white" alone no council's).
-_JOINED = re.compile(r" (?:and|with) ")
+    return {name_words(title), *places, *(part for name in places for part in joined_places(name))}

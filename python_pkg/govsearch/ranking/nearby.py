@@ -173,11 +173,13 @@ COUNCIL_NAMES = (
     ),
     re.compile(
         # "Comhairle nan Eilean Siar": the Western Isles' council, named in Gaelic.
-        r"^(?:London Borough of|Royal Borough of|City of|Borough of|Council of the|City and County of|County of"
-        r"|Comhairle nan)"
+        r"^(?:London Borough of|Royal Borough of|City of|Borough of|Borough Council of|Council of the"
+        r"|City and County of|County of|Comhairle nan)"
         r"\s+(?P<place>.+?)(?:\s+Council)?$"
     ),
     re.compile(r"^(?P<place>.+?)\s+National Park Authority$"),
+    # GOV.UK's list names one council by its place and "City" alone ("Derby City").
+    re.compile(r"^(?P<place>[A-Z][a-z]+)\s+City$"),
 )
 
 
@@ -190,15 +192,27 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 
 
 def name_key(place: str) -> str:
-    """A place's name as a key: its words in lower case ("&" read as "and"), less the generic
+    """A place's name as a key: its words in lower case ("&" read as "and", apostrophes dropped:
+    "King's Lynn" is "kings lynn", as the name is also written), less the generic
     words it opens or ends with: "City of York" and "York" are "york", "City and County of
     Swansea" "swansea", "Rhondda Cynon Taf County Borough" "rhondda cynon taf"."""
-    words = [word.lower() for word in _LETTERS.findall(place.replace("&", " and "))]
+    words = [word.lower() for word in _LETTERS.findall(re.sub(r"['’]", "", place.replace("&", " and ")))]
     while words and words[0] in GENERIC_NAME_WORDS:
         words.pop(0)
     while words and words[-1] in GENERIC_NAME_WORDS:
         words.pop()
     return " ".join(words)
+
+
+def joined_places(name: str) -> list[str]:
+    """The places a name of several joins with "and" or "with" ("epsom" and "ewell" of "epsom and
+    ewell", "blackburn" and "darwen" of "blackburn with darwen"); none for a name of one place.
+    Not "of": "vale of white horse" is one place, and "white" alone no council's."""
+    parts = _JOINED.split(name)
+    return parts if len(parts) > 1 else []
+
+
+_JOINED = re.compile(r" (?:and|with) ")
 
 
 def council_area(publisher: str) -> str:
