@@ -228,6 +228,14 @@ def test_a_place_one_of_several_a_councils_name_joins_is_that_councils(search):
         assert ids.index("epsom") == ids.index("parking-permit") + 1, (query, ids)
 
 
+def test_the_council_comes_where_no_record_holds_every_word(search):
+    """ "edinburgh parking permit tonight": no record holds "tonight", so the answer is any_term's
+    (or fuzzy's), whose tier the place is read from; the first tier, which found nothing, holds no words."""
+    answer = search("edinburgh parking permit tonight", limit=20)
+    ids = _ids(answer)
+    assert answer["match_mode"] != "all_terms" and ids.index("edinburgh") == ids.index("parking-permit") + 1, ids
+
+
 def test_a_council_named_by_its_place_and_city_alone_is_a_council(search):
     ids = _ids(search("derby parking permit", limit=20))
     assert ids.index("derby") == ids.index("parking-permit") + 1, ids

@@ -243,9 +243,12 @@ def _council_candidates(state: QueryState, kept: _Kept) -> dict[int, str]:
     """On the first window of a query naming a place that none of its first results is about
     (_nothing_local; not "near me", which names none): the organisations titled by the place
     (ranking.councils)."""
-    if state.here or state.start or not kept.first.tiers:
+    # The first tier that searched: where every word found nothing ("homeless tonight in
+    # manchester"), its tier holds no terms, and the place is read from the next (any_term, fuzzy).
+    searched = [(terms, clauses) for _, terms, clauses in kept.first.tiers if terms]
+    if state.here or state.start or not searched:
         return {}
-    _, terms, clauses = kept.first.tiers[0]
+    terms, clauses = searched[0]
     return councils.candidates(state.engine, terms, clauses, state.filters)
 
 
