@@ -57,6 +57,7 @@ def search(tmp_path_factory):
         _council("bath", "Bath and North East Somerset Council"),
         _council("epsom", "Epsom and Ewell Borough Council"),
         _council("derby", "Derby City"),  # GOV.UK's name for Derby City Council
+        _council("kings-lynn", "Borough Council of Kings Lynn and West Norfolk"),  # GOV.UK's, no apostrophe
         _parking_permit_page(),
         _record(
             "planning-permission",
@@ -239,6 +240,13 @@ def test_the_council_comes_where_no_record_holds_every_word(search):
 def test_a_council_named_by_its_place_and_city_alone_is_a_council(search):
     ids = _ids(search("derby parking permit", limit=20))
     assert ids.index("derby") == ids.index("parking-permit") + 1, ids
+
+
+@pytest.mark.parametrize("written", ["King's Lynn", "kings lynn"])
+def test_a_possessive_place_brings_its_council_however_either_writes_the_apostrophe(search, written):
+    """The gazetteer writes "King's Lynn", GOV.UK's list "Borough Council of Kings Lynn and West Norfolk"."""
+    ids = _ids(search(f"{written} parking permit", limit=20))
+    assert ids.index("kings-lynn") == ids.index("parking-permit") + 1, ids
 
 
 def test_a_towns_records_are_its_council_areas(towns):

@@ -27,7 +27,14 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 
-from govsearch.ranking.nearby import GENERIC_NAME_WORDS, council_area, council_place, joined_places, name_key
+from govsearch.ranking.nearby import (
+    GENERIC_NAME_WORDS,
+    council_area,
+    council_place,
+    joined_places,
+    name_key,
+    possessive_joined,
+)
 
 from .records import Record
 
@@ -145,6 +152,7 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
     # A place one of several a council's name joins is that council's, as its own name is ("kings
     # lynn" of "Kings Lynn and West Norfolk": not Norfolk's, where GeoNames places the town).
     joined = _named_by({council: council for council in standing_councils}, joined_places)
+    joined = {possessive_joined(part): keys for part, keys in joined.items()}
     # A town's whole name, then the one place word of a longer name: "stamford" is Stamford's
     # (Lincolnshire), not Stamford Hill's (Hackney).
     found: tuple[dict[str, set[str]], dict[str, set[str]]] = (defaultdict(set), defaultdict(set))
@@ -153,7 +161,7 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
         if key not in councils:
             continue  # no council of the estate's is the area's ("Greater London")
         whole, standing = _name_words(town), _place_words(town)
-        if " ".join(whole) in standing_councils or joined.get(" ".join(whole), {key}) != {key}:
+        if " ".join(whole) in standing_councils or joined.get(possessive_joined(" ".join(whole)), {key}) != {key}:
             continue  # the town is its own council's place ("st helens": not "helens" in St Helens; "kings lynn")
         part = standing if len(whole) > 1 and len(standing) == 1 else []
         for named, name in ((found[0], " ".join(whole)), *((found[1], word) for word in part)):

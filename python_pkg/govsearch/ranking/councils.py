@@ -30,7 +30,7 @@ from ..terms import Clause
 from . import rules
 from .identifiers import name_words
 from .index_evidence import area_clauses, organisations, titled_by_all
-from .nearby import council_area, council_place, joined_places
+from .nearby import council_area, council_place, joined_places, possessive_joined
 from .query import Term, named_places
 from .series import LOCAL_AUTHORITY, result_leads
 from .state import Ranked
@@ -50,7 +50,11 @@ def candidates(
         words = [clause for term, clause in zip(terms, clauses) if term.place == place]
         # The area first: a council titled by the town's word and its area ("bath": Bath and North
         # East Somerset Council) is the area's, by whose name put_council_in knows it.
-        for name, holding in ((area, area_clauses(area) if area else []), (place, words)):
+        # A possessive's place is also read without its apostrophe, as a council may write it
+        # ("King's Lynn" of "Borough Council of Kings Lynn and West Norfolk").
+        unpossessed = possessive_joined(place)
+        spelt = [(unpossessed, area_clauses(unpossessed))] if unpossessed != place else []
+        for name, holding in ((area, area_clauses(area) if area else []), (place, words), *spelt):
             bodies = organisations(engine, titled_by_all(engine, holding), filters) if holding else []
             if len(bodies) <= MOST:
                 found.update({body: name_words(name) for body in bodies if body not in found})
@@ -101,7 +105,12 @@ def put_council_in(
     shown = {item.number for item in ranked}
     for number, place in found.items():
         title = str(rows[number].get("title", ""))
-        if number not in shown and (LOCAL_AUTHORITY.search(title) or council_place(title)) and place in _names(title):
+        named = {possessive_joined(name) for name in _names(title)}
+        if (
+            number not in shown
+            and (LOCAL_AUTHORITY.search(title) or council_place(title))
+            and possessive_joined(place) in named
+        ):
             ranked.insert(after, Ranked(number, ranked[after - 1].score, "any_term", ["place_council"]))
             return
 

@@ -192,16 +192,21 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 
 
 def name_key(place: str) -> str:
-    """A place's name as a key: its words in lower case ("&" read as "and", apostrophes dropped:
-    "King's Lynn" is "kings lynn", as the name is also written), less the generic
+    """A place's name as a key: its words in lower case ("&" read as "and"), less the generic
     words it opens or ends with: "City of York" and "York" are "york", "City and County of
     Swansea" "swansea", "Rhondda Cynon Taf County Borough" "rhondda cynon taf"."""
-    words = [word.lower() for word in _LETTERS.findall(re.sub(r"['’]", "", place.replace("&", " and ")))]
+    words = [word.lower() for word in _LETTERS.findall(place.replace("&", " and "))]
     while words and words[0] in GENERIC_NAME_WORDS:
         words.pop(0)
     while words and words[-1] in GENERIC_NAME_WORDS:
         words.pop()
     return " ".join(words)
+
+
+def possessive_joined(key: str) -> str:
+    """A name key with a possessive's "s" joined to its word ("king s lynn", as name_key reads
+    "King's Lynn", is "kings lynn"): one key however the apostrophe is written, or left out."""
+    return re.sub(r"(?<=\w) s\b", "s", key)
 
 
 def joined_places(name: str) -> list[str]:
