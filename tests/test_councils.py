@@ -10,6 +10,7 @@ import fastjsonschema
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader, load_schema
+from govsearch.ranking.nearby import council_place
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from govsearch_build.records import Record
@@ -238,8 +239,10 @@ def test_the_council_comes_where_no_record_holds_every_word(search):
 
 
 def test_a_council_named_by_its_place_and_city_alone_is_a_council(search):
+    """GOV.UK's "Derby City" is Derby's council; no other "<Word> City" is one ("Hull City")."""
     ids = _ids(search("derby parking permit", limit=20))
     assert ids.index("derby") == ids.index("parking-permit") + 1, ids
+    assert council_place("Derby City") == "Derby" and council_place("Hull City") is None
 
 
 @pytest.mark.parametrize("written", ["King's Lynn", "kings lynn"])

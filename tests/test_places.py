@@ -1,6 +1,8 @@
 """The estate's place names (govsearch_build.places): the distinctive words of
 its local authorities' names, never an ordinary word or a national body."""
 
+import pytest
+
 from govsearch_build.places import gazetteer, gazetteer_areas, place_names, town_areas
 from govsearch_build.records import Record
 
@@ -221,11 +223,14 @@ def test_a_town_its_own_councils_prose_writes_in_lower_case_is_a_place():
     assert "brixton" not in place_names([*records, *others], list(areas), areas)
 
 
-def test_king_s_lynn_is_its_boroughs_and_king_no_place():
-    """GOV.UK names one council "Borough Council of King's Lynn and West Norfolk" and another "Derby
-    City": both are councils. "king" and "kings" alone are no places ("King's Birthday Honours");
-    King's Lynn, which GeoNames places in Norfolk, is its borough's, a place its name joins."""
-    borough = "Borough Council of Kings Lynn and West Norfolk"
+@pytest.mark.parametrize(
+    "borough", ["Borough Council of Kings Lynn and West Norfolk", "Borough Council of King's Lynn and West Norfolk"]
+)
+def test_king_s_lynn_is_its_boroughs_and_king_no_place(borough):
+    """GOV.UK names one council "Borough Council of Kings Lynn and West Norfolk" (its datasets
+    write "King's") and another "Derby City": both are councils. "king" and "kings" alone are no
+    places ("King's Birthday Honours"); King's Lynn, which GeoNames places in Norfolk, is its
+    borough's, a place its name joins, however either writes the apostrophe."""
     records = [
         record(1, borough, title=borough, kind="organisation", url="https://www.west-norfolk.gov.uk"),
         record(2, "Borough Council of King's Lynn and West Norfolk", "Allotments in King's Lynn."),
@@ -236,3 +241,11 @@ def test_king_s_lynn_is_its_boroughs_and_king_no_place():
     places = place_names(records, list(areas), areas)
     assert {"king s lynn", "lynn", "derby", "cromer"} <= set(places) and not {"king", "kings"} & set(places)
     assert town_areas(records, areas, places) == {"cromer": "norfolk", "sinfin": "derby"}
+
+
+def test_an_ordinary_word_of_a_councils_name_is_no_place_unless_the_council_is_named_by_it():
+    """ "barking" of Barking and Dagenham is a dog's ("dog barking complaint"), as the gazetteer's
+    town is; Reading Borough Council's "reading" is Reading's, the council's whole name."""
+    records = [record(1, "London Borough of Barking and Dagenham"), record(2, "Reading Borough Council")]
+    places = place_names(records)
+    assert {"dagenham", "barking and dagenham", "reading"} <= set(places) and "barking" not in places

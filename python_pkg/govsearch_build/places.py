@@ -84,25 +84,29 @@ def _lines(paths: Iterable[Path]) -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-def place_names(records: Iterable[Record], towns: Iterable[str] = (), areas: Mapping[str, str] = {}) -> list[str]:
+def place_names(
+    records: Iterable[Record], towns: Iterable[str] = (), areas: Mapping[str, str] | None = None
+) -> list[str]:
     """The place words of the records' local-authority publishers and of the
     gazetteer's `towns`, then the authorities' names of several words holding
     one ("north east lincolnshire") and the towns' ("milton keynes"): sorted,
     lower case. A town's word its own area's council writes in lower case (`areas`,
     gazetteer_areas: Lambeth's "the borough has two - brixton and streatham") is a place
     still, as a council's own name is."""
-    records = list(records)
+    records, towns = list(records), list(towns)
     authorities = _authorities(records)
     named_by = _named_by(authorities)
-    # A word many councils' names share is a compass point or a landform, unless one council is
-    # named by it alone: Devon County Council's "devon", beside North, Mid, East and West Devon's.
+    # A word many councils' names share is a compass point or a landform, and one of the ordinary
+    # words ("barking" of Barking and Dagenham: "dog barking complaint") a word, unless one council
+    # is named by it alone: Devon County Council's "devon", Reading Borough Council's "reading".
     candidates = {
         word: named
         for word, named in named_by.items()
-        if len(named) < SHARED_BY or any(name_key(authorities[publisher]) == word for publisher in named)
+        if (len(named) < SHARED_BY and word not in _ORDINARY)
+        or any(name_key(authorities[publisher]) == word for publisher in named)
     }
     town_words, town_names = _towns(towns)
-    councils_of = _councils_of_towns(authorities, towns, areas)
+    councils_of = _councils_of_towns(authorities, towns, areas or {})
     for word in town_words - named_by.keys():  # a town no council names: every other publisher's prose counts
         candidates[word] = councils_of.get(word, set())
     # The words of the towns' longer names are counted too, to tell "new cross" from a place.
@@ -137,9 +141,12 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
     area's records and its council ("report a pothole skegness": Lincolnshire County
     Council's); the estate writes no town's council, and Skegness publishes nothing. A town
     named by a word of its own area's council's name is that council's ("bath" -> "bath and
-    north east somerset"), not one named by another council's ("st albans"). A name two
-    towns share in different areas ("walton": on Thames, in Surrey, and on the Naze, in Essex)
-    has none, as the gazetteer gives none to a name two of its rows place apart ("Ashford")."""
+    north east somerset"), not one named by another council's ("st albans"), nor one of the
+    places a council's name joins ("kings lynn" of Kings Lynn and West Norfolk: that council's,
+    councils._names). A name two towns share in different areas ("walton": on Thames, in Surrey,
+    and on the Naze, in Essex) has none, as the gazetteer gives none to a name two of its rows
+    place apart ("Ashford"); a town's whole name wins over another's one place word ("stamford":
+    Stamford's, Lincolnshire, not Stamford Hill's)."""
     records = list(records)
     councils = {council_area(publisher) for publisher in _authorities(records)} - {""}
     # A council the estate holds a website of: a town named by an abolished one (Kettering Borough
@@ -151,8 +158,10 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
     named_by = _named_by({council: council for council in standing_councils})
     # A place one of several a council's name joins is that council's, as its own name is ("kings
     # lynn" of "Kings Lynn and West Norfolk": not Norfolk's, where GeoNames places the town).
-    joined = _named_by({council: council for council in standing_councils}, joined_places)
-    joined = {possessive_joined(part): keys for part, keys in joined.items()}
+    joined = _named_by(
+        {council: council for council in standing_councils},
+        lambda council: [possessive_joined(part) for part in joined_places(council)],
+    )
     # A town's whole name, then the one place word of a longer name: "stamford" is Stamford's
     # (Lincolnshire), not Stamford Hill's (Hackney).
     found: tuple[dict[str, set[str]], dict[str, set[str]]] = (defaultdict(set), defaultdict(set))
@@ -170,14 +179,12 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
     return {name: keys.pop() for name, keys in sorted({**found[1], **found[0]}.items()) if len(keys) == 1}
 
 
-def _named_by(
-    places: Mapping[str, str], words: Callable[[str], Iterable[str]] = lambda place: _place_words(place)
-) -> dict[str, set[str]]:
+def _named_by(places: Mapping[str, str], words: Callable[[str], Iterable[str]] | None = None) -> dict[str, set[str]]:
     """Each place word of the places' names (`places`: each name by its key; or each of the
     `words` given of a name) -> the keys whose names hold it."""
     named_by: dict[str, set[str]] = defaultdict(set)
     for key, place in places.items():
-        for word in words(place):
+        for word in (words or _place_words)(place):
             named_by[word].add(key)
     return named_by
 
@@ -258,8 +265,9 @@ def _place_words(place: str) -> list[str]:
 def _cases(records: list[Record], named_by: Mapping[str, set[str]]) -> tuple[Counter[str], Counter[str]]:
     """How often the summaries write each word in lower case, and with a
     capital: as prose, so not inside an address ("networkmanagement@wigan.gov.uk"),
-    and by other publishers than the councils it names (a council writing
-    "in lambeth" makes its name no ordinary word)."""
+    and by other publishers than the councils it names, or whose area a town of it
+    lies in (`named_by`: a council writing "in lambeth" or "brixton and streatham"
+    makes its places no ordinary words)."""
     lower: Counter[str] = Counter()
     upper: Counter[str] = Counter()
     for record in records:

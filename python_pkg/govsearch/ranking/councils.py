@@ -85,8 +85,9 @@ def asks_for_council(terms: Sequence[Term]) -> bool:
 def put_council_in(
     ranked: list[Ranked], found: Mapping[int, str], rows: Mapping[int, Mapping[str, Any]], asked: bool = False
 ) -> None:
-    """Put the place's own council (the candidate whose title, or the place its council's
-    name names, "Leeds" of "Leeds City Council", is the place named) right after the first
+    """Put the place's own council (the candidate whose title, or a place its council's
+    name names, "Leeds" of "Leeds City Council", "epsom" of "Epsom and Ewell Borough Council",
+    is the place named; _names) right after the first
     record that says the council does it, or the first result where the query `asked` for
     the council (asks_for_council), but no later than after the answer's first
     rules.COUNCIL_AFTER results (a series counted once, as the answer shows it); where
@@ -105,12 +106,7 @@ def put_council_in(
     shown = {item.number for item in ranked}
     for number, place in found.items():
         title = str(rows[number].get("title", ""))
-        named = {possessive_joined(name) for name in _names(title)}
-        if (
-            number not in shown
-            and (LOCAL_AUTHORITY.search(title) or council_place(title))
-            and possessive_joined(place) in named
-        ):
+        if number not in shown and (LOCAL_AUTHORITY.search(title) or council_place(title)) and place in _names(title):
             ranked.insert(after, Ranked(number, ranked[after - 1].score, "any_term", ["place_council"]))
             return
 

@@ -14,7 +14,7 @@ from ..loaders import gather
 from ..terms import Clause
 from . import rules
 from .analysis import analysed
-from .nearby import council_area
+from .nearby import council_area, possessive_joined
 from .query import Term, named_places, preference
 
 
@@ -45,7 +45,11 @@ def read_areas(engine: SearchEngine, terms: list[Term]) -> None:
     """Read the postings of the council areas of the towns the query names beside its topic,
     which `placed` and councils.candidates read later: in the browser they then come in the
     same rounds of downloads as the query's own words, not in a round of their own."""
-    areas = sorted({area for area in named_places(terms).values() if area})
+    named = named_places(terms)
+    # And a possessive's place without its apostrophe, which councils.candidates also reads ("king s lynn").
+    areas = sorted(
+        {area for area in named.values() if area} | {possessive_joined(place) for place in named} - set(named)
+    )
     gather(*(partial(engine.matcher.members, clause, []) for area in areas for clause in area_clauses(area)))
 
 

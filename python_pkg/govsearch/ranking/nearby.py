@@ -178,10 +178,15 @@ COUNCIL_NAMES = (
         r"\s+(?P<place>.+?)(?:\s+Council)?$"
     ),
     re.compile(r"^(?P<place>.+?)\s+National Park Authority$"),
-    # GOV.UK's list names one council by its place and "City" alone ("Derby City").
-    re.compile(r"^(?P<place>[A-Z][a-z]+)\s+City$"),
+    # The one council GOV.UK's list names by its place and "City" alone; not any "<Word> City"
+    # ("Hull City", "Garden City").
+    re.compile(r"^(?P<place>Derby)\s+City$"),
 )
 
+
+# A possessive's "s" as name_key reads it ("king s lynn"), and the joints of a name of several places.
+_POSSESSIVE_S = re.compile(r"(?<=\w) s\b")
+_JOINED = re.compile(r" (?:and|with) ")
 
 # Words a place's name opens or ends with that say what kind of body or place it is, not which
 # ("City of York", "Bridgend County", "St Albans City and District").
@@ -206,18 +211,16 @@ def name_key(place: str) -> str:
 def possessive_joined(key: str) -> str:
     """A name key with a possessive's "s" joined to its word ("king s lynn", as name_key reads
     "King's Lynn", is "kings lynn"): one key however the apostrophe is written, or left out."""
-    return re.sub(r"(?<=\w) s\b", "s", key)
+    return _POSSESSIVE_S.sub("s", key)
 
 
 def joined_places(name: str) -> list[str]:
-    """The places a name of several joins with "and" or "with" ("epsom" and "ewell" of "epsom and
-    ewell", "blackburn" and "darwen" of "blackburn with darwen"); none for a name of one place.
-    Not "of": "vale of white horse" is one place, and "white" alone no council's."""
-    parts = _JOINED.split(name)
-    return parts if len(parts) > 1 else []
-
-
-_JOINED = re.compile(r" (?:and|with) ")
+    """The places a name of several joins with "and" or "with", as name keys ("epsom" and "ewell"
+    of "epsom and ewell", "blackburn" and "darwen" of "blackburn with darwen", "swansea" of "city
+    and county of swansea"); none for a name of one place. Not "of": "vale of white horse" is one
+    place, and "white" alone no council's."""
+    parts = [name_key(part) for part in _JOINED.split(name)]
+    return [part for part in parts if part] if len(parts) > 1 else []
 
 
 def council_area(publisher: str) -> str:
