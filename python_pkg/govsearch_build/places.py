@@ -162,21 +162,22 @@ def town_areas(records: Iterable[Record], areas: Mapping[str, str], places: Coll
         {council: council for council in standing_councils},
         lambda council: [possessive_joined(part) for part in joined_places(council)],
     )
-    # A town's whole name, then the one place word of a longer name: "stamford" is Stamford's
-    # (Lincolnshire), not Stamford Hill's (Hackney).
-    found: tuple[dict[str, set[str]], dict[str, set[str]]] = (defaultdict(set), defaultdict(set))
+    by_whole: dict[str, set[str]] = defaultdict(set)  # each town's whole name -> its areas
+    by_word: dict[str, set[str]] = defaultdict(set)  # the one place word of a longer name -> its areas
     for town, area in areas.items():
         key = name_key(area)
         if key not in councils:
             continue  # no council of the estate's is the area's ("Greater London")
-        whole, standing = _name_words(town), _place_words(town)
-        if " ".join(whole) in standing_councils or joined.get(possessive_joined(" ".join(whole)), {key}) != {key}:
+        whole = " ".join(_name_words(town))
+        if whole in standing_councils or joined.get(possessive_joined(whole), {key}) != {key}:
             continue  # the town is its own council's place ("st helens": not "helens" in St Helens; "kings lynn")
-        part = standing if len(whole) > 1 and len(standing) == 1 else []
-        for named, name in ((found[0], " ".join(whole)), *((found[1], word) for word in part)):
+        word = _one_place_word(town)
+        for named, name in ((by_whole, whole), *([(by_word, word)] if word else [])):
             if name in places and name not in standing_councils and named_by.get(name, {key}) == {key}:
                 named[name].add(key)
-    return {name: keys.pop() for name, keys in sorted({**found[1], **found[0]}.items()) if len(keys) == 1}
+    # A town's whole name wins over another town's one place word: "stamford" is Stamford's
+    # (Lincolnshire), not Stamford Hill's (Hackney).
+    return {name: keys.pop() for name, keys in sorted({**by_word, **by_whole}.items()) if len(keys) == 1}
 
 
 def _named_by(places: Mapping[str, str], words: Callable[[str], Iterable[str]] | None = None) -> dict[str, set[str]]:
@@ -226,13 +227,19 @@ def _towns(towns: Iterable[str]) -> tuple[set[str], set[str]]:
     words, names = set(), set()
     for town in towns:
         whole = _name_words(town)
-        standing = _place_words(town)
-        for word in whole if len(whole) == 1 else standing if len(standing) == 1 else []:
-            if word not in _ORDINARY and len(word) >= MIN_LENGTH:
-                words.add(word)
+        word = whole[0] if len(whole) == 1 else _one_place_word(town)
+        if word and word not in _ORDINARY and len(word) >= MIN_LENGTH:
+            words.add(word)
         if len(whole) > 1:
             names.add(" ".join(whole))
     return words, names
+
+
+def _one_place_word(town: str) -> str | None:
+    """The one word a town's name of several is known by alone, the rest being landforms or
+    generic words or the river it stands on ("stoke" of Stoke-on-Trent); None for others."""
+    whole, standing = _name_words(town), _place_words(town)
+    return standing[0] if len(whole) > 1 and len(standing) == 1 else None
 
 
 def _names_of_several_words(places: Iterable[str], words: set[str]) -> set[str]:

@@ -32,7 +32,7 @@ from .identifiers import name_words
 from .index_evidence import area_clauses, organisations, titled_by_all
 from .nearby import council_area, council_place, joined_places, possessive_joined
 from .query import Term, named_places
-from .series import LOCAL_AUTHORITY, result_leads
+from .series import result_leads
 from .state import Ranked
 
 # More organisations than this titled by a place's words: the words are no one council's name.
@@ -106,7 +106,7 @@ def put_council_in(
     shown = {item.number for item in ranked}
     for number, place in found.items():
         title = str(rows[number].get("title", ""))
-        if number not in shown and (LOCAL_AUTHORITY.search(title) or council_place(title)) and place in _names(title):
+        if number not in shown and council_place(title) is not None and place in _names(title):
             ranked.insert(after, Ranked(number, ranked[after - 1].score, "any_term", ["place_council"]))
             return
 

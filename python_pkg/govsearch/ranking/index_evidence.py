@@ -47,9 +47,8 @@ def read_areas(engine: SearchEngine, terms: list[Term]) -> None:
     same rounds of downloads as the query's own words, not in a round of their own."""
     named = named_places(terms)
     # And a possessive's place without its apostrophe, which councils.candidates also reads ("king s lynn").
-    areas = sorted(
-        {area for area in named.values() if area} | {possessive_joined(place) for place in named} - set(named)
-    )
+    unpossessed = {spelt for place in named if (spelt := possessive_joined(place)) != place}
+    areas = sorted({area for area in named.values() if area} | unpossessed)
     gather(*(partial(engine.matcher.members, clause, []) for area in areas for clause in area_clauses(area)))
 
 

@@ -245,11 +245,10 @@ def _council_candidates(state: QueryState, kept: _Kept) -> dict[int, str]:
     (ranking.councils)."""
     # The first tier that searched: where every word found nothing ("homeless tonight in
     # manchester"), its tier holds no terms, and the place is read from the next (any_term, fuzzy).
-    searched = [(terms, clauses) for _, terms, clauses in kept.first.tiers if terms]
-    if state.here or state.start or not searched:
+    searched = next(((terms, clauses) for _, terms, clauses in kept.first.tiers if terms), None)
+    if state.here or state.start or searched is None:
         return {}
-    terms, clauses = searched[0]
-    return councils.candidates(state.engine, terms, clauses, state.filters)
+    return councils.candidates(state.engine, *searched, state.filters)
 
 
 def _nothing_local(state: QueryState, kept: _Kept) -> bool:
