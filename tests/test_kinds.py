@@ -93,6 +93,21 @@ def test_an_api_not_titled_by_the_topic_does_not_lead(tmp_path):
     assert not any("kind_asked_for" in result.get("reasons", []) for result in found)
 
 
+def test_an_api_titled_only_by_an_optional_word_does_not_lead(tmp_path):
+    """ "official" says what standing the answer has, not what it is about (site.toml's
+    search.optional_words): HM Land Registry's "Official Search" API led "find the official
+    api for flood warnings" by it, above the Environment Agency's page on flood warnings."""
+    records = [
+        _record("flood-warnings", "Get flood warnings", "Flood warnings by text, phone or email.", "govuk-content"),
+        _record("official-search", "Official Search of Whole", "An official search of a registered title.", "api"),
+    ]
+    write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    found = catalogue.call("search_government_knowledge", {"query": "find the official api for flood warnings"})
+    assert _ids(found["results"]) == ["flood-warnings", "official-search"]
+    assert not any("kind_asked_for" in result.get("reasons", []) for result in found["results"])
+
+
 # Not an intent word; "who" is one, but a stop word, read only where it opens a query: leading, it would do nothing.
 @pytest.mark.parametrize(
     "words, refusal", [('["apis"]', "search.leading_intents"), ('["api", "who"]', "not question words")]

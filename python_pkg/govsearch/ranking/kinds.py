@@ -60,7 +60,7 @@ def _titled_by_topic(row: Mapping[str, object], terms: Sequence[Term], search_te
     topic). One is enough: two lost "where can i get air quality data through an api" ("UK-AIR
     Sensor Observation Service"), and one lets "api for school holidays" lead with "Bank Holidays"."""
     topical = has_topic(terms)
-    topic = {term.indexed for term in terms if not preference(term, topical) and not term.prefix}
+    topic = {term.indexed for term in terms if not preference(term, topical) and not term.prefix and not term.optional}
     return not topic.isdisjoint(search_terms.collapsed(str(row.get("title", ""))))
 
 
