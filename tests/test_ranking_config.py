@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader
+from govsearch.ranking import rules
 from govsearch.ranking.query import query_terms
 from govsearch.ranking.vocabulary import SearchTerms
 from govsearch_build.config import ConfigError, load_config
@@ -40,6 +41,10 @@ def test_both_site_configs_carry_the_same_search_vocabulary():
         ('[search]\noptional_words = ["near"]\nfillers = ["near"]', "search.optional_words"),
         ('[search]\noptional_words = ["api"]\n[search.intents]\napi = ["api"]', "search.optional_words"),
         ('[search.openings]\n"how many people" = 1', "search.openings"),
+        ('[search]\ncommon_words = ["the"]', "search.common_words"),
+        ('[search]\ncommon_words = ["Time"]', "search.common_words"),
+        ('[search]\ncommon_words = ["near"]\nfillers = ["near"]', "search.common_words"),
+        ('[search]\ncommon_words = ["search"]\noptional_words = ["search"]', "search.common_words"),
     ],
 )
 def test_a_bad_search_table_is_refused_by_name(tmp_path, table, words):
@@ -690,3 +695,52 @@ def test_a_record_holding_the_rare_topic_outranks_one_holding_the_common_words(t
     results = results_on(tmp_path, [credit, hours, *common, *other])("can i get universal credit if i work part time")
     assert [result["id"] for result in results[:2]] == ["universal-credit", "working-hours"]
     assert results[0]["matchMode"] == "any_term"
+
+
+def test_a_common_english_word_says_less_of_the_topic_than_the_estate_counts(tmp_path, monkeypatch):
+    """The estate's short texts hold "work" and "time" less often than speech does, so their idf
+    overstates what they say of "can i get universal credit if i work part time": counted by the
+    estate alone, "Maximum weekly working hours" (holding "work", "part" and "time") leads the
+    Universal Credit page. Each is among English's commonest words (site.toml's
+    search.common_words) and weighs half its idf (rules.COMMON_WORD_WEIGHT): Universal Credit leads."""
+    credit = record(
+        id="universal-credit",
+        title="Universal Credit",
+        summary="A payment to help with your living costs if you're on a low income.",
+        url="https://www.gov.uk/universal-credit",
+        publisher="Department for Work and Pensions",
+        resourceType="govuk-content",
+    )
+    hours = record(
+        id="working-hours",
+        title="Maximum weekly working hours",
+        summary="How many hours a week you can be made to work, full or part time.",
+        url="https://www.gov.uk/maximum-weekly-working-hours",
+        publisher="Department for Business and Trade",
+        resourceType="govuk-content",
+    )
+    # Six more records hold the three common words: rarer here than in the test above, so that
+    # counted by their idf alone they outweigh "universal credit".
+    common = [
+        record(
+            id=f"common-{n}",
+            title=f"Topic {n}",
+            summary="Part of the time you work here.",
+            url=f"https://www.gov.uk/topic-{n}",
+            resourceType="govuk-content",
+        )
+        for n in range(6)
+    ]
+    other = [
+        record(id=f"other-{n}", title=f"Other {n}", summary="Rivers and roads.", url=f"https://www.gov.uk/other-{n}")
+        for n in range(60)
+    ]
+    catalogue = catalogue_on(tmp_path, [credit, hours, *common, *other])
+
+    def first_two() -> list[str]:
+        query = {"query": "can i get universal credit if i work part time"}
+        return [result["id"] for result in catalogue.call("search_government_knowledge", query)["results"][:2]]
+
+    assert first_two() == ["universal-credit", "working-hours"]
+    monkeypatch.setattr(rules, "COMMON_WORD_WEIGHT", 1.0)
+    assert first_two() == ["working-hours", "universal-credit"]

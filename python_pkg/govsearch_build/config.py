@@ -56,6 +56,7 @@ class SiteConfig:
     intents: tuple[tuple[str, tuple[str, ...]], ...] = ()
     fillers: tuple[str, ...] = ()  # words or phrases that say how, where or when someone asks ("near", "latest")
     optional_words: tuple[str, ...] = ()  # words a record need not hold beside the query's others ("search")
+    common_words: tuple[str, ...] = ()  # English's commonest words ("need", "time"): little of a question's topic
     # A question's opening words -> the words that say what it asks about, searched instead.
     openings: tuple[tuple[str, str], ...] = ()
     # Intent words that name their kind of resource and nothing else ("api"): the first result is of that kind.
@@ -162,6 +163,17 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
             f"{path}: search.optional_words must be a list of single lower-case words, none a stop word,"
             " a filler, an intent word or a synonym"
         )
+    common = table.get("common_words", [])
+    # Each one word as typed and no stop word (lunr drops those before any share is counted), nor
+    # a filler (left out of the query) or an optional word (it is no topic at all).
+    if not isinstance(common, list) or not all(
+        isinstance(word, str) and [typed for typed, _ in analysed(word)] == [word] and word not in {*fillers, *optional}
+        for word in common
+    ):
+        raise ConfigError(
+            f"{path}: search.common_words must be a list of single lower-case words, none a stop word,"
+            " a filler or an optional word"
+        )
     openings = table.get("openings", {})
     if not isinstance(openings, dict) or not all(
         isinstance(words, str) and len(words.split()) >= 2 and isinstance(asks, str) for words, asks in openings.items()
@@ -176,6 +188,7 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
         "leading_intents": tuple(leading),
         "fillers": tuple(" ".join(words.lower().split()) for words in fillers),
         "optional_words": tuple(optional),
+        "common_words": tuple(common),
         "openings": tuple(
             (" ".join(words.lower().split()), " ".join(asks.split())) for words, asks in openings.items()
         ),

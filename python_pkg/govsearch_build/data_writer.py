@@ -164,6 +164,7 @@ def search_terms_of(config: SiteConfig, records: list[Record] | None = None) -> 
         fillers=config.fillers,
         optional=config.optional_words,
         openings=dict(config.openings),
+        common=config.common_words,
     )
 
 
@@ -221,6 +222,7 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
             "leading_intents": list(config.leading_intents),
             "fillers": list(config.fillers),
             "optional_words": list(config.optional_words),
+            "common_words": list(config.common_words),
             "openings": dict(config.openings),
             "places": places,
             "areas": town_areas(records, gazetteer_areas(), places),

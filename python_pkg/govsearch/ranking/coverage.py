@@ -5,7 +5,8 @@ before one holding only its common word."""
 from __future__ import annotations
 
 import heapq
-from itertools import compress
+from collections.abc import Sequence
+from itertools import compress, zip_longest
 from operator import mul, not_, or_
 
 from ..engine import SCORE_PLACES, SearchEngine
@@ -27,13 +28,19 @@ class Coverage:
     n words, k / n. Each word a record lacks divides its share by COVERAGE
     once for a word of average information, more for a rarer word, less for
     a commoner one (rules.LACKING_BY_INFORMATION): holding "universal credit"
-    and lacking "work", "part" and "time" is not lacking three topics. A
-    record found only by an intent word ("api") holds none of the subject's
-    words: 0, after the others."""
+    and lacking "work", "part" and "time" is not lacking three topics. A word
+    among English's commonest ("need", "time") weighs less than its idf says
+    (rules.COMMON_WORD_WEIGHT). A record found only by an intent word ("api")
+    holds none of the subject's words: 0, after the others."""
 
-    def __init__(self, engine: SearchEngine, words: list[Clause]):
+    def __init__(self, engine: SearchEngine, words: list[Clause], common: Sequence[bool] = ()):
+        """`common`: for each word, whether it is among English's commonest (its idf then weighs
+        rules.COMMON_WORD_WEIGHT of itself)."""
         self.holders = [records_holding(engine, clause) for clause in words]
-        idf = [lunr_idf(len(held), engine.facets.count) for held in self.holders]
+        idf = [
+            lunr_idf(len(held), engine.facets.count) * (rules.COMMON_WORD_WEIGHT if plain else 1.0)
+            for held, plain in zip_longest(self.holders, common[: len(words)], fillvalue=False)
+        ]
         self.weights = [weight / sum(idf) for weight in idf]
         # What lacking each word counts for: one word, by its information in part.
         blend = rules.LACKING_BY_INFORMATION

@@ -39,6 +39,7 @@ class RankingData:
             openings=search.get("openings", {}),
             places=search.get("places", ()),
             areas=search.get("areas", {}),
+            common=search.get("common_words", ()),
         )
 
     @staticmethod

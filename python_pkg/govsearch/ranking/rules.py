@@ -115,6 +115,11 @@ COVERAGE = 2.0
 # universal credit if i work part time" lacks more than one lacking "work", "part" and "time".
 # Between 0 and 1, so no word's lack is below 0 and no share above 1 (Coverage.scored's bound).
 LACKING_BY_INFORMATION = 0.5
+# ... and a word among English's commonest (search.common_words: "need", "time", "new") weighs
+# this much of its idf: the estate's short texts hold it less often than speech does, so its
+# idf overstates what it says of a question's topic ("can i get universal credit if i work part
+# time": "work" and "time" carried "Maximum weekly working hours" above Universal Credit).
+COMMON_WORD_WEIGHT = 0.5
 # any_term: a related word of a query word (ranking.related) counts for lunr's score this
 # much of what the word itself would (lunr's clause boost).
 ALTERNATIVE_BOOST = 0.5
@@ -176,6 +181,7 @@ def settings() -> tuple[float, ...]:
         POOL,
         COVERAGE,
         LACKING_BY_INFORMATION,
+        COMMON_WORD_WEIGHT,
         ALTERNATIVE_BOOST,
         ALTERNATIVES,
         ALTERNATIVE_POSTINGS,

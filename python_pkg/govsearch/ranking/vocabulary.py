@@ -56,6 +56,9 @@ class SearchTerms:
     # Towns no council of the estate is named after -> the council area each lies in, as name keys
     # ("skegness" -> "lincolnshire"; govsearch_build.places.town_areas).
     areas: Mapping[str, str] = field(default_factory=dict)
+    # Words as typed that are among English's commonest ("need", "time", "new", "years"): in a
+    # question they say little of its topic, so the any-term tier's share counts them for less.
+    common: frozenset[str] = frozenset()
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
     # Each opening's pattern and what it asks about, longest first.
     _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
@@ -91,6 +94,7 @@ class SearchTerms:
         openings: dict[str, str] | None = None,
         leading: Collection[str] = (),
         areas: Mapping[str, str] | None = None,
+        common: Collection[str] = (),
     ) -> SearchTerms:
         phrases: dict[tuple[str, ...], str] = {}
         for group in synonyms:
@@ -120,6 +124,7 @@ class SearchTerms:
             frozenset(forms),
             frozenset(optional),
             dict(areas or {}),
+            frozenset(common),
         )
 
     def intent_of(self, term: Term) -> tuple[str, ...]:
