@@ -654,13 +654,10 @@ def test_an_optional_word_lifts_no_record_holding_it(tmp_path):
     ]
 
 
-def test_a_record_holding_the_rare_topic_outranks_one_holding_the_common_words(tmp_path):
-    """No record holds every word of "can i get universal credit if i work part time"; the
-    any-term tier then ranks by the share of the query's words a record holds. Counted one
-    word each, "Maximum weekly working hours" (holding "work", "part" and "time", which many
-    records hold) led the Universal Credit page (holding the rare words only); a lacking word
-    now counts in part by its information (rules.LACKING_BY_INFORMATION). Here the shares
-    decide; in the estate lunr's score for "working" in that title still carries it first."""
+def _credit_and_hours(common_holders: int) -> list:
+    """A catalogue for "can i get universal credit if i work part time": the Universal Credit
+    page (the rare words), "Maximum weekly working hours" (holding "work", "part" and "time"),
+    `common_holders` more records holding those three, and 60 holding none of the words."""
     credit = record(
         id="universal-credit",
         title="Universal Credit",
@@ -685,14 +682,24 @@ def test_a_record_holding_the_rare_topic_outranks_one_holding_the_common_words(t
             url=f"https://www.gov.uk/topic-{n}",
             resourceType="govuk-content",
         )
-        for n in range(12)
+        for n in range(common_holders)
     ]
     # The rest of the catalogue holds none of the words: "work", "part" and "time" are common, not everywhere.
     other = [
         record(id=f"other-{n}", title=f"Other {n}", summary="Rivers and roads.", url=f"https://www.gov.uk/other-{n}")
         for n in range(60)
     ]
-    results = results_on(tmp_path, [credit, hours, *common, *other])("can i get universal credit if i work part time")
+    return [credit, hours, *common, *other]
+
+
+def test_a_record_holding_the_rare_topic_outranks_one_holding_the_common_words(tmp_path):
+    """No record holds every word of "can i get universal credit if i work part time"; the
+    any-term tier then ranks by the share of the query's words a record holds. Counted one
+    word each, "Maximum weekly working hours" (holding "work", "part" and "time", which many
+    records hold) led the Universal Credit page (holding the rare words only); a lacking word
+    now counts in part by its information (rules.LACKING_BY_INFORMATION). Here the shares
+    decide; in the estate lunr's score for "working" in that title still carries it first."""
+    results = results_on(tmp_path, _credit_and_hours(12))("can i get universal credit if i work part time")
     assert [result["id"] for result in results[:2]] == ["universal-credit", "working-hours"]
     assert results[0]["matchMode"] == "any_term"
 
@@ -702,40 +709,10 @@ def test_a_common_english_word_says_less_of_the_topic_than_the_estate_counts(tmp
     overstates what they say of "can i get universal credit if i work part time": counted by the
     estate alone, "Maximum weekly working hours" (holding "work", "part" and "time") leads the
     Universal Credit page. Each is among English's commonest words (site.toml's
-    search.common_words) and weighs half its idf (rules.COMMON_WORD_WEIGHT): Universal Credit leads."""
-    credit = record(
-        id="universal-credit",
-        title="Universal Credit",
-        summary="A payment to help with your living costs if you're on a low income.",
-        url="https://www.gov.uk/universal-credit",
-        publisher="Department for Work and Pensions",
-        resourceType="govuk-content",
-    )
-    hours = record(
-        id="working-hours",
-        title="Maximum weekly working hours",
-        summary="How many hours a week you can be made to work, full or part time.",
-        url="https://www.gov.uk/maximum-weekly-working-hours",
-        publisher="Department for Business and Trade",
-        resourceType="govuk-content",
-    )
-    # Six more records hold the three common words: rarer here than in the test above, so that
-    # counted by their idf alone they outweigh "universal credit".
-    common = [
-        record(
-            id=f"common-{n}",
-            title=f"Topic {n}",
-            summary="Part of the time you work here.",
-            url=f"https://www.gov.uk/topic-{n}",
-            resourceType="govuk-content",
-        )
-        for n in range(6)
-    ]
-    other = [
-        record(id=f"other-{n}", title=f"Other {n}", summary="Rivers and roads.", url=f"https://www.gov.uk/other-{n}")
-        for n in range(60)
-    ]
-    catalogue = catalogue_on(tmp_path, [credit, hours, *common, *other])
+    search.common_words) and weighs half its idf (rules.COMMON_WORD_WEIGHT): Universal Credit leads.
+    Here six records more hold the three words (twelve in the test above): rarer, so that counted
+    by their idf alone they outweigh "universal credit"."""
+    catalogue = catalogue_on(tmp_path, _credit_and_hours(6))
 
     def first_two() -> list[str]:
         query = {"query": "can i get universal credit if i work part time"}
