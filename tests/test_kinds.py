@@ -106,6 +106,20 @@ def test_an_api_titled_only_by_an_optional_word_does_not_lead(tmp_path):
     found = catalogue.call("search_government_knowledge", {"query": "find the official api for flood warnings"})
     assert _ids(found["results"]) == ["flood-warnings", "official-search"]
     assert not any("kind_asked_for" in result.get("reasons", []) for result in found["results"])
+    # With no other word, the optional words are the topic: the API of that name leads the
+    # guide, which the words alone put first (the API is restricted and not reviewed).
+    guide = _record(
+        "official-search-guide",
+        "Official search",
+        "Official search: how to apply for an official search of the register, and its fees.",
+        "guidance",
+    )
+    records[1].data.update(accessStatus="restricted", source={"kind": "api-catalogue"})
+    write_data(load_config(REPO / "site" / "site.toml"), [*records, guide], tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    found = catalogue.call("search_government_knowledge", {"query": "official search api"})["results"]
+    assert _ids(found)[:2] == ["official-search", "official-search-guide"]
+    assert "kind_asked_for" in found[0]["reasons"]
 
 
 # Not an intent word; "who" is one, but a stop word, read only where it opens a query: leading, it would do nothing.

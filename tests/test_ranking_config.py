@@ -23,6 +23,7 @@ def test_both_site_configs_carry_the_same_search_vocabulary():
     assert curated.synonyms == estate.synonyms and curated.intents == estate.intents
     assert curated.fillers == estate.fillers and curated.openings == estate.openings
     assert curated.optional_words == estate.optional_words == ("search", "official")
+    assert curated.common_words == estate.common_words and {"need", "time", "work"} <= set(curated.common_words)
     words = {group[0] for group in curated.synonyms}
     assert {"ons", "hmrc", "dvla", "mot", "vat", "mtd", "epc", "uprn"} <= words
     assert {"api", "dataset", "statistics", "documentation", "guidance"} <= {word for word, _ in curated.intents}
@@ -45,6 +46,8 @@ def test_both_site_configs_carry_the_same_search_vocabulary():
         ('[search]\ncommon_words = ["Time"]', "search.common_words"),
         ('[search]\ncommon_words = ["near"]\nfillers = ["near"]', "search.common_words"),
         ('[search]\ncommon_words = ["search"]\noptional_words = ["search"]', "search.common_words"),
+        ('[search]\ncommon_words = ["data"]\n[search.intents]\ndata = ["dataset"]', "search.common_words"),
+        ('[search]\ncommon_words = ["car"]\nsynonyms = [["vehicle", "car"]]', "search.common_words"),
     ],
 )
 def test_a_bad_search_table_is_refused_by_name(tmp_path, table, words):
@@ -461,7 +464,8 @@ def test_a_title_holding_several_of_the_words_comes_before_one_holding_them_scat
     )
     catalogue = catalogue_on(tmp_path, [chargers, scattered])
     monkeypatch.setattr(catalogue.engine.matcher, "related", lambda term: ())
-    # Not "electric car", which is "EV" (site.toml's synonyms), so the chargers' title holds every word.
+    # Not "electric car": it is the "ev" group (site.toml's synonyms), which "EV Charging Points"
+    # holds, so that record would hold every word and leave the any-term tier.
     found = catalogue.call("search_government_knowledge", {"query": "hybrid car charging points"})["results"]
     assert [result["title"] for result in found] == ["EV Charging Points in Chelmsford", "Road tax rates"]
     assert all(result["matchMode"] == "any_term" for result in found)
@@ -710,8 +714,8 @@ def test_a_common_english_word_says_less_of_the_topic_than_the_estate_counts(tmp
     estate alone, "Maximum weekly working hours" (holding "work", "part" and "time") leads the
     Universal Credit page. Each is among English's commonest words (site.toml's
     search.common_words) and weighs half its idf (rules.COMMON_WORD_WEIGHT): Universal Credit leads.
-    Here six records more hold the three words (twelve in the test above): rarer, so that counted
-    by their idf alone they outweigh "universal credit"."""
+    Here six other records hold the three words (twelve in the test above): rarer, so that
+    counted by their idf alone they outweigh "universal credit"."""
     catalogue = catalogue_on(tmp_path, _credit_and_hours(6))
 
     def first_two() -> list[str]:

@@ -164,15 +164,16 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
             " a filler, an intent word or a synonym"
         )
     common = table.get("common_words", [])
-    # Each one word as typed and no stop word (lunr drops those before any share is counted), nor
-    # a filler (left out of the query) or an optional word (it is no topic at all).
+    # Each one word as typed and no stop word (lunr drops those before any share is counted), and
+    # read no other way: a filler is left out, an intent word counts in no share, a synonym is its
+    # group's token (its other words would weigh in full) and an optional word is no topic.
     if not isinstance(common, list) or not all(
-        isinstance(word, str) and [typed for typed, _ in analysed(word)] == [word] and word not in {*fillers, *optional}
+        isinstance(word, str) and [typed for typed, _ in analysed(word)] == [word] and word not in {*taken, *optional}
         for word in common
     ):
         raise ConfigError(
             f"{path}: search.common_words must be a list of single lower-case words, none a stop word,"
-            " a filler or an optional word"
+            " a filler, an intent word, a synonym or an optional word"
         )
     openings = table.get("openings", {})
     if not isinstance(openings, dict) or not all(

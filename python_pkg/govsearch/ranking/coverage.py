@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from itertools import compress, zip_longest
+from itertools import compress
 from operator import mul, not_, or_
 
 from ..engine import SCORE_PLACES, SearchEngine
@@ -33,19 +33,20 @@ class Coverage:
     (rules.COMMON_WORD_WEIGHT). A record found only by an intent word ("api")
     holds none of the subject's words: 0, after the others."""
 
-    def __init__(self, engine: SearchEngine, words: list[Clause], common: Sequence[bool] = ()):
+    def __init__(self, engine: SearchEngine, words: list[Clause], common: Sequence[bool] | None = None):
         """`common`: for each word, whether it is among English's commonest (its idf then weighs
-        rules.COMMON_WORD_WEIGHT of itself)."""
+        rules.COMMON_WORD_WEIGHT of itself); none is by default."""
         self.holders = [records_holding(engine, clause) for clause in words]
         idf = [
             lunr_idf(len(held), engine.facets.count) * (rules.COMMON_WORD_WEIGHT if plain else 1.0)
-            for held, plain in zip_longest(self.holders, common[: len(words)], fillvalue=False)
+            for held, plain in zip(self.holders, common or [False] * len(words), strict=True)
         ]
         self.weights = [weight / sum(idf) for weight in idf]
         # What lacking each word counts for: one word, by its information in part.
         blend = rules.LACKING_BY_INFORMATION
         self.lacks = [1 - blend + blend * len(words) * weight for weight in self.weights]
-        commonest = idf.index(min(idf))
+        # The word the most records hold (a common English word's halved idf does not make it so).
+        commonest = max(range(len(words)), key=lambda word: len(self.holders[word]))
         # Most of a common word's records hold no other word of the query: they
         # share the commonest word's weight, divided for every other word they lack,
         # and are not counted word by word.

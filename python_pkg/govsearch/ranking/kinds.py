@@ -29,7 +29,7 @@ from itertools import islice
 
 from . import rules
 from .identifiers import name_words
-from .query import Term, has_topic, preference
+from .query import Term, has_topic, preference, unneeded_optional
 from .series import result_leads
 from .state import Ranked
 from .vocabulary import SearchTerms
@@ -44,8 +44,9 @@ def kind_first(
 ) -> None:
     """Put the best-placed record whose resource type is one of `kinds` first
     (after records the query identifies), reason `kind_asked_for`, when its
-    title holds a topic word of the query (not an intent word or a place);
-    no change when one already leads or none is in the window."""
+    title holds a topic word of the query (not an intent word, a place or an
+    optional word beside a required one); no change when one already leads or
+    none is in the window."""
     start = _first_word_match(ranked)
     found = next((place for place in range(start, len(ranked)) if rows[place].get("resourceType") in kinds), None)
     if found is None or found == start or not _titled_by_topic(rows[found], terms, search_terms):
@@ -57,10 +58,15 @@ def kind_first(
 
 def _titled_by_topic(row: Mapping[str, object], terms: Sequence[Term], search_terms: SearchTerms) -> bool:
     """Whether the title holds a topic word of the query (not an intent word, not a place beside a
-    topic). One is enough: two lost "where can i get air quality data through an api" ("UK-AIR
+    topic, not an optional word beside a required one: "Official Search of Whole" is no API the
+    query "find the official api for flood warnings" asks for). One is enough: two lost "where can i get air quality data through an api" ("UK-AIR
     Sensor Observation Service"), and one lets "api for school holidays" lead with "Bank Holidays"."""
     topical = has_topic(terms)
-    topic = {term.indexed for term in terms if not preference(term, topical) and not term.prefix and not term.optional}
+    topic = {
+        term.indexed
+        for term, unneeded in zip(terms, unneeded_optional(terms))
+        if not preference(term, topical) and not term.prefix and not unneeded
+    }
     return not topic.isdisjoint(search_terms.collapsed(str(row.get("title", ""))))
 
 

@@ -250,13 +250,10 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
     """
     if mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {mode!r}")
-    only_intents = all(term.intent for term in terms)
     topic = has_topic(terms)
-    needed = [only_intents or not preference(term, topic) for term in terms]
-    anchored = any(need and not term.optional and not term.prefix for term, need in zip(terms, needed))
+    needed = _needed(terms)
     clauses = []
-    for term, need in zip(terms, needed):
-        unneeded = term.optional and anchored  # an optional word beside a required one
+    for term, need, unneeded in zip(terms, needed, unneeded_optional(terms)):
         required = mode != "any_term" and need and not unneeded
         presence = "required" if required else "optional"
         if term.prefix:
@@ -268,6 +265,23 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
         weight = rules.OPTIONAL_WEIGHT if unneeded else rules.PLACE_WEIGHT if term.place and topic else 1.0
         clauses.append(Clause(term.indexed, presence, edit_distance=1 if fuzzy else 0, boost=weight))
     return clauses
+
+
+def _needed(terms: Sequence[Term]) -> list[bool]:
+    """Each word: whether all_terms would require it, were it not an optional word (an intent
+    word only where the query is nothing else, a place only where it is no preference)."""
+    only_intents = all(term.intent for term in terms)
+    topic = has_topic(terms)
+    return [only_intents or not preference(term, topic) for term in terms]
+
+
+def unneeded_optional(terms: Sequence[Term]) -> list[bool]:
+    """Each word: whether it is an optional word ("search", "official") beside a word that is
+    required, so it says what the asker wants of the answer and nothing of its topic: no record
+    need hold it, and none is lifted by holding it. Alone, or beside preferences only, it is the
+    topic ("official search")."""
+    anchored = any(need and not term.optional and not term.prefix for term, need in zip(terms, _needed(terms)))
+    return [term.optional and anchored for term in terms]
 
 
 def has_topic(terms: Sequence[Term]) -> bool:

@@ -38,7 +38,9 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
         related = {clause.term for clause in tier.clauses[len(tier.terms) :]}
         common = state.ranking.search_terms.common
         coverage = Coverage(
-            engine, with_alternatives(engine, words, related), [term.typed in common for term, _ in words]
+            engine,
+            with_alternatives(engine, words, related),
+            [term.typed in common and not term.prefix for term, _ in words],
         )
         # A title holding several of the words says what the record is about: before the share,
         # so the share's pruning (Coverage.scored) sees the scores the tier ranks by.
