@@ -151,30 +151,14 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
     fillers = table.get("fillers", [])
     if not isinstance(fillers, list) or not all(isinstance(w, str) and w.strip() for w in fillers):
         raise ConfigError(f"{path}: search.fillers must be a list of words or phrases")
-    optional = table.get("optional_words", [])
-    # Each read as typed, one word (not a stop word), and read no other way: a filler is left out,
-    # an intent word asks for types and a synonym is its group's token before it could be optional.
+    # Optional and common words are each read as typed, one word (not a stop word: lunr drops it),
+    # and read no other way: a filler is left out, an intent word asks for types (and counts in no
+    # share) and a synonym is its group's token; a common word is no optional word (that is no topic).
     taken = {" ".join(words.lower().split()) for words in [*fillers, *intents, *(w for g in groups for w in g)]}
-    if not isinstance(optional, list) or not all(
-        isinstance(word, str) and [typed for typed, _ in analysed(word)] == [word] and word not in taken
-        for word in optional
-    ):
-        raise ConfigError(
-            f"{path}: search.optional_words must be a list of single lower-case words, none a stop word,"
-            " a filler, an intent word or a synonym"
-        )
-    common = table.get("common_words", [])
-    # Each one word as typed and no stop word (lunr drops those before any share is counted), and
-    # read no other way: a filler is left out, an intent word counts in no share, a synonym is its
-    # group's token (its other words would weigh in full) and an optional word is no topic.
-    if not isinstance(common, list) or not all(
-        isinstance(word, str) and [typed for typed, _ in analysed(word)] == [word] and word not in {*taken, *optional}
-        for word in common
-    ):
-        raise ConfigError(
-            f"{path}: search.common_words must be a list of single lower-case words, none a stop word,"
-            " a filler, an intent word, a synonym or an optional word"
-        )
+    optional = _single_words(path, table, "optional_words", taken, "a filler, an intent word or a synonym")
+    common = _single_words(
+        path, table, "common_words", {*taken, *optional}, "a filler, an intent word, a synonym or an optional word"
+    )
     openings = table.get("openings", {})
     if not isinstance(openings, dict) or not all(
         isinstance(words, str) and len(words.split()) >= 2 and isinstance(asks, str) for words, asks in openings.items()
@@ -194,6 +178,18 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
             (" ".join(words.lower().split()), " ".join(asks.split())) for words, asks in openings.items()
         ),
     }
+
+
+def _single_words(path: Path, table: dict[str, Any], key: str, taken: set[str], what: str) -> list[str]:
+    """The [search] table's list `key` of single lower-case words as typed, none a stop word nor
+    one of `taken` (`what` names them in the error)."""
+    words = table.get(key, [])
+    if not isinstance(words, list) or not all(
+        isinstance(word, str) and [typed for typed, _ in analysed(word)] == [word] and word not in taken
+        for word in words
+    ):
+        raise ConfigError(f"{path}: search.{key} must be a list of single lower-case words, none a stop word, {what}")
+    return words
 
 
 def _contact(path: Path, value: Any) -> str:

@@ -58,9 +58,10 @@ def kind_first(
 
 def _titled_by_topic(row: Mapping[str, object], terms: Sequence[Term], search_terms: SearchTerms) -> bool:
     """Whether the title holds a topic word of the query (not an intent word, not a place beside a
-    topic, not an optional word beside a required one: "Official Search of Whole" is no API the
-    query "find the official api for flood warnings" asks for). One is enough: two lost "where can i get air quality data through an api" ("UK-AIR
-    Sensor Observation Service"), and one lets "api for school holidays" lead with "Bank Holidays"."""
+    topic, not an optional word beside a required one: "Official Search of Whole" is no API that
+    "find the official api for flood warnings" asks for). One is enough: two lost "where can i
+    get air quality data through an api" ("UK-AIR Sensor Observation Service"), and one lets "api
+    for school holidays" lead with "Bank Holidays"."""
     topical = has_topic(terms)
     topic = {
         term.indexed

@@ -253,7 +253,7 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
     topic = has_topic(terms)
     needed = _needed(terms)
     clauses = []
-    for term, need, unneeded in zip(terms, needed, unneeded_optional(terms)):
+    for term, need, unneeded in zip(terms, needed, _unneeded(terms, needed)):
         required = mode != "any_term" and need and not unneeded
         presence = "required" if required else "optional"
         if term.prefix:
@@ -280,7 +280,11 @@ def unneeded_optional(terms: Sequence[Term]) -> list[bool]:
     required, so it says what the asker wants of the answer and nothing of its topic: no record
     need hold it, and none is lifted by holding it. Alone, or beside preferences only, it is the
     topic ("official search")."""
-    anchored = any(need and not term.optional and not term.prefix for term, need in zip(terms, _needed(terms)))
+    return _unneeded(terms, _needed(terms))
+
+
+def _unneeded(terms: Sequence[Term], needed: Sequence[bool]) -> list[bool]:
+    anchored = any(need and not term.optional and not term.prefix for term, need in zip(terms, needed))
     return [term.optional and anchored for term in terms]
 
 

@@ -36,12 +36,8 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
         # A record scores the share of the query's information it holds, each word as typed
         # or as one of the related words the tier searched (its clauses after the terms').
         related = {clause.term for clause in tier.clauses[len(tier.terms) :]}
-        common = state.ranking.search_terms.common
-        coverage = Coverage(
-            engine,
-            with_alternatives(engine, words, related),
-            [term.typed in common and not term.prefix for term, _ in words],
-        )
+        common = state.ranking.search_terms.common_word
+        coverage = Coverage(engine, with_alternatives(engine, words, related), [common(term) for term, _ in words])
         # A title holding several of the words says what the record is about: before the share,
         # so the share's pruning (Coverage.scored) sees the scores the tier ranks by.
         titled_by = titled_by_words(engine, [clause for _, clause in words])

@@ -127,6 +127,11 @@ class SearchTerms:
             frozenset(common),
         )
 
+    def common_word(self, term: Term) -> bool:
+        """Whether a word, as typed and finished, is among English's commonest ("work"; not
+        "working", nor "time" while it may still grow into "timetable")."""
+        return term.typed in self.common and not term.prefix
+
     def intent_of(self, term: Term) -> tuple[str, ...]:
         """The resource types a word asks for: an intent word's, where it is typed as one."""
         return self.intents.get(term.indexed, ()) if term.typed in self.intent_forms else ()
