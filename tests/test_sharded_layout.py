@@ -21,6 +21,7 @@ from govsearch.loaders import MissingFiles
 from govsearch.ranking import identifier_key, rules, series
 from govsearch.ranking.query import MATCH_MODES, Term, clauses_for, query_terms
 from govsearch.session import Session
+from govsearch.terms import Clause
 from govsearch_build import data_writer, postings_writer, shard_writer
 from govsearch_build.config import load_config
 from govsearch_build.data_files import ROW_FIELDS
@@ -186,6 +187,24 @@ def raw_scores(catalogue, records, three_word_queries):
                 if terms:
                     answers.append(catalogue.engine.matcher.match(clauses_for(terms, mode)))
     return answers
+
+
+def test_a_lone_term_weighed_zero_scores_zero_as_lunr_does(layouts):
+    """A clause can weigh 0 in lunr's query (a place word beside a word being
+    typed that reaches no index term: "Glens which"). lunr scores such a
+    query 0 for every record it matches (its query vector has no length); the
+    sharded matcher's one-term shortcut must not score it by the term's
+    weights, or the browser would rank what the command line does not."""
+    sites, _ = layouts
+    single, sharded = (
+        Catalogue.open(DirectoryLoader(sites[layout])).engine.matcher for layout in ("single", "sharded")
+    )
+    for term in ("glen", "land", "flood"):
+        for reaching_nothing in ([], [Clause("which", "optional", wildcard=True)]):
+            clauses = [Clause(term, "optional", boost=0.0), *reaching_nothing]
+            expected = single.match(clauses)
+            assert expected and set(expected.values()) == {0}, term
+            assert sharded.match(clauses) == expected, term
 
 
 @pytest.mark.parametrize("search_from", [0, 16, 10**9])  # first ranks by set intersection, both ways, by bisection
