@@ -903,7 +903,7 @@ def test_the_stricter_tiers_rows_come_with_a_looser_tiers_downloads(layouts, tmp
     # (related words' postings come with their words', and no longer take a round), so the
     # sample is wide enough that content changes keep some.
     rng = random.Random(34)
-    titles = [re.findall(r"[A-Za-z]{4,}", record.data["title"]) for record in rng.sample(records, 720)]
+    titles = [re.findall(r"[A-Za-z]{4,}", record.data["title"]) for record in rng.sample(records, 900)]
     triples = sorted({" ".join(rng.sample(words, 3)) for words in titles if len(words) >= 3})[:240]
     single = Session(DirectoryLoader(sites["single"]))
 
