@@ -251,7 +251,7 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
     if mode not in MATCH_MODES:
         raise ValueError(f"unknown match mode {mode!r}")
     topic = has_topic(terms)
-    needed = _needed(terms)
+    needed = _needed(terms, topic)
     clauses = []
     for term, need, unneeded in zip(terms, needed, _unneeded(terms, needed)):
         required = mode != "any_term" and need and not unneeded
@@ -267,11 +267,11 @@ def clauses_for(terms: list[Term], mode: str, misspelt: frozenset[str] | None = 
     return clauses
 
 
-def _needed(terms: Sequence[Term]) -> list[bool]:
+def _needed(terms: Sequence[Term], topic: bool) -> list[bool]:
     """Each word: whether all_terms would require it, were it not an optional word (an intent
-    word only where the query is nothing else, a place only where it is no preference)."""
+    word only where the query is nothing else, a place only where it is no preference; `topic`:
+    has_topic(terms))."""
     only_intents = all(term.intent for term in terms)
-    topic = has_topic(terms)
     return [only_intents or not preference(term, topic) for term in terms]
 
 
@@ -280,7 +280,7 @@ def unneeded_optional(terms: Sequence[Term]) -> list[bool]:
     required, so it says what the asker wants of the answer and nothing of its topic: no record
     need hold it, and none is lifted by holding it. Alone, or beside preferences only, it is the
     topic ("official search")."""
-    return _unneeded(terms, _needed(terms))
+    return _unneeded(terms, _needed(terms, has_topic(terms)))
 
 
 def _unneeded(terms: Sequence[Term], needed: Sequence[bool]) -> list[bool]:

@@ -247,10 +247,10 @@ class ShardedMatcher:
     def match(self, clauses: list[Clause]) -> dict[int, float]:
         expansions, self.limited = self._expansions(clauses)
         gathered = self._gather(clauses, expansions)
-        if gathered.terms == 1 and all(boost > 0 for vector in gathered.query.values() for boost in vector.values()):
-            # One index term weighed above 0: its query vector, divided by its magnitude, is 1 in
-            # every field, so a field's scores are the term's weights there, summed as they come.
-            # Weighed 0 (a place word beside a prefix reaching nothing), lunr scores it 0.
+        if gathered.terms == 1 and {boost for vector in gathered.query.values() for boost in vector.values()} == {1}:
+            # One index term weighed 1: its query vector is 1 in every field (magnitude 1), so a
+            # field's scores are the term's weights there, summed as they come. Weighed otherwise
+            # (0 for a place word beside a prefix reaching nothing), lunr's similarity is below.
             return _summed(
                 [(posting.numbers, posting.weights) for postings in gathered.postings.values() for posting in postings]
             )
