@@ -16,7 +16,7 @@ word's contraction: "isn't", "don't") are left out, and a question's opening
 words are read as what they ask about ("how many people live in" ->
 "population").
 Typo matching applies to words of FUZZY_MIN_LENGTH to FUZZY_MAX_LENGTH
-characters (the work budget, govsearch.terms).
+characters (the work budget, govsearch.terms) whose stems keep FUZZY_MIN_STEM.
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ from .vocabulary import NO_SEARCH_TERMS, SearchTerms
 # word with misspelt ones corrected; any word.
 MATCH_MODES = ("all_terms", "fuzzy", "any_term")
 FUZZY_MIN_LENGTH = 5
+# ... and whose index term (its stem) keeps this many: one edit to the "ep" of "epping" or the
+# "eal" of "ealing" reaches "e", "et", "deal" and "meal", never a typo of the place.
+FUZZY_MIN_STEM = 4
 # Typo matching builds an automaton as long as the word: a 320-character
 # "word" (160 x "İ") cost 0.9 s. No real word a person mistypes is longer.
 FUZZY_MAX_LENGTH = 24
@@ -69,7 +72,12 @@ class Term:
     @property
     def fuzzable(self) -> bool:
         """Whether the fuzzy mode may match this term with one typo."""
-        return not self.prefix and not self.synonym and FUZZY_MIN_LENGTH <= len(self.typed) <= FUZZY_MAX_LENGTH
+        return (
+            not self.prefix
+            and not self.synonym
+            and FUZZY_MIN_LENGTH <= len(self.typed) <= FUZZY_MAX_LENGTH
+            and len(self.indexed) >= FUZZY_MIN_STEM
+        )
 
 
 def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTerms = NO_SEARCH_TERMS) -> list[Term]:
