@@ -232,9 +232,19 @@ def test_an_intent_word_gives_the_title_rule_only_to_its_types():
     # "companies house api": the organisation titled "Companies House" is not what the intent word asks for.
     titles = ["Companies House", "Companies House API"]
     with_intent = _evidence("companies house api", titles, intended={1}, intents={"api": ["api"]})
-    assert all("title_is_query" not in reasons for _, reasons in with_intent)
+    assert "title_is_query" not in dict(with_intent)["Companies House"]
+    assert "title_is_query" in dict(with_intent)["Companies House API"]  # its title names the kind too
     without = _evidence("companies house", titles)
     assert without[0] == ("Companies House", ["title_is_query", "words_adjacent"])
+
+
+def test_a_title_naming_the_intent_word_is_the_kind_asked_for_whatever_its_type():
+    # GOV.UK's "Universal Credit statistics" page is no dataset, but its title says what it is:
+    # for "universal credit statistics" it is the query's title; the service's own page is not.
+    titles = ["Universal Credit", "Universal Credit advances", "Universal Credit statistics"]
+    order = _evidence("universal credit statistics", titles, intents={"statistics": ["dataset"]})
+    assert order[0] == ("Universal Credit statistics", ["title_is_query", "words_adjacent"])
+    assert all("title_is_query" not in reasons for title, reasons in order[1:])
 
 
 def test_a_corrected_word_counts_for_title_and_phrase_evidence():

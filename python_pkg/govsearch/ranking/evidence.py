@@ -44,9 +44,9 @@ def row_evidence(
             if item.mode == "fuzzy"
             else [(term.typed, term.indexed) for term in terms]
         )
-        typed_as_intended = not has_intent or "type_matches_intent" in item.reasons
-        if typed_as_intended:
-            _exact_title(item, row, exact_words(terms, search_terms, words), search_terms)
+        named = has_intent and _names_intent(row.get("title", ""), terms, search_terms)
+        if named or not has_intent or "type_matches_intent" in item.reasons:
+            _exact_title(item, row, exact_words(terms, search_terms, words, with_intent=named), search_terms)
         plain = [
             indexed
             for (_, indexed), term in zip(words, terms)
@@ -85,6 +85,14 @@ def _exact_title(item: Ranked, row: Mapping[str, Any], query: frozenset[str], se
         # The page's short name stands in for a title that does not name it ("Routes a user to ..." at /register-a-death).
         item.score *= rules.EXACT_TITLE_BOOST
         item.reasons.append("url_is_query")
+
+
+def _names_intent(title: str, terms: Sequence[Term], search_terms: SearchTerms) -> bool:
+    """Whether a title names an intent word of the query as its own ("Universal Credit
+    statistics", a GOV.UK page, for "universal credit statistics"): it is the kind asked for,
+    whatever its resource type says."""
+    wanted = {term.indexed for term in terms if term.intent and term.typed[:-2] in title.lower()}
+    return bool(wanted) and not wanted.isdisjoint(search_terms.collapsed(title))
 
 
 def _adjacent_words(item: Ranked, texts: Sequence[str], plain: list[str]) -> None:
@@ -163,15 +171,19 @@ def one_edit_apart(first: str, second: str) -> bool:
 
 
 def exact_words(
-    terms: list[Term], search_terms: SearchTerms = NO_SEARCH_TERMS, words: Sequence[tuple[str, str]] = ()
+    terms: list[Term],
+    search_terms: SearchTerms = NO_SEARCH_TERMS,
+    words: Sequence[tuple[str, str]] = (),
+    with_intent: bool = False,
 ) -> frozenset[str]:
     """The query's words (index terms and group tokens) a title must be
     exactly, if it can be; `words`: the query's (typed, indexed) words as
-    corrected, whose phrases of a synonym group become its token again."""
+    corrected, whose phrases of a synonym group become its token again.
+    Intent words only `with_intent`: for a title that names its kind."""
     if any(term.prefix for term in terms):
         return frozenset()  # a word still being typed: no title is it yet
     pairs = list(words) or [(term.typed, term.indexed) for term in terms]
-    kept = [pair for pair, term in zip(pairs, terms) if not term.intent] or pairs
+    kept = [pair for pair, term in zip(pairs, terms) if with_intent or not term.intent] or pairs
     return search_terms.collapsed_pairs(kept)
 
 
