@@ -725,3 +725,43 @@ def test_a_common_english_word_says_less_of_the_topic_than_the_estate_counts(tmp
     assert first_two() == ["universal-credit", "working-hours"]
     monkeypatch.setattr(rules, "COMMON_WORD_WEIGHT", 1.0)
     assert first_two() == ["working-hours", "universal-credit"]
+
+
+def test_a_record_holding_only_the_querys_year_comes_after_the_subject(tmp_path):
+    """ "ONSPD May 2026 csv": no record holds every word, and "Rates and thresholds for
+    employers 2026 to 2027" held the rarest of them, the year, in its title, so the any-term
+    tier's share put it first. A year says which edition, not what about: a record holding
+    nothing else scores 0 there and comes after every record holding a word of the subject,
+    as one holding only an intent word does. With the year, the subject's records still rank
+    by it."""
+    directory = record(
+        id="directory",
+        title="Postcode directory for the UK",
+        summary="Every postcode with its areas, as a CSV download.",
+        url="https://www.data.gov.uk/dataset/onspd",
+    )
+    dated = record(
+        id="directory-2026",
+        title="ONS Postcode Directory (May 2026)",
+        summary="The May edition of every postcode with its areas.",
+        url="https://www.data.gov.uk/dataset/onspd-2026",
+    )
+    rates = record(
+        id="rates",
+        title="Rates and thresholds for employers 2026 to 2027",
+        summary="What employers deduct from pay.",
+        url="https://www.gov.uk/guidance/rates-and-thresholds-for-employers-2026-to-2027",
+        resourceType="guidance",
+    )
+    places = ["Leeds", "York", "Hull", "Bath", "Ely", "Wells", "Derby", "Truro", "Exeter", "Lincoln"]
+    other = [
+        record(
+            id=f"postcode-{place}", title=f"Postcodes of {place}", summary="Areas.", url=f"https://www.gov.uk/{place}"
+        )
+        for place in places
+    ]
+    catalogue = catalogue_on(tmp_path, [directory, dated, rates, *other])
+    query = {"query": "postcode directory 2026 csv", "limit": 20}
+    ids = [result["id"] for result in catalogue.call("search_government_knowledge", query)["results"]]
+    assert ids[:2] == ["directory-2026", "directory"]
+    assert ids[-1] == "rates" and len(ids) == 3 + len(places)

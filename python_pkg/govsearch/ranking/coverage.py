@@ -33,9 +33,16 @@ class Coverage:
     (rules.COMMON_WORD_WEIGHT). A record found only by an intent word ("api")
     holds none of the subject's words: 0, after the others."""
 
-    def __init__(self, engine: SearchEngine, words: list[Clause], common: Sequence[bool] | None = None):
+    def __init__(
+        self,
+        engine: SearchEngine,
+        words: list[Clause],
+        common: Sequence[bool] | None = None,
+        dates: Sequence[bool] | None = None,
+    ):
         """`common`: for each word, whether it is among English's commonest (its idf then weighs
-        rules.COMMON_WORD_WEIGHT of itself); none is by default."""
+        rules.COMMON_WORD_WEIGHT of itself); none is by default. `dates`: for each word, whether
+        it is a year or a month: a record holding only those holds none of the subject."""
         self.holders = [records_holding(engine, clause) for clause in words]
         idf = [
             lunr_idf(len(held), engine.facets.count) * (rules.COMMON_WORD_WEIGHT if plain else 1.0)
@@ -55,6 +62,11 @@ class Coverage:
         self.alone = {True: self.weights[commonest] * rules.COVERAGE**-lacking_all_but, False: 0.0}
         self.rarer = set().union(*(held for word, held in enumerate(self.holders) if word != commonest))
         self.subject = self.rarer | self.commonest
+        # "ONSPD May 2026 csv": a record whose title holds "2026" and nothing of the rest is no
+        # edition of the subject; it scores 0, as one found by an intent word alone does.
+        dated = list(dates or [False] * len(words))
+        if any(dated) and not all(dated):
+            self.subject = set().union(*compress(self.holders, map(not_, dated)))
 
     def scored(self, numbers: list[int], base: list[float], room: int, boost: float) -> tuple[list[int], list[float]]:
         """The records that can still reach the room best once the tier's
@@ -95,4 +107,5 @@ class Coverage:
                     lacking[number] += lacks
         for number, lacks in lacking.items():
             counted[number] *= rules.COVERAGE**-lacks
-        return list(map(counted.get, numbers, map(self.alone.__getitem__, map(self.commonest.__contains__, numbers))))
+        shares = map(counted.get, numbers, map(self.alone.__getitem__, map(self.commonest.__contains__, numbers)))
+        return [share if number in self.subject else 0.0 for number, share in zip(numbers, shares)]

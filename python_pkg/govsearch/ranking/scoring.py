@@ -10,6 +10,7 @@ from .index_evidence import in_title, intent_profiles, placed, titled_by_words
 from .prior import RankingData
 from .query import has_topic, preference
 from .related import with_alternatives
+from .series import names_date
 from .state import QueryState, Ranked, Tier
 
 
@@ -37,7 +38,12 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
         # or as one of the related words the tier searched (its clauses after the terms').
         related = {clause.term for clause in tier.clauses[len(tier.terms) :]}
         common = state.ranking.search_terms.common_word
-        coverage = Coverage(engine, with_alternatives(engine, words, related), [common(term) for term, _ in words])
+        coverage = Coverage(
+            engine,
+            with_alternatives(engine, words, related),
+            [common(term) for term, _ in words],
+            [names_date(term) for term, _ in words],
+        )
         # A title holding several of the words says what the record is about: before the share,
         # so the share's pruning (Coverage.scored) sees the scores the tier ranks by.
         titled_by = titled_by_words(engine, [clause for _, clause in words])

@@ -108,7 +108,12 @@ def _month(name: str) -> int:
 def names_a_date(terms: Sequence[Term]) -> bool:
     """Whether the query names a year or a month (not a word still being
     typed: "mar" may become "market"): then it asks for those editions, not the newest."""
-    return any(not term.prefix and (_YEAR.fullmatch(term.typed) or _MONTH_WORD.fullmatch(term.typed)) for term in terms)
+    return any(names_date(term) for term in terms)
+
+
+def names_date(term: Term) -> bool:
+    """Whether a word is a year or a month, as typed (not a word still being typed)."""
+    return not term.prefix and bool(_YEAR.fullmatch(term.typed) or _MONTH_WORD.fullmatch(term.typed))
 
 
 @lru_cache(maxsize=1 << 14)
