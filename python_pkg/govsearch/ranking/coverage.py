@@ -30,8 +30,9 @@ class Coverage:
     a commoner one (rules.LACKING_BY_INFORMATION): holding "universal credit"
     and lacking "work", "part" and "time" is not lacking three topics. A word
     among English's commonest ("need", "time") weighs less than its idf says
-    (rules.COMMON_WORD_WEIGHT). A record found only by an intent word ("api")
-    holds none of the subject's words: 0, after the others."""
+    (rules.COMMON_WORD_WEIGHT). A record found only by an intent word ("api"),
+    or only by the query's year or month, holds none of the subject's words:
+    0, after the others."""
 
     def __init__(
         self,

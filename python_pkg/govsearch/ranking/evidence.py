@@ -29,8 +29,9 @@ def row_evidence(
     within each mode (a boost never crosses modes). A `fuzzy` record is
     compared with the query as it corrects it (each misspelt word read as
     the word of its title or summary one edit away). With an intent word in
-    the query, only a record of a type it asks for can be the query's title:
-    `companies house api` names the API, not the organisation."""
+    the query, only a record of a type it asks for, or whose title names the
+    intent word, can be the query's title: `companies house api` names the
+    API, not the organisation."""
     has_intent = any(term.intent for term in terms)
     present = asks_for_the_present(terms)
     for item, row in zip(ranked, rows):
