@@ -62,12 +62,10 @@ class Coverage:
         lacking_all_but = sum(self.lacks) - self.lacks[commonest]
         self.alone = {True: self.weights[commonest] * rules.COVERAGE**-lacking_all_but, False: 0.0}
         self.rarer = set().union(*(held for word, held in enumerate(self.holders) if word != commonest))
-        self.subject = self.rarer | self.commonest
-        # "ONSPD May 2026 csv": a record whose title holds "2026" and nothing of the rest is no
-        # edition of the subject; it scores 0, as one found by an intent word alone does.
-        dated = list(dates or [False] * len(words))
-        if any(dated) and not all(dated):
-            self.subject = set().union(*compress(self.holders, map(not_, dated)))
+        # The records holding a word of the subject: not only a date ("ONSPD May 2026 csv": a record
+        # whose title holds "2026" and nothing of the rest is no edition of it), unless it is all dates.
+        topical = list(compress(self.holders, map(not_, dates or [False] * len(words))))
+        self.subject = set().union(*(topical or self.holders))
 
     def scored(self, numbers: list[int], base: list[float], room: int, boost: float) -> tuple[list[int], list[float]]:
         """The records that can still reach the room best once the tier's
