@@ -491,7 +491,7 @@ def browser_rounds(site, work, tool, arguments, prefix_last=False, with_up_front
 
 
 def test_while_idle_the_worker_fetches_what_later_searches_need_so_they_take_fewer_rounds(layouts, tmp_path):
-    """Every record's profile and the pages locating postings and row shards
+    """Every record's profile and the pages locating postings, row and identifier shards
     come while nobody waits: a later search downloads only its own shards."""
     sites, _ = layouts
     site = sites["sharded"]
@@ -500,7 +500,11 @@ def test_while_idle_the_worker_fetches_what_later_searches_need_so_they_take_few
     assert sorted(name for name in later if name.startswith("profiles/")) == sorted(
         path.relative_to(data).as_posix() for path in (data / "profiles").glob("*.json")
     )
-    assert {name.split("/")[1] for name in later if name.startswith("directory/")} == {"postings", "rows"}
+    assert {name.split("/")[1] for name in later if name.startswith("directory/")} == {
+        "postings",
+        "rows",
+        "identifiers",
+    }
     # A filtered search whose answer needs row evidence (some, such as "land registry price data",
     # find every row they show beside their postings: one round).
     arguments = {"query": "companies house data", "collections": ["land-registry"]}
@@ -516,6 +520,24 @@ def test_while_idle_the_worker_fetches_what_later_searches_need_so_they_take_few
     kinds = [sorted({name.split("/")[0] for name in names}) for names in rounds[1:]]
     assert kinds == [["postings"], ["rows"]], rounds
     assert len(cold) >= 4, cold  # directory page, postings, profile chunks, row page, rows
+
+
+def test_after_idle_a_query_naming_a_body_takes_no_round_for_a_directory_page(layouts, tmp_path):
+    """A body's whole name is looked up in an identifier shard once its words' postings say
+    a body is so titled (tools._may_name_a_body). The page locating that shard comes while
+    nobody waits, as the postings' and rows' pages do: the query's rounds are its own shards."""
+    sites, _ = layouts
+    site = sites["sharded"]
+    assert any(name.startswith("directory/identifiers/") for name in Session(DirectoryLoader(site)).later_files())
+    arguments = {"query": "Companies House"}
+    cold, expected = browser_rounds(site, tmp_path, "search_government_knowledge", arguments, with_up_front=False)
+    rounds, answer = browser_rounds(
+        site, tmp_path, "search_government_knowledge", arguments, with_up_front=False, idle=True
+    )
+    assert answer == expected and json.loads(answer)["results"][0]["resourceType"] == "organisation"
+    assert any(name.startswith("directory/identifiers/") for names in cold for name in names), cold
+    kinds = [sorted({name.split("/")[0] for name in names}) for names in rounds[1:]]
+    assert "directory" not in {kind for names in kinds for kind in names} and ["identifiers"] in kinds, rounds
 
 
 def test_rows_of_authored_records_are_read_ahead_so_a_later_search_fetches_row_shards_only_for_imports(

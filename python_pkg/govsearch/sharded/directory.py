@@ -142,9 +142,10 @@ class ShardDirectory:
                     yield rows_file
 
     def later_reads(self) -> list[LaterRead]:
-        """The pages locating postings and row shards not read yet: with them
-        at hand a query's shards are one round away, not two."""
-        return self.postings.later_reads() + self.listed[keys.ROWS].later_reads()
+        """The pages locating postings, row and identifier shards not read yet:
+        with them at hand a query's shards are one round away, not two (a query
+        naming a body or an identifier looks it up in an identifier shard)."""
+        return self.postings.later_reads() + self.listed[keys.ROWS].later_reads() + self.identifiers.later_reads()
 
     def posting_entry(self, term: str) -> Mapping[str, Any] | None:
         return self.postings.entry(term)
