@@ -110,6 +110,28 @@ def test_a_synonym_phrase_adds_the_group_word_in_its_own_field():
     assert document["summary"].endswith(" ons_") and document["title"] == "Flood risk zones"
 
 
+def test_an_acronym_that_is_an_everyday_word_joins_its_group_only_in_capitals(tmp_path):
+    """site.toml writes "SEND" in capitals: special educational needs find the pages
+    that say so in either form, not a page about sending money; the word as typed
+    still finds all three (docs/ranking.md, "Acronyms that are everyday words")."""
+    pages = {
+        "verb": "Send money to someone in prison",
+        "phrase": "Children with special educational needs and disabilities",
+        "capitals": "SEND tribunal: appeal a decision",
+    }
+    records = [
+        record(id=key, title=title, url=f"https://www.gov.uk/{key}", resourceType="govuk-content")
+        for key, title in pages.items()
+    ]
+    search = results_on(tmp_path, records)
+    assert {item["id"] for item in search("special educational needs")} == {"phrase", "capitals"}
+    assert {item["id"] for item in search("send")} == set(pages)
+    assert search("send money")[0]["id"] == "verb"
+    terms = _site_terms()
+    assert terms.group_tokens(pages["verb"]) == [] and terms.group_tokens(pages["capitals"]) == ["send_"]
+    assert terms.group_tokens(pages["phrase"])[-2:] == ["send_", "send"]
+
+
 def catalogue_on(folder, records) -> Catalogue:
     """A site of `records` built with site.toml's search vocabulary."""
     write_data(load_config(REPO / "site" / "site.toml"), records, folder / "data")

@@ -59,6 +59,11 @@ class SearchTerms:
     # Words as typed that are among English's commonest ("need", "time", "new", "years"): in a
     # question they say little of its topic, so the any-term tier's share counts them for less.
     common: frozenset[str] = frozenset()
+    # A group's acronym that is also an everyday word ("SEND": special educational needs, and
+    # "send a form"), written in capitals in the site's group -> the group's token. Read as a plain
+    # word in queries and titles; a record field joins the group where it writes the acronym in
+    # capitals or holds another phrase of the group (group_tokens), never for the everyday word.
+    capitals: Mapping[str, str] = field(default_factory=dict)
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
     # Each opening's pattern and what it asks about, longest first.
     _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
@@ -68,6 +73,8 @@ class SearchTerms:
     # and each one's name by its words less "and" (how a match finds the name it matched).
     _place_phrases: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
     _place_names: dict[tuple[str, ...], str] = field(init=False, repr=False, compare=False)
+    # The `capitals` acronyms as whole words, in capitals only.
+    _capitals: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
 
     # First words that can start a phrase: a one-word phrase as typed, a longer one by index term.
     starts: tuple[frozenset[str], frozenset[str]] = field(init=False)
@@ -81,6 +88,8 @@ class SearchTerms:
         names = [place for place in self.places if " " in place]
         object.__setattr__(self, "_place_phrases", _place_pattern(names))
         object.__setattr__(self, "_place_names", {_name_key(name.split()): name for name in names})
+        words = "|".join(map(re.escape, sorted(self.capitals)))
+        object.__setattr__(self, "_capitals", re.compile(rf"\b(?:{words})\b") if words else None)
 
     @classmethod
     def from_lists(
@@ -97,8 +106,12 @@ class SearchTerms:
         common: Collection[str] = (),
     ) -> SearchTerms:
         phrases: dict[tuple[str, ...], str] = {}
+        capitals: dict[str, str] = {}
         for group in synonyms:
             for phrase in group:
+                if _in_capitals(phrase):
+                    capitals.setdefault(phrase.strip(), group[0].lower() + GROUP_MARK)
+                    continue
                 pairs = analysed(phrase)
                 key = tuple(typed for typed, _ in pairs) if len(pairs) == 1 else tuple(indexed for _, indexed in pairs)
                 if key:
@@ -125,6 +138,7 @@ class SearchTerms:
             frozenset(optional),
             dict(areas or {}),
             frozenset(common),
+            capitals,
         )
 
     def common_word(self, term: Term) -> bool:
@@ -201,14 +215,31 @@ class SearchTerms:
 
     def group_tokens(self, text: str) -> list[str]:
         """The tokens of every group with a phrase in `text`, in order (each
-        once): what the build adds to a record's field so the group finds it."""
+        once): what the build adds to a record's field so the group finds it.
+        A group whose acronym is an everyday word (`capitals`) is found by the
+        acronym in capitals only, and a field holding another of its phrases
+        gets the acronym too, which a query reads as a plain word."""
         pairs = analysed(text)
         found: list[str] = []
         for start in range(len(pairs)):
             hit = self.find(pairs, start)
             if hit and hit[1] not in found:
                 found.append(hit[1])
+        if self._capitals is None:
+            return found
+        written = set(self._capitals.findall(text))
+        for acronym, token in self.capitals.items():
+            if token in found:
+                found.append(acronym.lower())
+            elif acronym in written:
+                found.append(token)
         return found
+
+
+def _in_capitals(phrase: str) -> bool:
+    """Whether a group's phrase is one word in capitals: an acronym that is also an everyday word."""
+    word = phrase.strip()
+    return word.isalpha() and word.isupper() and len(word) > 1
 
 
 def _opening_patterns(openings: dict[str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
