@@ -51,3 +51,29 @@ def test_either_form_finds_records_written_with_the_other(tmp_path):
     assert "r4" not in found("tpo")
     ranking = next((tmp_path / "data").glob("ranking.*.json"))
     assert ["tpo", "tree preservation order"] in json.loads(ranking.read_text("utf-8"))["search"]["synonyms"]
+
+
+def test_an_acronym_the_estate_also_defines_with_another_meaning_says_neither_alone(tmp_path):
+    """site.toml's "hpi" group is the House Price Index. A record defining "High Potential
+    Individual (HPI)" shows that "HPI" alone does not say which: "house price index" finds
+    what says so, not the visa page nor a vehicle check written "HPI"; "hpi" still finds all."""
+    records = [
+        record(1, "UK House Price Index", "Monthly house prices.", publisher="HM Land Registry"),
+        record(2, "High Potential Individual (HPI) visa", "Apply for a High Potential Individual (HPI) visa."),
+        record(3, "Check a used vehicle", "An HPI check before you buy.", publisher="DVSA"),
+        record(4, "Flood zones", "A Web Feature Service (WFS) of flood zones."),
+        record(5, "Tree points", "A Web Feature Service (WFS) of trees."),
+        record(6, "Parks", "A World Feature Service (WFS) of parks."),
+    ]
+    write_data(load_config(SITE_TOML), records, tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+
+    def found(query):
+        answer = catalogue.call("search_government_knowledge", {"query": query, "limit": 10})
+        return {item["id"] for item in answer["results"]}
+
+    assert found("house price index") == {"r1"}
+    assert found("hpi") == {"r1", "r2", "r3"}
+    ranking = next((tmp_path / "data").glob("ranking.*.json"))
+    # "World Feature Service" shares words with "web feature service": a variant, not another meaning.
+    assert json.loads(ranking.read_text("utf-8"))["search"]["ambiguous"] == ["hpi"]

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
+
+from govsearch.ranking.analysis import analysed
 
 from .records import Record
 
@@ -44,6 +46,28 @@ def defined_acronyms(records: Iterable[Record], known: Collection[str] = ()) -> 
         if count >= MIN_DEFINITIONS and acronym not in taken:
             groups[acronym].append(expansion)
     return [[acronym, *expansions] for acronym, expansions in sorted(groups.items())]
+
+
+def other_meanings(records: Iterable[Record], groups: Iterable[Sequence[str]]) -> list[str]:
+    """The groups' one-word acronyms that the records' titles and summaries also
+    define, even once, as a name sharing no word with the group's phrases
+    ("High Potential Individual (HPI)" beside "house price index"): alone,
+    such an acronym does not say which it means (SearchTerms.guarded). A
+    variant of the group's own name ("World Feature Service" for "web
+    feature service") shares a word and is no other meaning."""
+    words = {}
+    for group in groups:
+        named = {term for phrase in group if " " in phrase.strip() for _, term in analysed(phrase)}
+        for phrase in group:
+            if " " not in phrase.strip() and named:
+                words[phrase.strip().lower()] = named
+    found = set()
+    for record in records:
+        for text in (record.data["title"], record.data["summary"]):
+            for acronym, expansion in definitions(text):
+                if acronym in words and words[acronym].isdisjoint(term for _, term in analysed(expansion)):
+                    found.add(acronym)
+    return sorted(found)
 
 
 def definitions(text: str) -> Iterator[tuple[str, str]]:

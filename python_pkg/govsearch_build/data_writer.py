@@ -52,7 +52,7 @@ from govsearch.ranking.series import LOCAL_AUTHORITY
 from govsearch.ranking.vocabulary import NO_SEARCH_TERMS, SearchTerms
 from govsearch.tools import tool_definitions
 
-from .acronyms import defined_acronyms
+from .acronyms import defined_acronyms, other_meanings
 from .compounds import find_compounds, other_spellings
 from .config import SiteConfig
 from .data_files import DataWriter, dump, facet_value, stored_record
@@ -157,14 +157,16 @@ def _usage(records: list[Record]) -> Mapping[str, int]:
 
 
 def search_terms_of(config: SiteConfig, records: list[Record] | None = None) -> SearchTerms:
+    groups = synonym_groups(config, records or [])
     return SearchTerms.from_lists(
-        synonym_groups(config, records or []),
+        groups,
         {word: list(types) for word, types in config.intents},
         leading=config.leading_intents,
         fillers=config.fillers,
         optional=config.optional_words,
         openings=dict(config.openings),
         common=config.common_words,
+        ambiguous=other_meanings(records or [], groups),
     )
 
 
@@ -213,11 +215,14 @@ def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
     place names and the council areas of its towns (govsearch_build.places), and the records on GOV.UK's most
     visited pages with their places there (govsearch_build.most_visited)."""
     places = place_names(records, gazetteer(), gazetteer_areas())
+    groups = synonym_groups(config, records)
     return {
         "flags": "".join(flag_code(record_flags(record)) for record in records),
         "visited": visited(records),
         "search": {
-            "synonyms": synonym_groups(config, records),
+            "synonyms": groups,
+            # The groups' acronyms the records also define with another meaning (SearchTerms.guarded).
+            "ambiguous": other_meanings(records, groups),
             "intents": {word: list(types) for word, types in config.intents},
             "leading_intents": list(config.leading_intents),
             "fillers": list(config.fillers),

@@ -40,6 +40,7 @@ class RankingData:
             places=search.get("places", ()),
             areas=search.get("areas", {}),
             common=search.get("common_words", ()),
+            ambiguous=search.get("ambiguous", ()),
         )
 
     @staticmethod

@@ -59,11 +59,14 @@ class SearchTerms:
     # Words as typed that are among English's commonest ("need", "time", "new", "years"): in a
     # question they say little of its topic, so the any-term tier's share counts them for less.
     common: frozenset[str] = frozenset()
-    # A group's acronym that is also an everyday word ("SEND": special educational needs, and
-    # "send a form"), written in capitals in the site's group -> the group's token. Read as a plain
-    # word in queries and titles; a record field joins the group where it writes the acronym in
-    # capitals or holds another phrase of the group (group_tokens), never for the everyday word.
-    capitals: Mapping[str, str] = field(default_factory=dict)
+    # A group's acronyms that alone do not say a record is about the group's thing (lower case)
+    # -> the group's token. One that is also an everyday word is written in capitals in the
+    # site's group ("SEND": "send a form") and joins where a record writes it in capitals (in
+    # `capitals`, as written); one the estate also defines with another meaning ("High Potential
+    # Individual (HPI)") never alone. A query and a title read either as a plain word, and a field
+    # holding another of the group's phrases gets it too, so the word as typed finds that field.
+    guarded: Mapping[str, str] = field(default_factory=dict)
+    capitals: frozenset[str] = frozenset()
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
     # Each opening's pattern and what it asks about, longest first.
     _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
@@ -104,13 +107,18 @@ class SearchTerms:
         leading: Collection[str] = (),
         areas: Mapping[str, str] | None = None,
         common: Collection[str] = (),
+        ambiguous: Collection[str] = (),
     ) -> SearchTerms:
         phrases: dict[tuple[str, ...], str] = {}
-        capitals: dict[str, str] = {}
+        guarded: dict[str, str] = {}
+        capitals: set[str] = set()
         for group in synonyms:
             for phrase in group:
-                if _in_capitals(phrase):
-                    capitals.setdefault(phrase.strip(), group[0].lower() + GROUP_MARK)
+                word = phrase.strip()
+                if _in_capitals(word) or word.lower() in ambiguous:
+                    guarded.setdefault(word.lower(), group[0].lower() + GROUP_MARK)
+                    if _in_capitals(word) and word.lower() not in ambiguous:
+                        capitals.add(word)
                     continue
                 pairs = analysed(phrase)
                 key = tuple(typed for typed, _ in pairs) if len(pairs) == 1 else tuple(indexed for _, indexed in pairs)
@@ -138,7 +146,8 @@ class SearchTerms:
             frozenset(optional),
             dict(areas or {}),
             frozenset(common),
-            capitals,
+            guarded,
+            frozenset(capitals),
         )
 
     def common_word(self, term: Term) -> bool:
@@ -216,21 +225,21 @@ class SearchTerms:
     def group_tokens(self, text: str) -> list[str]:
         """The tokens of every group with a phrase in `text`, in order (each
         once): what the build adds to a record's field so the group finds it.
-        A group whose acronym is an everyday word (`capitals`) is found by the
-        acronym in capitals only, and a field holding another of its phrases
-        gets the acronym too, which a query reads as a plain word."""
+        A `guarded` acronym says so only in capitals, if it is in `capitals`,
+        and a field holding another of its group's phrases gets the acronym
+        too, which a query reads as a plain word."""
         pairs = analysed(text)
         found: list[str] = []
         for start in range(len(pairs)):
             hit = self.find(pairs, start)
             if hit and hit[1] not in found:
                 found.append(hit[1])
-        if self._capitals is None:
+        if not self.guarded:
             return found
-        written = set(self._capitals.findall(text))
-        for acronym, token in self.capitals.items():
+        written = {word.lower() for word in self._capitals.findall(text)} if self._capitals else set()
+        for acronym, token in self.guarded.items():
             if token in found:
-                found.append(acronym.lower())
+                found.append(acronym)
             elif acronym in written:
                 found.append(token)
         return found
