@@ -573,6 +573,35 @@ def test_an_intent_word_puts_its_type_above_a_reviewed_page_holding_the_words(tm
     assert "type_matches_intent" in asked[0]["reasons"] and "reviewed" in asked[1]["reasons"]
 
 
+def test_a_title_naming_the_intent_word_is_the_kind_asked_for_whatever_its_type(tmp_path):
+    """ "how many people" asks for statistics (datasets): GOV.UK's own statistics page, titled so,
+    is what is asked for, above a guide holding the words more often; "data" in a title is as
+    often part of a thing's name ("Price Paid Data"), so a page so titled is no dataset."""
+    guide = record(
+        id="claim-guide",
+        title="How to claim Benefit X",
+        summary="Claim Benefit X online: who can claim, how to claim and what happens after you claim.",
+        url="https://www.gov.uk/claim-benefit-x",
+        resourceType="govuk-content",
+        source={"kind": "curated"},
+        keywords=["claim benefit x", "benefit x claim"],
+    )
+    statistics = record(
+        id="benefit-x-statistics",
+        title="Benefit X statistics",
+        summary="Monthly figures on who claims Benefit X, by area.",
+        url="https://www.gov.uk/government/collections/benefit-x-statistics",
+        resourceType="govuk-content",
+        source={"kind": "curated"},
+    )
+    survey = record(id="survey", title="Family Resources Survey", summary="Household incomes.")
+    search = results_on(tmp_path, [guide, statistics, survey])
+    asked = search("how many people claim benefit x")
+    assert [result["id"] for result in asked] == ["benefit-x-statistics", "claim-guide"]
+    assert "type_matches_intent" in asked[0]["reasons"]
+    assert "type_matches_intent" not in search("benefit x claim data")[0]["reasons"]
+
+
 def test_a_summarys_opening_verb_about_the_page_is_no_topic(tmp_path):
     """Our summaries (curated and annotated records) open with what the page does ("Walks
     through", "Lists", "Works out"): those verbs are not its topic, so "walk in centre" does not find

@@ -114,6 +114,22 @@ def intent_profiles(engine: SearchEngine, terms: list[Term]) -> set[int]:
     return {profile for profile, values in enumerate(engine.facets.profiles[1]) if not types.isdisjoint(values[0])}
 
 
+# Intent words a title holds as part of a thing's name as often as to say its kind: "Price Paid
+# Data" is the dataset, and "How to access HM Land Registry Price Paid Data" a guide to it.
+NAMING_WORDS = frozenset({"data", "dataset", "datasets"})
+
+
+def naming_intent(engine: SearchEngine, terms: list[Term], clauses: list[Clause]) -> set[int]:
+    """Records whose title names an intent word of the query ("Universal Credit statistics", a
+    GOV.UK page, for "how many people claim universal credit": read as "statistics"): whatever
+    their resource type, they are the kind asked for (not for NAMING_WORDS)."""
+    found: set[int] = set()
+    for term, clause in zip(terms, clauses):
+        if term.intent and not term.prefix and term.typed not in NAMING_WORDS:
+            found |= records_holding(engine, clause, ("title",))
+    return found
+
+
 def placed(engine: SearchEngine, terms: list[Term], clauses: list[Clause], topic: bool) -> set[int]:
     """Records holding a place the query names beside its topic (every word of a
     place named in several, "North Yorkshire"). In any_term a

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from . import rules
 from .coverage import Coverage
-from .index_evidence import in_title, intent_profiles, placed, titled_by_words
+from .index_evidence import in_title, intent_profiles, naming_intent, placed, titled_by_words
 from .prior import RankingData
 from .query import has_topic, preference
 from .related import with_alternatives
@@ -60,7 +60,8 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
         # Only records that the largest boost could lift to the room-th best base score can make it.
         numbers, base = rules.near_top(numbers, base, room, boost)
     profile_of = engine.facets.profiles[0]
-    intended = [bool(wanted) and profile_of[number] in wanted for number in numbers]
+    named = naming_intent(engine, tier.terms, tier.clauses) if wanted else set()
+    intended = [bool(wanted) and (profile_of[number] in wanted or number in named) for number in numbers]
     boosted = [
         rules.evidence_score(score, number in titled, wants, number in located)
         for number, score, wants in zip(numbers, base, intended)
@@ -78,7 +79,7 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
                 tier.mode,
                 number,
                 number in titled,
-                bool(wanted) and profile_of[number] in wanted,
+                bool(wanted) and (profile_of[number] in wanted or number in named),
                 number in located,
                 number in titled_by,
                 visits,
