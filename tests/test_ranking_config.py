@@ -602,6 +602,34 @@ def test_a_title_naming_the_intent_word_is_the_kind_asked_for_whatever_its_type(
     assert "type_matches_intent" not in search("benefit x claim data")[0]["reasons"]
 
 
+def test_a_record_of_one_devolved_nation_follows_for_a_query_naming_no_nation_or_place(tmp_path):
+    """Most people asking live in England: for "childcare costs help", Wales's own guide follows
+    GOV.UK's (which it leads on its words alone: its summary says "help" twice); naming Wales, or a place
+    (which may be in Wales), or asking "near me" (the asker's nation unknown), leaves them as found."""
+    common = {"resourceType": "guidance", "source": {"kind": "curated"}}
+    wales = record(
+        id="wales",
+        title="Childcare costs: help in Wales",
+        summary="Help with childcare costs for working parents, and help to apply.",
+        url="https://www.gov.wales/childcare-costs",
+        publisher="Welsh Government",
+        **common,
+    )
+    england = record(
+        id="england",
+        title="Childcare costs: help for parents",
+        summary="Help with childcare costs for working parents, and how to apply.",
+        url="https://www.childcarechoices.gov.uk/costs",
+        publisher="Department for Education",
+        **common,
+    )
+    search = results_on(tmp_path, [wales, england])
+    assert [item["id"] for item in search("childcare costs help")] == ["england", "wales"]
+    assert search("childcare costs help wales")[0]["id"] == "wales"
+    near = [item["id"] for item in search("childcare costs help near me")]
+    assert near == [item["id"] for item in search("childcare costs help cardiff")] == ["wales", "england"]
+
+
 def test_a_summarys_opening_verb_about_the_page_is_no_topic(tmp_path):
     """Our summaries (curated and annotated records) open with what the page does ("Walks
     through", "Lists", "Works out"): those verbs are not its topic, so "walk in centre" does not find

@@ -23,6 +23,7 @@ def row_evidence(
     rows: list[dict[str, Any]],
     search_terms: SearchTerms,
     misspelt: frozenset[str] = frozenset(),
+    here: bool = False,
 ) -> None:
     """Boost records whose title is the query (its words, no others) or whose
     title or summary has the query's words adjacent as typed; then reorder
@@ -34,11 +35,14 @@ def row_evidence(
     API, not the organisation."""
     has_intent = any(term.intent for term in terms)
     present = asks_for_the_present(terms)
+    nowhere = not here and names_no_nation(terms)
     for item, row in zip(ranked, rows):
         if item.mode not in ("all_terms", "fuzzy", "any_term"):
             continue  # an identifier needs no evidence
         if present and _PROJECTED.search(row.get("title", "")):
             item.score *= rules.PROJECTION_FACTOR
+        if nowhere and of_one_devolved_nation(row):
+            item.score *= rules.DEVOLVED_FACTOR
         texts = (row.get("title", ""), row.get("summary", ""))
         words = (
             _corrected(terms, misspelt, texts)
@@ -62,6 +66,26 @@ def row_evidence(
 # "National population projections" above "Population estimates".
 _PROJECTED = re.compile(r"\b(?:projections?|projected)\b", re.IGNORECASE)
 _AHEAD = frozenset({"project", "forecast", "futur", "predict"})  # index terms: "projections", "future" ...
+
+
+# A nation of the UK other than England, named by a record's title or publisher ("Childcare in
+# Wales", the Scottish Government's "When you need an EPC"); and a name of the UK or England,
+# which a record covering them names too ("Births in England and Wales").
+_DEVOLVED = re.compile(r"\b(?:Scotland|Scottish|Wales|Welsh|Northern Ireland|Cymru)\b")
+_WHOLE = re.compile(r"\b(?:England|English|Britain|British|United Kingdom|UK)\b")
+_NATION_WORDS = frozenset({"scotland", "scottish", "wales", "welsh", "northern", "ireland", "cymru", "ni", "nation"})
+
+
+def names_no_nation(terms: Sequence[Term]) -> bool:
+    """Whether the query names no nation of the UK and no place (which may lie in one)."""
+    return not any(term.place or term.typed in _NATION_WORDS for term in terms)
+
+
+def of_one_devolved_nation(row: Mapping[str, Any]) -> bool:
+    """Whether a record is Scotland's, Wales's or Northern Ireland's alone: its title or
+    publisher names that nation, and neither names the UK, Britain or England."""
+    text = f"{row.get('title', '')} {row.get('publisher', '')}"
+    return bool(_DEVOLVED.search(text)) and not _WHOLE.search(text)
 
 
 def asks_for_the_present(terms: Sequence[Term]) -> bool:

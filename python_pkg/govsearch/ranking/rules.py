@@ -74,6 +74,9 @@ PHRASE_BOOST = 1.25  # all adjacent pairs of the query's words adjacent in the t
 # A title of projections where the query names no future and no date (ranking.evidence): below
 # the estimates of what is, which it otherwise ties with.
 PROJECTION_FACTOR = 0.8
+# A record of one devolved nation alone (evidence.of_one_devolved_nation), for a query naming no
+# nation and no place: most people asking live in England, which GOV.UK's own pages cover.
+DEVOLVED_FACTOR = 0.7
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 2.0  # the record's type is one an intent word asks for: above a reviewed page's prior (1.6 x 1.1)
 PLACE_BOOST = 6.0  # the record holds the place the query names beside its topic (any mode)
@@ -198,7 +201,16 @@ def evidence_settings() -> tuple[float, ...]:
     """The settings the second stage reads (ranking.evidence, stages._nothing_local,
     nearby.finders_first, councils.put_council_in, kinds.body_first), for the same reason
     as `settings`."""
-    return (EXACT_TITLE_BOOST, PHRASE_BOOST, FINDER_BOOST, PROJECTION_FACTOR, COUNCIL_AFTER, LOCAL_AMONG, BODY_FROM)
+    return (
+        EXACT_TITLE_BOOST,
+        PHRASE_BOOST,
+        FINDER_BOOST,
+        PROJECTION_FACTOR,
+        DEVOLVED_FACTOR,
+        COUNCIL_AFTER,
+        LOCAL_AMONG,
+        BODY_FROM,
+    )
 
 
 def near_top(numbers: list[int], scores: list[float], room: int, bound: float) -> tuple[list[int], list[float]]:

@@ -226,7 +226,8 @@ def _second_stage(
             raise
         raise state.with_rows(missing, lambda: _foretold(state, kept.first, foretell), numbers) from None
     if ranked and (len(phrase_words(terms)) > 1 or exact_words(terms)):
-        row_evidence(terms, ranked, [pool[item.number] for item in ranked], state.ranking.search_terms, kept.misspelt)
+        shown = [pool[item.number] for item in ranked]
+        row_evidence(terms, ranked, shown, state.ranking.search_terms, kept.misspelt, state.here)
     if nothing_local:
         finders_first(ranked, [pool[item.number] for item in ranked])
     kinds = state.ranking.search_terms.kinds_leading(terms)
