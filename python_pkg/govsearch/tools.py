@@ -296,8 +296,9 @@ def _may_name_a_body(engine: Any, query: str, terms: list[Term], every: list[Cla
 def _words_not_found(engine: Any, terms: list[Term], found: ranking.Answer) -> list[dict[str, Any]]:
     """A notice naming the query's words no record holds, when the answer matched only some
     of its words: "No record matches all of your words" alone read as if each matched some
-    ("xyzzy qwerty" showed 29 records holding neither, found by "qwerty" read as "query")."""
-    if found.mode != "any_term" or not found.ranked:
+    ("xyzzy qwerty" showed 29 records holding neither, found by "qwerty" read as "query");
+    or when it found nothing, which then says why ("ULEZ": try the words it stands for)."""
+    if found.ranked and found.mode != "any_term":
         return []
     # An intent word only ranks, and a question's opening ("who", read from "which department")
     # is no word a record holds: neither is a word the answer failed to find.
@@ -308,7 +309,7 @@ def _words_not_found(engine: Any, terms: list[Term], found: ranking.Answer) -> l
         return []
     named = " or ".join(f"‘{word[:40]}’" for word in missing)
     message = f"No record in the catalogue holds {named}."
-    if not any(held.values()):  # then the results were found by words spelt like them ("qwerty": "query")
+    if found.ranked and not any(held.values()):  # then found by words spelt like them ("qwerty": "query")
         message += " These results hold words spelt like yours."
     return [_notice("words_not_found", message)]
 

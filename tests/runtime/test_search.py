@@ -37,6 +37,12 @@ def test_a_word_no_record_holds_is_named(search):
     asked = search({"query": "who VAT census"})
     assert asked["match_mode"] == "any_term"
     assert all(notice["code"] != "words_not_found" for notice in asked["notices"]), asked["notices"]
+    # Nothing found: the notice says why, so an agent tries other words, not other filters.
+    empty = search({"query": "xyzzyq"})
+    assert empty["total"] == 0
+    assert [notice["message"] for notice in empty["notices"]] == ["No record in the catalogue holds ‘xyzzyq’."]
+    filtered = search({"query": "VAT", "publishers": ["Ordnance Survey"]})
+    assert filtered["total"] == 0 and all(notice["code"] != "words_not_found" for notice in filtered["notices"])
 
 
 def test_falls_back_to_any_term_when_nothing_has_all(search):
