@@ -15,6 +15,18 @@ def record(number, title, summary="", publisher="Sheffield City Council"):
     return curated_record(number, title, summary=summary or f"Record {number}.", publisher=publisher)
 
 
+def finder(folder, records):
+    """What a search finds (record ids, first ten) on a site of `records` built with site.toml."""
+    write_data(load_config(SITE_TOML), records, folder / "data")
+    catalogue = Catalogue.open(DirectoryLoader(folder))
+
+    def found(query):
+        answer = catalogue.call("search_government_knowledge", {"query": query, "limit": 10})
+        return {item["id"] for item in answer["results"]}
+
+    return found
+
+
 def test_a_definition_is_the_capitalised_words_that_spell_the_acronym():
     text = "Locations of each Tree Preservation Order (TPO) and the Air Quality Management Areas (AQMAs) here."
     assert list(definitions(text)) == [("tpo", "tree preservation order"), ("aqma", "air quality management areas")]
@@ -39,13 +51,7 @@ def test_either_form_finds_records_written_with_the_other(tmp_path):
         record(3, "TPO points", "Points of every TPO in Leeds.", publisher="Leeds City Council"),
         record(4, "Street trees", "Trees the council plants along streets."),
     ]
-    write_data(load_config(SITE_TOML), records, tmp_path / "data")
-    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
-
-    def found(query):
-        answer = catalogue.call("search_government_knowledge", {"query": query, "limit": 10})
-        return {item["id"] for item in answer["results"]}
-
+    found = finder(tmp_path, records)
     assert "r3" in found("tree preservation order")  # says only "TPO"
     assert {"r1", "r2"} <= found("tpo")
     assert "r4" not in found("tpo")
@@ -65,13 +71,7 @@ def test_an_acronym_the_estate_also_defines_with_another_meaning_says_neither_al
         record(5, "Tree points", "A Web Feature Service (WFS) of trees."),
         record(6, "Parks", "A World Feature Service (WFS) of parks."),
     ]
-    write_data(load_config(SITE_TOML), records, tmp_path / "data")
-    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
-
-    def found(query):
-        answer = catalogue.call("search_government_knowledge", {"query": query, "limit": 10})
-        return {item["id"] for item in answer["results"]}
-
+    found = finder(tmp_path, records)
     assert found("house price index") == {"r1"}
     assert found("hpi") == {"r1", "r2", "r3"}
     ranking = next((tmp_path / "data").glob("ranking.*.json"))
