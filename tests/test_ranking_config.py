@@ -630,6 +630,33 @@ def test_a_record_of_one_devolved_nation_follows_for_a_query_naming_no_nation_or
     assert near == [item["id"] for item in search("childcare costs help cardiff")] == ["wales", "england"]
 
 
+def test_a_question_naming_a_service_by_its_title_puts_that_service_first(tmp_path):
+    """A question of five words or more whose words hold a title as a run ("can i claim pension
+    credit with savings ...": "Pension Credit") names that service; a guide holding the words
+    more often led it. A shorter query is read as before (rules.TITLE_RUN_FROM)."""
+    common = {"resourceType": "govuk-content", "source": {"kind": "curated"}}
+    service = record(
+        id="pension-credit",
+        title="Pension Credit",
+        summary="Claim Pension Credit if you are over State Pension age, whatever your savings or private pension.",
+        url="https://www.gov.uk/pension-credit",
+        **common,
+    )
+    guide = record(
+        id="savings-guide",
+        title="How savings and a private pension affect a claim",
+        summary="What savings and a private pension mean for a claim for Pension Credit, and for other benefits.",
+        url="https://www.gov.uk/savings-guide",
+        keywords=["claim pension credit with savings"],
+        **common,
+    )
+    search = results_on(tmp_path, [service, guide])
+    asked = search("can i claim pension credit with savings and a private pension")
+    assert [item["id"] for item in asked] == ["pension-credit", "savings-guide"]
+    assert "title_in_query" in asked[0]["reasons"]
+    assert [item["id"] for item in search("pension credit savings")] == ["savings-guide", "pension-credit"]
+
+
 def test_a_summarys_opening_verb_about_the_page_is_no_topic(tmp_path):
     """Our summaries (curated and annotated records) open with what the page does ("Walks
     through", "Lists", "Works out"): those verbs are not its topic, so "walk in centre" does not find

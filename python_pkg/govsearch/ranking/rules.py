@@ -77,6 +77,9 @@ PROJECTION_FACTOR = 0.8
 # A record of one devolved nation alone (evidence.of_one_devolved_nation), for a query naming no
 # nation and no place: most people asking live in England, which GOV.UK's own pages cover.
 DEVOLVED_FACTOR = 0.7
+# A title that is a run of a long query's words (evidence._title_is_a_run): the question names it.
+TITLE_RUN_FROM = 5
+TITLE_RUN_BOOST = 1.5
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 2.0  # the record's type is one an intent word asks for: above a reviewed page's prior (1.6 x 1.1)
 PLACE_BOOST = 6.0  # the record holds the place the query names beside its topic (any mode)
