@@ -66,24 +66,14 @@ def row_evidence(
 
 def _title_is_a_run(title: str, words: Sequence[tuple[str, str]], search_terms: SearchTerms) -> bool:
     """Whether the title's words (two or more; group phrases as their token) are a run of the
-    query's words in their order: the question names the service ("can I get pension credit
-    if I own my home" names "Pension Credit")."""
+    query's words in their order: the question names the service ("A sole trader ... wants to
+    know when they have to register for VAT" names "Register for VAT")."""
     pairs = analysed(title)
     if len(pairs) < 2 or len(pairs) >= len(words):
         return False
-    own = _in_order(pairs, search_terms)
+    own = search_terms.in_order(pairs)
     query = [indexed for _, indexed in words]
     return any(query[start : start + len(own)] == own for start in range(len(query) - len(own) + 1))
-
-
-def _in_order(pairs: Sequence[tuple[str, str]], search_terms: SearchTerms) -> list[str]:
-    """Index terms in order, each group phrase as its group's token."""
-    found, position = [], 0
-    while position < len(pairs):
-        hit = search_terms.find(pairs, position)
-        found.append(hit[1] if hit else pairs[position][1])
-        position += hit[0] if hit else 1
-    return found
 
 
 # A record of projections answers what will be ("population projections 2040"); a query naming no

@@ -210,6 +210,8 @@ def evidence_settings() -> tuple[float, ...]:
         FINDER_BOOST,
         PROJECTION_FACTOR,
         DEVOLVED_FACTOR,
+        TITLE_RUN_FROM,
+        TITLE_RUN_BOOST,
         COUNCIL_AFTER,
         LOCAL_AMONG,
         BODY_FROM,

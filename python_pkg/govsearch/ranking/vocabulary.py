@@ -214,13 +214,17 @@ class SearchTerms:
 
     def collapsed_pairs(self, pairs: Sequence[tuple[str, str]]) -> frozenset[str]:
         """The index terms of (typed, indexed) words, each group phrase as its group's token."""
-        found: set[str] = set()
+        return frozenset(self.in_order(pairs))
+
+    def in_order(self, pairs: Sequence[tuple[str, str]]) -> list[str]:
+        """`collapsed_pairs` in the words' order, repeats kept."""
+        found: list[str] = []
         position = 0
         while position < len(pairs):
             hit = self.find(pairs, position)
-            found.add(hit[1] if hit else pairs[position][1])
+            found.append(hit[1] if hit else pairs[position][1])
             position += hit[0] if hit else 1
-        return frozenset(found)
+        return found
 
     def group_tokens(self, text: str) -> list[str]:
         """The tokens of every group with a phrase in `text`, in order (each
