@@ -156,17 +156,27 @@ def _usage(records: list[Record]) -> Mapping[str, int]:
     )
 
 
-def search_terms_of(config: SiteConfig, records: list[Record] | None = None) -> SearchTerms:
-    groups = synonym_groups(config, records or [])
+def vocabulary_of(config: SiteConfig, records: list[Record]) -> dict[str, list[Any]]:
+    """The site's synonym groups with the acronyms its records define, and those of their
+    acronyms the records also give another meaning (acronyms.other_meanings): worked out
+    once a build, for the index and the ranking file alike."""
+    groups = synonym_groups(config, records)
+    return {"synonyms": groups, "ambiguous": other_meanings(records, groups)}
+
+
+def search_terms_of(
+    config: SiteConfig, records: list[Record] | None = None, vocabulary: Mapping[str, list[Any]] | None = None
+) -> SearchTerms:
+    vocabulary = vocabulary or vocabulary_of(config, records or [])
     return SearchTerms.from_lists(
-        groups,
+        vocabulary["synonyms"],
         {word: list(types) for word, types in config.intents},
         leading=config.leading_intents,
         fillers=config.fillers,
         optional=config.optional_words,
         openings=dict(config.openings),
         common=config.common_words,
-        ambiguous=other_meanings(records or [], groups),
+        ambiguous=vocabulary["ambiguous"],
     )
 
 
@@ -208,21 +218,22 @@ def synonym_groups(config: SiteConfig, records: list[Record]) -> list[list[str]]
     return own + defined_acronyms(records, [phrase for group in own for phrase in group])
 
 
-def ranking_data(config: SiteConfig, records: list[Record]) -> dict[str, Any]:
+def ranking_data(
+    config: SiteConfig, records: list[Record], vocabulary: Mapping[str, list[Any]] | None = None
+) -> dict[str, Any]:
     """What the re-ranker reads: every record's flags (one character each, by
     number; written into the facet profiles, not the ranking file), the
     site's synonym groups, intent words, filler words and question openings, the estate's
     place names and the council areas of its towns (govsearch_build.places), and the records on GOV.UK's most
     visited pages with their places there (govsearch_build.most_visited)."""
     places = place_names(records, gazetteer(), gazetteer_areas())
-    groups = synonym_groups(config, records)
+    vocabulary = vocabulary or vocabulary_of(config, records)
     return {
         "flags": "".join(flag_code(record_flags(record)) for record in records),
         "visited": visited(records),
         "search": {
-            "synonyms": groups,
-            # The groups' acronyms the records also define with another meaning (SearchTerms.guarded).
-            "ambiguous": other_meanings(records, groups),
+            # The groups, and their acronyms the records also define with another meaning (SearchTerms.guarded).
+            **vocabulary,
             "intents": {word: list(types) for word, types in config.intents},
             "leading_intents": list(config.leading_intents),
             "fillers": list(config.fillers),
@@ -302,9 +313,10 @@ def write_data(config: SiteConfig, records: list[Record], data_dir: Path, layout
     ordered = in_number_order(records)
     layout = layout or choose_layout(config, len(ordered))
     writer = DataWriter(data_dir)
-    search_terms = search_terms_of(config, ordered)
+    vocabulary = vocabulary_of(config, ordered)
+    search_terms = search_terms_of(config, ordered, vocabulary)
     compounds = compounds_of(ordered)
-    ranking = ranking_data(config, ordered)
+    ranking = ranking_data(config, ordered, vocabulary)
     chunked = PROFILES_PER_CHUNK if layout == SHARDED else None
     up_front: list[dict[str, Any]] = []
     facets, profile_of = facet_table(writer, ordered, ranking["flags"], chunked)

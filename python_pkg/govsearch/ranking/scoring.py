@@ -61,10 +61,10 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
         numbers, base = rules.near_top(numbers, base, room, boost)
     profile_of = engine.facets.profiles[0]
     named = naming_intent(engine, tier.terms, tier.clauses) if wanted else set()
-    intended = [bool(wanted) and (profile_of[number] in wanted or number in named) for number in numbers]
+    asked = {number for number in numbers if profile_of[number] in wanted or number in named} if wanted else set()
     boosted = [
-        rules.evidence_score(score, number in titled, wants, number in located)
-        for number, score, wants in zip(numbers, base, intended)
+        rules.evidence_score(score, number in titled, number in asked, number in located)
+        for number, score in zip(numbers, base)
     ]
     if len(numbers) > room:
         numbers, boosted = rules.near_top(numbers, boosted, room, 1)
@@ -79,7 +79,7 @@ def rank_tier(state: QueryState, tier: Tier, room: int) -> list[Ranked]:
                 tier.mode,
                 number,
                 number in titled,
-                bool(wanted) and (profile_of[number] in wanted or number in named),
+                number in asked,
                 number in located,
                 number in titled_by,
                 visits,
