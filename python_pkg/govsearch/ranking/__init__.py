@@ -18,7 +18,8 @@ Its rooms: `rules` (every setting and the one scoring function the build
 calls too), `prior` (record flags), `identifiers`, `analysis` and `query`
 (words, synonym groups, intents, places, fillers, clauses), `budget`,
 `tiers`, `index_evidence`, `coverage`, `scoring`, `evidence` (rows),
-`suggestions`, and `stages`, which runs both stages.
+`suggestions`, `learned` (the first page re-weighed last, by weights fitted on
+judged queries), and `stages`, which runs them all.
 """
 
 from .identifiers import identifier_key, identifier_keys, name_key

@@ -14,7 +14,7 @@ from typing import Any
 from ..engine import Matches, filters_key
 from ..loaders import MissingFiles, gather
 from ..terms import Clause
-from . import councils, rules, series
+from . import councils, learned, rules, series
 from .budget import call_budget
 from .evidence import exact_words, phrase_words, row_evidence
 from .kinds import body_first, kind_first
@@ -59,9 +59,10 @@ def answer(state: QueryState, rows: Rows) -> Answer:
         ranked += [item for item in later.ranked if item.number not in shown]
         pool.update(rows_later)
         windows += 1
-    return replace(
-        first, ranked=_newest_leads(state, replace(first, ranked=ranked), rows), tiers=_tiers(state, first, ranked)
-    )
+    leads = _newest_leads(state, replace(first, ranked=ranked), rows)
+    if not state.start:  # the first page only: a later window keeps its order, as in _second_stage
+        leads = learned.reorder(leads, rows)
+    return replace(first, ranked=leads, tiers=_tiers(state, first, ranked))
 
 
 def _tiers(state: QueryState, first: Answer, ranked: list[Ranked]) -> list[tuple[str, list[Term], list[Clause]]]:

@@ -1,0 +1,32 @@
+"""Written by eval/learn.py from the judged queries' development part: do not edit by hand
+(docs/ranking.md, "The learned last stage")."""
+
+WEIGHTS: dict[str, float] = {
+    "first_places": 1.918,
+    "log_score": 0.056,
+    "place": -1.251,
+    "reason_all_words_in_title": 0.084,
+    "reason_finds_any_place": 1.022,
+    "reason_local_authority_row": -0.269,
+    "reason_most_visited": 0.594,
+    "reason_national_api_catalogue": -0.099,
+    "reason_newest_edition": -0.218,
+    "reason_official_page": -0.485,
+    "reason_place_matches": 0.666,
+    "reason_restricted_access": -1.009,
+    "reason_reviewed": -0.12,
+    "reason_title_in_query": 0.324,
+    "reason_title_is_query": 0.812,
+    "reason_type_matches_intent": 0.689,
+    "reason_typo_corrected": 0.387,
+    "reason_words_adjacent": 0.08,
+    "reason_words_in_title": -0.474,
+    "title_length": -0.536,
+    "type_api": 0.435,
+    "type_api-documentation": -0.12,
+    "type_catalogue-record": 0.332,
+    "type_dataset": -0.019,
+    "type_govuk-content": -0.535,
+    "type_guidance": -0.021,
+    "type_organisation": -0.071,
+}
