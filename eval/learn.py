@@ -24,7 +24,6 @@ tells a fit from a fit to noise. Run `make eval` afterwards, for both parts.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import estate  # noqa: E402  (puts python_pkg on the path)
 import numpy as np  # noqa: E402
 from judgments import load_all  # noqa: E402
-from relevance import RELEVANT, grade_of, ideal_grades, ndcg  # noqa: E402
+from relevance import RELEVANT, dcg, grade_of, ideal_grades, ndcg  # noqa: E402
 from run import _links  # noqa: E402
 
 from govsearch import Catalogue, DirectoryLoader  # noqa: E402
@@ -44,8 +43,9 @@ from govsearch.ranking import Ranked, learned, rules  # noqa: E402
 
 L2 = 1e-3
 STEPS = 1000
-RATE = 0.5
+RATE = 0.5  # a step this large still lowers the loss at every step here; the loss is summed per query
 FOLDS = 5
+K = 10  # nDCG@K: what the pairs' weights measure
 TARGET = Path(learned.__file__).with_name("learned_weights.py")
 
 
@@ -69,13 +69,11 @@ def main() -> int:
     pages = read_pages(site)
     names = sorted({name for page in pages for found in page.features for name in found})
     matrices = [_matrix(page, names) for page in pages]
-    weights = fit(pages, matrices)
+    weights = dict(zip(names, fit(pages, matrices).tolist()))
     print(f"development queries: {len(pages)}; features: {len(names)}")
-    print(
-        f"dev nDCG@10 without the stage {_mean(pages, matrices, None):.4f}, with it (in sample) {_mean(pages, matrices, weights):.4f}"
-    )
-    print(f"dev nDCG@10, {FOLDS}-fold cross-validated: {cross_validated(pages, matrices):.4f}")
-    fitted = {name: round(float(value), 3) for name, value in zip(names, weights) if round(float(value), 3)}
+    print(f"dev nDCG@{K} without the stage {_mean(pages, None):.4f}, with it (in sample) {_mean(pages, weights):.4f}")
+    print(f"dev nDCG@{K}, {FOLDS}-fold cross-validated: {cross_validated(pages, matrices, names):.4f}")
+    fitted = {name: round(value, 3) for name, value in weights.items() if round(value, 3)}
     for name, value in sorted(fitted.items(), key=lambda item: -abs(item[1])):
         print(f"  {name:40} {value:+.3f}")
     if not options.dry_run:
@@ -89,7 +87,7 @@ def read_pages(site: Path) -> list[Page]:
     catalogue = Catalogue.open(DirectoryLoader(site))
     linked, series = estate.corpus_links(site), estate.corpus_series(site)
     same = {links[0]: links[1:] for links in linked}
-    seen: list[Any] = []
+    seen: list[tuple[list[Ranked], list[dict[str, float]]]] = []
 
     def recorder(ranked: list[Ranked], rows: Any) -> list[Ranked]:
         head = [item.fresh() for item in ranked[: rules.POOL]]
@@ -97,22 +95,23 @@ def read_pages(site: Path) -> list[Page]:
         return ranked
 
     pages = []
+    # ranking.stages calls the stage as `learned.reorder`, read at call time: so it is switched off here.
     real = learned.reorder
     learned.reorder = recorder
     try:
         for query in load_all():
+            if query.part != "dev":
+                continue
             ideal = ideal_grades(query.grades, [*linked, *series], None)
-            if query.part != "dev" or not any(g >= RELEVANT for g in ideal):
+            if not any(g >= RELEVANT for g in ideal):
                 continue
             seen.clear()
             answer = catalogue.call("search_government_knowledge", query.arguments(rules.POOL))
             if not seen or not answer.get("ok"):
                 continue
             head, described = seen[-1]
-            results = answer["results"]
-            pages.append(
-                Page(head, described, [_links(result, same) for result in results[: len(head)]], query.grades, ideal)
-            )
+            links = [_links(result, same) for result in answer["results"][: len(head)]]
+            pages.append(Page(head, described, links, query.grades, ideal))
     finally:
         learned.reorder = real
     return pages
@@ -124,7 +123,8 @@ def fit(pages: list[Page], matrices: list[np.ndarray]) -> np.ndarray:
     for page, matrix in zip(pages, matrices):
         grades = np.array([grade_of(links, page.grades) for links in page.links], dtype=float)
         discount = 1 / np.log2(np.arange(len(grades)) + 2)
-        ideal = _dcg(sorted(page.ideal, reverse=True)) or 1.0
+        discount[K:] = 0  # below place K a swap costs nDCG@K nothing
+        ideal = dcg(sorted(page.ideal, reverse=True), K) or 1.0
         better, worse = np.where(grades[:, None] > grades[None, :])
         # Pairs across modes too: the stage never reorders them, but they tell what each feature is worth.
         pinned = [learned.pinned(item) for item in page.head]
@@ -132,7 +132,7 @@ def fit(pages: list[Page], matrices: list[np.ndarray]) -> np.ndarray:
         better, worse = better[keep], worse[keep]
         if not len(better):
             continue
-        logs = np.array([math.log(max(item.score, learned.MIN_SCORE)) for item in page.head])
+        logs = np.array([found["log_score"] for found in page.features])
         differences.append(np.column_stack([matrix[better] - matrix[worse], logs[better] - logs[worse]]))
         swap = np.abs((2 ** grades[better] - 2 ** grades[worse]) * (discount[better] - discount[worse])) / ideal
         costs.append(swap / len(pages))
@@ -146,47 +146,42 @@ def fit(pages: list[Page], matrices: list[np.ndarray]) -> np.ndarray:
     return weights
 
 
-def cross_validated(pages: list[Page], matrices: list[np.ndarray]) -> float:
-    """The development part's nDCG@10, each fold scored with weights fitted on the others."""
+def cross_validated(pages: list[Page], matrices: list[np.ndarray], names: list[str]) -> float:
+    """The development part's nDCG@K, each fold scored with weights fitted on the others."""
     order = list(range(len(pages)))
     random.Random(1).shuffle(order)
     scores = []
     for fold in range(FOLDS):
         held = set(order[fold::FOLDS])
         train = [i for i in order if i not in held]
-        weights = fit([pages[i] for i in train], [matrices[i] for i in train])
-        scores += [_ndcg(pages[i], matrices[i], weights) for i in sorted(held)]
+        weights = dict(zip(names, fit([pages[i] for i in train], [matrices[i] for i in train]).tolist()))
+        scores += [_ndcg(pages[i], weights) for i in sorted(held)]
     return sum(scores) / len(scores)
 
 
-def _mean(pages: list[Page], matrices: list[np.ndarray], weights: np.ndarray | None) -> float:
-    return sum(_ndcg(page, matrix, weights) for page, matrix in zip(pages, matrices)) / len(pages)
+def _mean(pages: list[Page], weights: dict[str, float] | None) -> float:
+    return sum(_ndcg(page, weights) for page in pages) / len(pages)
 
 
-def _ndcg(page: Page, matrix: np.ndarray, weights: np.ndarray | None) -> float:
-    """nDCG@10 of the page reordered as ranking.learned reorders it (or as it was, without weights)."""
+def _ndcg(page: Page, weights: dict[str, float] | None) -> float:
+    """nDCG@K of the page reordered as ranking.learned reorders it (as it was, without weights)."""
     head = [item.fresh() for item in page.head]
     if weights is not None:
-        for item, value in zip(head, matrix @ weights):
-            item.score *= math.exp(value)
-        head = learned.in_mode_order(head)
+        head = learned.reweigh(head, page.features, weights)
     links = {item.number: page.links[index] for index, item in enumerate(page.head)}
-    return ndcg([links[item.number] for item in head], page.grades, 10, page.ideal) or 0.0
+    return ndcg([links[item.number] for item in head], page.grades, K, page.ideal) or 0.0
 
 
 def _matrix(page: Page, names: list[str]) -> np.ndarray:
     return np.array([[found.get(name, 0.0) for name in names] for found in page.features]).reshape(-1, len(names))
 
 
-def _dcg(grades: list[int]) -> float:
-    return sum((2**grade - 1) / math.log2(place + 2) for place, grade in enumerate(grades[:10]))
-
-
 def _module(weights: dict[str, float]) -> str:
-    lines = ",\n".join(f'    "{name}": {value}' for name, value in sorted(weights.items()))
+    lines = "".join(f'    "{name}": {value},\n' for name, value in sorted(weights.items()))
     return (
         '"""Written by eval/learn.py from the judged queries\' development part: do not edit by hand\n'
-        '(docs/ranking.md, "The learned last stage")."""\n\nWEIGHTS: dict[str, float] = {\n' + lines + ",\n}\n"
+        '(docs/ranking.md, "The learned last stage")."""\n\nWEIGHTS: dict[str, float] = '
+        + ("{\n" + lines + "}\n" if lines else "{}\n")
     )
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from govsearch import sharded, terms
-from govsearch.ranking import query, rules
+from govsearch.ranking import learned_weights, query, rules
 from govsearch_build import data_writer, postings_writer, shard_writer
 from govsearch_build.importers import cleaning
 
@@ -36,6 +36,8 @@ STATED = [
     ("docs/architecture.md", r"kept up to (\d+) MB of JSON", sharded.CACHE_BYTES // MB),
     ("docs/architecture.md", r"rows from postings up to ([\d,]+)", sharded.KNOWN_ROWS),
     ("docs/record-format.md", r"up to (\d+) short terms", cleaning.MAX_KEYWORDS),
+    ("docs/ranking.md", r"the first POOL = (\d+) results", rules.POOL),
+    ("docs/ranking.md", r"the file lists all (\d+)\)", len(learned_weights.WEIGHTS)),
     ("README.md", r"at most (\d+) distinct terms", terms.MAX_QUERY_TERMS),
     ("README.md", r"(\d+) expansions per\s+prefix or typo", terms.MAX_EXPANSIONS),
     ("README.md", r"([\d,]+) postings scored", terms.MAX_POSTINGS),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from govsearch import Catalogue, DirectoryLoader
-from govsearch.ranking import learned
+from govsearch.ranking import Ranked, learned
 from govsearch_build.config import load_config
 from govsearch_build.data_writer import write_data
 from sitefixture import SITE_TOML, curated_record
@@ -65,12 +65,6 @@ def test_no_weight_lifts_a_record_above_a_stricter_mode(catalogue, monkeypatch):
     assert [result["matchMode"] for result in found] == ["all_terms", "any_term", "any_term"]
 
 
-def test_a_kind_asked_for_by_name_keeps_its_lead(catalogue, monkeypatch):
-    found = _search(catalogue, monkeypatch, {"type_govuk-content": 9.0, "type_api": -9.0}, "vehicle mot history api")
-    assert _ids(found)[0] == API
-    assert "kind_asked_for" in found[0]["reasons"]
-
-
 def test_a_longer_title_weighs_what_its_weight_says(catalogue, monkeypatch):
     """ "Check the MOT history of a vehicle" is the longest title: a weight on title length moves it."""
     short = _search(catalogue, monkeypatch, {"title_length": -9.0}, "mot history")
@@ -81,6 +75,27 @@ def test_a_longer_title_weighs_what_its_weight_says(catalogue, monkeypatch):
 def test_without_weights_the_rules_order_stands(catalogue, monkeypatch):
     """The stage multiplies scores: with every weight 0 nothing moves and no score changes."""
     for query in ("mot history", "mot history vehicle", "vehicle mot history api"):
-        plain = _search(catalogue, monkeypatch, {}, query)
-        zero = _search(catalogue, monkeypatch, dict.fromkeys(learned.WEIGHTS or ["place"], 0.0), query)
-        assert plain == zero
+        assert _search(catalogue, monkeypatch, {}, query) == _search(catalogue, monkeypatch, {"place": 0.0}, query)
+
+
+def _page(*records: tuple[int, float, str, list[str]]) -> list[Ranked]:
+    return [Ranked(number, score, mode, reasons) for number, score, mode, reasons in records]
+
+
+def test_a_record_placed_on_purpose_keeps_its_place_and_score():
+    """A kind asked for by name leads, whatever its score, in a run of its own mode."""
+    head = _page((7, 0.5, "all_terms", ["kind_asked_for"]), (3, 40.0, "all_terms", []), (5, 30.0, "all_terms", []))
+    ordered = learned.reweigh(
+        head, [{"first_places": 1.0}, {"first_places": 0.1}, {"first_places": 0.9}], {"first_places": 5.0}
+    )
+    assert [item.number for item in ordered] == [7, 5, 3]
+    assert ordered[0].score == 0.5
+
+
+def test_a_record_the_rules_placed_above_a_higher_score_stays_there_without_weights():
+    """A series' newest edition takes its best edition's place with its own lower score (ranking.series):
+    the stage gives the run's scores to its records in the order they stand before it weighs them."""
+    head = _page((9, 10.0, "all_terms", ["newest_edition"]), (4, 20.0, "all_terms", []), (2, 15.0, "any_term", []))
+    learned.scores_in_place(head)
+    assert [item.score for item in head] == [20.0, 10.0, 15.0]
+    assert [item.number for item in learned.reweigh(head, [{}, {}, {}], {"place": 0.0})] == [9, 4, 2]

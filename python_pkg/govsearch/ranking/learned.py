@@ -11,26 +11,23 @@ queries' development part only (docs/ranking.md, "The learned last stage"), and
 the page is ordered again within each run of one match mode: the strictest mode
 still comes first, and a score still orders the records of one mode.
 
-A record the query identifies, whose URL is the query, of a kind it asked for by
-name, or a place's council put in after the page that sends you to it keeps its
-place: those rules put it there on purpose.
+A record the query identifies, of a kind it asked for by name, or a place's
+council put in after the page that sends you to it keeps its place and its
+score: those rules put it there on purpose.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import rules
 from .learned_weights import WEIGHTS
-from .state import Ranked
-
-Rows = Callable[[list[int]], list[dict[str, Any]]]
+from .state import Ranked, Rows
 
 MIN_SCORE = 1e-12  # a score of 0 (none is negative) still has a logarithm
-# Placed on purpose (with the identifier mode): by the URL, a kind asked for, a place's council.
-PINNED = frozenset({"url_is_query", "kind_asked_for", "place_council"})
+# Placed on purpose (with the identifier mode): a kind asked for by name, a place's council.
+PINNED = frozenset({"kind_asked_for", "place_council"})
 
 
 def features(place: int, item: Ranked, row: dict[str, Any]) -> dict[str, float]:
@@ -48,20 +45,29 @@ def features(place: int, item: Ranked, row: dict[str, Any]) -> dict[str, float]:
     return found
 
 
-def describe(head: Sequence[Ranked], rows: Rows) -> list[dict[str, float]]:
-    """The features of each record of the first page (eval/learn.py reads them too)."""
+def describe(head: list[Ranked], rows: Rows) -> list[dict[str, float]]:
+    """The features of each record of the first page (eval/learn.py reads them too),
+    once each run's scores are in its order (`scores_in_place`)."""
+    scores_in_place(head)
     return [features(place, item, row) for place, (item, row) in enumerate(zip(head, rows([i.number for i in head])))]
 
 
 def reorder(ranked: list[Ranked], rows: Rows) -> list[Ranked]:
     """`ranked` with its first POOL records re-weighed and reordered within each run
-    of one mode, pinned records where they were; the rest as they were."""
+    of one mode, pinned records where they were; the rest as they were. The records
+    are the call's own copies (ranking.stages.answer): their scores may change."""
     head = ranked[: rules.POOL]
     if not WEIGHTS or len(head) < 2:
         return ranked
-    for item, found in zip(head, describe(head, rows)):
-        item.score *= math.exp(sum(WEIGHTS.get(name, 0.0) * value for name, value in found.items()))
-    return [*in_mode_order(head), *ranked[rules.POOL :]]
+    return [*reweigh(head, describe(head, rows), WEIGHTS), *ranked[rules.POOL :]]
+
+
+def reweigh(head: list[Ranked], described: list[dict[str, float]], weights: dict[str, float]) -> list[Ranked]:
+    """Each record's score times exp(weights . features), but a pinned record's; then in order."""
+    for item, found in zip(head, described):
+        if not pinned(item):
+            item.score *= math.exp(math.fsum(weights.get(name, 0.0) * value for name, value in found.items()))
+    return in_mode_order(head)
 
 
 def pinned(item: Ranked) -> bool:
@@ -69,15 +75,31 @@ def pinned(item: Ranked) -> bool:
     return item.mode == "identifier" or not PINNED.isdisjoint(item.reasons)
 
 
+def scores_in_place(head: list[Ranked]) -> None:
+    """Give each run's scores to its records in the order they stand. Rules before
+    this one place some records by position, not score: a series' newest edition
+    takes its best edition's place (ranking.series), and a second window's records
+    follow the first's. With every weight 0 the stage then moves nothing."""
+    for run in _runs(head):
+        for item, score in zip(run, sorted((item.score for item in run), reverse=True)):
+            item.score = score
+
+
 def in_mode_order(head: list[Ranked]) -> list[Ranked]:
     """Pinned records where they were; between them, each run of one mode by score."""
     ordered: list[Ranked] = []
-    start = 0
-    while start < len(head):
-        end = start + 1
-        if not pinned(head[start]):
-            while end < len(head) and not pinned(head[end]) and head[end].mode == head[start].mode:
-                end += 1
-        ordered += sorted(head[start:end], key=lambda item: rules.rank_key(item.score, item.number))
-        start = end
+    for run in _runs(head):
+        # A stable sort on the rounded score: records scored alike keep the order the rules gave them.
+        ordered += sorted(run, key=lambda item: rules.rank_key(item.score, item.number)[0])
     return ordered
+
+
+def _runs(head: list[Ranked]) -> list[list[Ranked]]:
+    """The page cut into runs of one mode, each pinned record a run of its own."""
+    runs: list[list[Ranked]] = []
+    for item in head:
+        if runs and not pinned(item) and not pinned(runs[-1][-1]) and runs[-1][-1].mode == item.mode:
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return runs

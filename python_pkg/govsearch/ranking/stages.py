@@ -1,12 +1,12 @@
-"""Both ranking stages of one call: the tiers' records ranked by what the
+"""The ranking stages of one call: the tiers' records ranked by what the
 index holds (kept per call: the browser asks again once the rows it needs
 have arrived), then reordered by row evidence within each mode, each
-series put behind its best-placed record, and an older edition's place
-given to the newest edition of the same thing."""
+series put behind its best-placed record, an older edition's place
+given to the newest edition of the same thing, and last the first page
+re-weighed by weights fitted on judged queries (ranking.learned)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any
@@ -21,18 +21,17 @@ from .kinds import body_first, kind_first
 from .nearby import finders_first, unmatched_places
 from .query import Term, clauses_for
 from .scoring import rank_tier
-from .state import Answer, QueryState, Ranked
+from .state import Answer, QueryState, Ranked, Rows
 from .suggestions import matched_fields
 from .tiers import tiers as tiers_of
-
-Rows = Callable[[list[int]], list[dict[str, Any]]]  # the rows of records (a sharded store may raise MissingFiles)
 
 
 def answer(state: QueryState, rows: Rows) -> Answer:
     """The query's records in order: records the query identifies, then tier
     by tier, each tier ordered by its re-ranked score, each series behind its
     best-placed record (ranking.series), led by its newest edition where
-    `_newest_leads` says; `rows` reads the rows of records
+    `_newest_leads` says, the first page re-weighed last (ranking.learned);
+    `rows` reads the rows of records
     (for row evidence and series). `state.strict_only`: no looser mode (the
     filters pass nothing, so none could find more).
 

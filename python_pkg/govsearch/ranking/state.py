@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..engine import Matches, SearchEngine
 from ..loaders import MissingFiles
@@ -12,6 +13,8 @@ from ..terms import Clause
 from . import rules
 from .prior import RankingData
 from .query import Term
+
+Rows = Callable[[list[int]], list[dict[str, Any]]]  # the rows of records (a sharded store may raise MissingFiles)
 
 
 @dataclass(frozen=True)
