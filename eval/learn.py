@@ -91,6 +91,7 @@ def read_pages(site: Path) -> list[Page]:
 
     def recorder(ranked: list[Ranked], rows: Any) -> list[Ranked]:
         head = [item.fresh() for item in ranked[: rules.POOL]]
+        learned.scores_in_place(head)  # as reorder does, before it describes them
         seen.append((head, learned.describe(head, rows)))
         return ranked
 

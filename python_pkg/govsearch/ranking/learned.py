@@ -46,9 +46,7 @@ def features(place: int, item: Ranked, row: dict[str, Any]) -> dict[str, float]:
 
 
 def describe(head: list[Ranked], rows: Rows) -> list[dict[str, float]]:
-    """The features of each record of the first page (eval/learn.py reads them too),
-    once each run's scores are in its order (`scores_in_place`)."""
-    scores_in_place(head)
+    """The features of each record of the first page (eval/learn.py reads them too)."""
     return [features(place, item, row) for place, (item, row) in enumerate(zip(head, rows([i.number for i in head])))]
 
 
@@ -59,6 +57,7 @@ def reorder(ranked: list[Ranked], rows: Rows) -> list[Ranked]:
     head = ranked[: rules.POOL]
     if not WEIGHTS or len(head) < 2:
         return ranked
+    scores_in_place(head)
     return [*reweigh(head, describe(head, rows), WEIGHTS), *ranked[rules.POOL :]]
 
 
