@@ -74,6 +74,20 @@ def search(tmp_path_factory):
             "dataset",
             "Planning applications received and decided, by local authority.",
         ),
+        _record(
+            "blue-badge",
+            "Apply for a Blue Badge",
+            "Government Digital Service",
+            "govuk-content",
+            "Parking for disabled people: who can get a badge and how to apply.",
+        ),
+        _record(
+            "blue-badge-stats",
+            "Blue Badge scheme statistics",
+            "Department for Transport",
+            "dataset",
+            "Badges held and issued, by year.",
+        ),
         _record("crime", "Police recorded crime", "Home Office", "dataset", "Recorded crime by police force area."),
         _record("crime-survey", "Crime survey", "Office for National Statistics", "dataset", "Crime as people say."),
         _record("crime-outcomes", "Crime outcomes", "Home Office", "dataset", "What happened after a crime."),
@@ -99,6 +113,10 @@ def search(tmp_path_factory):
         ),
         *(
             _record(f"plans-{n}", "Planning", f"Borough{chr(97 + n)}ton Borough Council", "dataset", "Permission.")
+            for n in range(24)
+        ),
+        *(
+            _record(f"badges-{n}", "Blue Badges", f"Borough{chr(97 + n)}ton Borough Council", "dataset", "Issued.")
             for n in range(24)
         ),
         *(
@@ -139,13 +157,24 @@ def test_the_places_council_follows_the_page_that_sends_you_to_it(search, query)
     )
 
 
-def test_where_no_record_says_the_council_does_it_the_council_comes_fourth(search):
+def test_where_no_record_says_the_council_does_it_the_council_comes_fourth_after_figures(search):
     """ "crime in leeds": nothing about Leeds, nothing saying the council does it, and nothing
-    that finds crime for any place: the council's website is the next answer after three."""
+    that finds crime for any place; the answer leads with figures, which the council's homepage
+    does not give: its website is the next answer after three."""
     answer = search("crime in leeds")
     ids = _ids(answer)
     assert ids.index("leeds") == 3, ids
     assert answer["results"][3]["reasons"] == ["place_council"]
+
+
+def test_where_a_service_leads_the_council_comes_second_though_no_record_says_so(search):
+    """ "blue badge leeds": the service's page leads, saying nothing of councils, above the
+    scheme's statistics; a service is done at the council, whose website comes next."""
+    ids = _ids(search("blue badge leeds"))
+    assert ids[0] == "blue-badge" and ids.index("leeds") == 1, ids
+    # Led by the figures, the council does not come second.
+    ids = _ids(search("blue badge statistics leeds"))
+    assert ids[0] == "blue-badge-stats" and ids.index("leeds") > 1, ids
 
 
 def test_no_council_where_a_record_above_it_finds_any_place(search):

@@ -10,13 +10,15 @@ says the council is where it is done ("Points you to your local council to
 apply for a parking permit"): reason `place_council`, mode `any_term` (it
 holds one word of the query). A query that says "council" itself ("Cornwall
 council planning application search") says so first: the council comes
-second; never later than after the answer's first three results. Where
-neither says so ("aberdeen hmo licence": the catalogue holds no HMO
-licensing page, only census counts of HMOs), the council comes after those
-three, unless one of them finds any place (ranking.nearby: "Search
-sold property prices" for "house prices in Leeds", "Police API" for "crime
-in Nottingham"): that record answers for the place, and a council's
-homepage says nothing of prices or crime."""
+second. Where neither says so ("aberdeen hmo licence": the catalogue holds no HMO
+licensing page, only census counts of HMOs), it comes all the same, unless a
+result before it finds any place (ranking.nearby: "Search sold property
+prices" for "house prices in Leeds", "Police API" for "crime in
+Nottingham"): that record answers for the place, and a council's homepage
+says nothing of prices or crime. Never later than second where the answer
+leads with a service's page (the council is where a service is done), or
+fourth where it leads with a dataset ("population of Cornwall": a figure
+the council's homepage does not give)."""
 
 from __future__ import annotations
 
@@ -90,7 +92,8 @@ def put_council_in(
     is the place named; _names) right after the first
     record that says the council does it, or the first result where the query `asked` for
     the council (asks_for_council), but no later than after the answer's first
-    rules.COUNCIL_AFTER results (a series counted once, as the answer shows it); where
+    rules.COUNCIL_AFTER results, or rules.COUNCIL_AFTER_SERVICE where the first is no
+    dataset (_council_after; a series counted once, as the answer shows it); where
     neither says so, there, unless a record among those results finds any place. Not when
     the answer holds the council already."""
     said = (
@@ -98,7 +101,7 @@ def put_council_in(
         if asked
         else next((at for at, item in enumerate(ranked) if _COUNCILS_OWN.search(_text(rows[item.number]))), None)
     )
-    after = _after_results(ranked, rows, rules.COUNCIL_AFTER)
+    after = _after_results(ranked, rows, _council_after(rows[ranked[0].number]))
     if said is not None:
         after = min(said + 1, after)  # a record saying so far down says it no less
     elif any("finds_any_place" in item.reasons for item in ranked[:after]):
@@ -109,6 +112,14 @@ def put_council_in(
         if number not in shown and council_place(title) is not None and place in _names(title):
             ranked.insert(after, Ranked(number, ranked[after - 1].score, "any_term", ["place_council"]))
             return
+
+
+def _council_after(first: Mapping[str, Any]) -> int:
+    """How many results come before the council at most: one where the answer leads with a
+    service's page ("Apply for a Blue Badge", "Planning permission"), which sends the asker to
+    the council; more where it leads with a dataset, a figure the council's homepage does not
+    give ("population of Cornwall": the estimates first)."""
+    return rules.COUNCIL_AFTER if first.get("resourceType") == "dataset" else rules.COUNCIL_AFTER_SERVICE
 
 
 def _after_results(ranked: Sequence[Ranked], rows: Mapping[int, Mapping[str, Any]], count: int) -> int:

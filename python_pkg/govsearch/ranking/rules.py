@@ -91,6 +91,9 @@ FINDER_BOOST = 2.0
 # Where nothing is local for a place named and no record says the council does it, the place's
 # own council comes after this many results, unless one of them finds any place (ranking.councils).
 COUNCIL_AFTER = 3
+# ... or after this many where the answer leads with a service, not a figure (ranking.councils):
+# "hmo licence brixton", "Kendal planning applications search" are done at the council.
+COUNCIL_AFTER_SERVICE = 1
 # Nothing is local (for the finders above and the council) unless a record about the place is
 # among the first window's first this many (as the index ranks them, past any identified record):
 # a place's record further down holds only part of the topic (where other councils' rows hold all
