@@ -24,6 +24,7 @@ def test_both_site_configs_carry_the_same_search_vocabulary():
     assert curated.fillers == estate.fillers and curated.openings == estate.openings
     assert curated.optional_words == estate.optional_words == ("search", "official")
     assert curated.common_words == estate.common_words and {"need", "time", "work"} <= set(curated.common_words)
+    assert curated.framing_words == estate.framing_words and {"user", "needs", "find"} <= set(curated.framing_words)
     words = {group[0] for group in curated.synonyms}
     assert {"ons", "hmrc", "dvla", "mot", "vat", "mtd", "epc", "uprn"} <= words
     assert {"api", "dataset", "statistics", "documentation", "guidance"} <= {word for word, _ in curated.intents}
@@ -48,6 +49,10 @@ def test_both_site_configs_carry_the_same_search_vocabulary():
         ('[search]\ncommon_words = ["search"]\noptional_words = ["search"]', "search.common_words"),
         ('[search]\ncommon_words = ["data"]\n[search.intents]\ndata = ["dataset"]', "search.common_words"),
         ('[search]\ncommon_words = ["car"]\nsynonyms = [["vehicle", "car"]]', "search.common_words"),
+        ('[search]\nframing_words = ["the user"]', "search.framing_words"),
+        ('[search]\nframing_words = ["User"]', "search.framing_words"),
+        ('[search]\nframing_words = ["near"]\nfillers = ["near"]', "search.framing_words"),
+        ('[search]\nframing_words = ["need"]\ncommon_words = ["need"]', "search.framing_words"),
     ],
 )
 def test_a_bad_search_table_is_refused_by_name(tmp_path, table, words):
@@ -277,6 +282,28 @@ def test_when_and_how_a_sentence_is_framed_is_no_topic():
     "last month" and "a parent asks" took places its topic needed (search.fillers)."""
     read = _typed("A parent asks how many free childcare hours they can get for a 2 year old, starting next month")
     assert read == ["parent", "free", "childcare", "hours", "2", "year", "old", "starting"]
+
+
+def test_an_agents_framing_of_a_sentence_is_no_topic_but_a_short_query_can_be_it():
+    """ "The user ... wants", "I'm helping ...", "find ...": how an agent frames someone's need
+    (search.framing_words), left out in a sentence of rules.SENTENCE_FROM words or more, where
+    "find" and "user" took places among the topic's words (Land Registry's "Find a property"
+    above the ONS Postcode Directory). In a short query the same word may be what is asked."""
+    read = _typed("The user wants to find the latest ONS Postcode Directory bulk download for their app")
+    assert read == ["ons", "postcode", "directory", "bulk", "download", "app"]
+    read = _typed("I'm helping a client who needs to register her baby's birth at a register office in Leeds")
+    assert read == ["register", "baby's", "birth", "office", "leeds"]
+    # Seven words are no sentence: the framing stays.
+    assert _typed("I'm helping a client who needs to register a birth in Leeds") == [
+        "helping",
+        "client",
+        "needs",
+        "register",
+        "birth",
+        "leeds",
+    ]
+    assert _typed("find a job") == ["find", "job"]
+    assert _typed("user research in government services") == ["user", "research", "government", "services"]
 
 
 def test_when_a_place_is_open_is_no_topic_but_a_day_can_be():

@@ -57,6 +57,7 @@ class SiteConfig:
     fillers: tuple[str, ...] = ()  # words or phrases that say how, where or when someone asks ("near", "latest")
     optional_words: tuple[str, ...] = ()  # words a record need not hold beside the query's others ("search")
     common_words: tuple[str, ...] = ()  # English's commonest words ("need", "time"): little of a question's topic
+    framing_words: tuple[str, ...] = ()  # how an agent's sentence frames its need ("user", "wants"): no topic there
     # A question's opening words -> the words that say what it asks about, searched instead.
     openings: tuple[tuple[str, str], ...] = ()
     # Intent words that name their kind of resource and nothing else ("api"): the first result is of that kind.
@@ -159,6 +160,13 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
     common = _single_words(
         path, table, "common_words", {*taken, *optional}, "a filler, an intent word, a synonym or an optional word"
     )
+    framing = _single_words(
+        path,
+        table,
+        "framing_words",
+        {*taken, *optional, *common},
+        "a filler, an intent word, a synonym, an optional word or a common word",
+    )
     openings = table.get("openings", {})
     if not isinstance(openings, dict) or not all(
         isinstance(words, str) and len(words.split()) >= 2 and isinstance(asks, str) for words, asks in openings.items()
@@ -174,6 +182,7 @@ def _search(path: Path, table: Any) -> dict[str, Any]:
         "fillers": tuple(" ".join(words.lower().split()) for words in fillers),
         "optional_words": tuple(optional),
         "common_words": tuple(common),
+        "framing_words": tuple(framing),
         "openings": tuple(
             (" ".join(words.lower().split()), " ".join(asks.split())) for words, asks in openings.items()
         ),

@@ -176,6 +176,7 @@ def search_terms_of(
         optional=config.optional_words,
         openings=dict(config.openings),
         common=config.common_words,
+        framing=config.framing_words,
         ambiguous=vocabulary["ambiguous"],
     )
 
@@ -239,6 +240,7 @@ def ranking_data(
             "fillers": list(config.fillers),
             "optional_words": list(config.optional_words),
             "common_words": list(config.common_words),
+            "framing_words": list(config.framing_words),
             "openings": dict(config.openings),
             "places": places,
             "areas": town_areas(records, gazetteer_areas(), places),

@@ -40,6 +40,7 @@ class RankingData:
             places=search.get("places", ()),
             areas=search.get("areas", {}),
             common=search.get("common_words", ()),
+            framing=search.get("framing_words", ()),
             ambiguous=search.get("ambiguous", ()),
         )
 

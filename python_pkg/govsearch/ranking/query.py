@@ -95,7 +95,9 @@ def query_terms(text: str, *, prefix_last: bool = False, search_terms: SearchTer
     text = search_terms.reopened(text)
     unfilled = search_terms.without_filler_phrases(text, prefix_last)
     terms = _plain_terms(unfilled, prefix_last)
-    asked = [term for term in terms if term.prefix or not _filler(term.typed, search_terms)]
+    # A sentence's framing words are fillers there ("the user wants to find ...").
+    framing = search_terms.framing if len(terms) >= rules.SENTENCE_FROM else frozenset()
+    asked = [term for term in terms if term.prefix or not (_filler(term.typed, search_terms) or term.typed in framing)]
     if any(not term.prefix for term in asked):
         terms = asked
     elif unfilled != text:  # nothing but fillers: the query as typed is what is asked

@@ -67,6 +67,10 @@ class SearchTerms:
     # holding another of the group's phrases gets it too, so the word as typed finds that field.
     guarded: Mapping[str, str] = field(default_factory=dict)
     capitals: frozenset[str] = frozenset()
+    # Words as typed with which an agent's sentence frames someone's need ("the user wants",
+    # "I'm helping", "find ..."): in a sentence (rules.SENTENCE_FROM words or more) they are
+    # left out as fillers are; in a short query they may be its topic ("find a job").
+    framing: frozenset[str] = frozenset()
     longest: int = field(init=False)  # words in the longest phrase: asked for every word of every title read
     # Each opening's pattern and what it asks about, longest first.
     _openings: tuple[tuple[re.Pattern[str], str], ...] = field(init=False, repr=False, compare=False)
@@ -108,6 +112,7 @@ class SearchTerms:
         areas: Mapping[str, str] | None = None,
         common: Collection[str] = (),
         ambiguous: Collection[str] = (),
+        framing: Collection[str] = (),
     ) -> SearchTerms:
         phrases: dict[tuple[str, ...], str] = {}
         guarded: dict[str, str] = {}
@@ -148,6 +153,7 @@ class SearchTerms:
             frozenset(common),
             guarded,
             frozenset(capitals),
+            frozenset(framing),
         )
 
     def common_word(self, term: Term) -> bool:
