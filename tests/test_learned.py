@@ -99,3 +99,33 @@ def test_a_record_the_rules_placed_above_a_higher_score_stays_there_without_weig
     learned.scores_in_place(head)
     assert [item.score for item in head] == [20.0, 10.0, 15.0]
     assert [item.number for item in learned.reweigh(head, [{}, {}, {}], {"place": 0.0})] == [9, 4, 2]
+
+
+def test_a_record_is_described_by_how_like_the_first_two_results_it_is():
+    """The first two results say what the query is about: a record from their publisher, whose
+    title shares their words, is like them; the first is compared with the second alone."""
+    shown = [
+        {"title": "Register a birth", "publisher": "General Register Office"},
+        {"title": "Register a birth abroad", "publisher": "General Register Office"},
+        {"title": "Births in England and Wales", "publisher": "Office for National Statistics"},
+        {"title": "Register a death", "publisher": "General Register Office"},
+    ]
+    first, second, births, death = learned.likeness(shown)
+    assert first == {"publisher_of_first": 1.0, "title_like_first": pytest.approx(2 / 3)}
+    assert second == {"publisher_of_first": 1.0, "title_like_first": pytest.approx(2 / 3)}
+    # By index terms: "births" is "birth", one of three and four words in all.
+    assert births == {"publisher_of_first": 0.0, "title_like_first": pytest.approx((1 / 4 + 1 / 5) / 2)}
+    assert death["publisher_of_first"] == 1.0
+    assert death["title_like_first"] == pytest.approx((1 / 3 + 1 / 4) / 2)
+    assert learned.likeness(shown[:1]) == [{}]  # a page of one has nothing to be like
+
+
+def test_a_weight_on_likeness_orders_by_it(catalogue, monkeypatch):
+    """ "mot history": the API and the page come first, and their titles share "mot history"
+    (2 of 5 words); the dataset's shares only "mot" with each. A weight for likeness keeps
+    the first two first; one against it puts the dataset first."""
+    plain = _ids(_search(catalogue, monkeypatch, {}, "mot history"))
+    liked = _ids(_search(catalogue, monkeypatch, {"title_like_first": 9.0}, "mot history"))
+    shunned = _ids(_search(catalogue, monkeypatch, {"title_like_first": -9.0}, "mot history"))
+    assert plain == liked == [API, PAGE, DATA]
+    assert shunned[0] == DATA

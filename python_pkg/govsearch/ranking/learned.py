@@ -5,7 +5,8 @@ each measured alone against the rules before it; what each is worth beside all
 the others was never measured together. This stage measures it. Each of the
 answer's first POOL records is described by what a reader of the tool's output
 sees of it: its place on the page, its score, the rules that applied to it (its
-reasons), its resource type and its title's length. Its score is multiplied by
+reasons), its resource type, its title's length, and how like the page's first
+results it is (`likeness`). Its score is multiplied by
 exp(weights . features), with weights fitted by `eval/learn.py` on the judged
 queries' development part only (docs/ranking.md, "The learned last stage"), and
 the page is ordered again within each run of one match mode: the strictest mode
@@ -19,15 +20,20 @@ score: those rules put it there on purpose.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import rules
+from .analysis import analysed
 from .learned_weights import WEIGHTS
 from .state import Ranked, Rows
 
 MIN_SCORE = 1e-12  # a score of 0 (none is negative) still has a logarithm
 # Placed on purpose (with the identifier mode): a kind asked for by name, a place's council.
 PINNED = frozenset({"kind_asked_for", "place_council"})
+# The page's first this many results, as the rules ordered them, say what the query is about
+# (`likeness`).
+LIKE_FIRST = 2
 
 
 def features(place: int, item: Ranked, row: dict[str, Any]) -> dict[str, float]:
@@ -47,7 +53,45 @@ def features(place: int, item: Ranked, row: dict[str, Any]) -> dict[str, float]:
 
 def describe(head: list[Ranked], rows: Rows) -> list[dict[str, float]]:
     """The features of each record of the first page (eval/learn.py reads them too)."""
-    return [features(place, item, row) for place, (item, row) in enumerate(zip(head, rows([i.number for i in head])))]
+    shown = rows([item.number for item in head])
+    found = [features(place, item, row) for place, (item, row) in enumerate(zip(head, shown))]
+    for item, described, alike in zip(head, found, likeness(shown)):
+        # A council's catalogue rows are alike across councils by title (each council's
+        # "Libraries") and share their publisher on every topic of its place: likeness says
+        # nothing of theirs ("Cornwall Council Brownfield Register" is no population figure).
+        if "local_authority_row" not in item.reasons:
+            described.update(alike)
+    return found
+
+
+def likeness(shown: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
+    """How like the page's first LIKE_FIRST results (other than itself) each record is: the
+    share of them from its publisher, and the mean share of title words it has in common with
+    each (index terms: common over all of the two titles'). The rules put a right answer first
+    for most queries, and a query's other answers are often its neighbours: the same body's
+    pages, the same thing's dataset and guide ("Register a birth" and "Register a birth
+    abroad"), where a record holding the query's words for another reason is not."""
+    titles = [_title_words(row) for row in shown]
+    first = range(min(LIKE_FIRST, len(shown)))
+    found = []
+    for place, row in enumerate(shown):
+        others = [other for other in first if other != place]
+        if not others:
+            found.append({})
+            continue
+        publisher = sum(shown[other].get("publisher") == row.get("publisher") for other in others)
+        common = sum(_common_share(titles[other], titles[place]) for other in others)
+        found.append({"publisher_of_first": publisher / len(others), "title_like_first": common / len(others)})
+    return found
+
+
+def _title_words(row: Mapping[str, Any]) -> frozenset[str]:
+    return frozenset(indexed for _, indexed in analysed(str(row.get("title", ""))))
+
+
+def _common_share(one: frozenset[str], other: frozenset[str]) -> float:
+    """The words two titles share over all of theirs (0 for two empty titles)."""
+    return len(one & other) / len(one | other) if one or other else 0.0
 
 
 def reorder(ranked: list[Ranked], rows: Rows) -> list[Ranked]:
