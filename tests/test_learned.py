@@ -103,20 +103,32 @@ def test_a_record_the_rules_placed_above_a_higher_score_stays_there_without_weig
 
 def test_a_record_is_described_by_how_like_the_first_two_results_it_is():
     """The first two results say what the query is about: a record from their publisher, whose
-    title shares their words, is like them; the first is compared with the second alone."""
+    title and summary share their words, is like them; the first is compared with the second alone."""
     shown = [
-        {"title": "Register a birth", "publisher": "General Register Office"},
-        {"title": "Register a birth abroad", "publisher": "General Register Office"},
+        {"title": "Register a birth", "publisher": "General Register Office", "summary": "Within 42 days."},
+        {"title": "Register a birth abroad", "publisher": "General Register Office", "summary": "Born abroad."},
         {"title": "Births in England and Wales", "publisher": "Office for National Statistics"},
-        {"title": "Register a death", "publisher": "General Register Office"},
+        {"title": "Register a death", "publisher": "General Register Office", "summary": "Within 5 days."},
     ]
     first, second, births, death = learned.likeness(shown)
-    assert first == {"publisher_of_first": 1.0, "title_like_first": pytest.approx(2 / 3)}
-    assert second == {"publisher_of_first": 1.0, "title_like_first": pytest.approx(2 / 3)}
-    # By index terms: "births" is "birth", one of three and four words in all.
-    assert births == {"publisher_of_first": 0.0, "title_like_first": pytest.approx((1 / 4 + 1 / 5) / 2)}
+    assert (
+        first
+        == second
+        == {
+            "publisher_of_first": 1.0,
+            "title_like_first": pytest.approx(2 / 3),
+            "summary_like_first": 0.0,
+        }
+    )
+    # By index terms: "births" is "birth", one of three and four words in all; no summary, no words.
+    assert births == {
+        "publisher_of_first": 0.0,
+        "title_like_first": pytest.approx((1 / 4 + 1 / 5) / 2),
+        "summary_like_first": 0.0,
+    }
     assert death["publisher_of_first"] == 1.0
     assert death["title_like_first"] == pytest.approx((1 / 3 + 1 / 4) / 2)
+    assert death["summary_like_first"] == pytest.approx((2 / 4 + 0) / 2)  # "within", "days" of four words
     assert learned.likeness(shown[:1]) == [{}]  # a page of one has nothing to be like
 
 

@@ -66,12 +66,13 @@ def describe(head: list[Ranked], rows: Rows) -> list[dict[str, float]]:
 
 def likeness(shown: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
     """How like the page's first LIKE_FIRST results (other than itself) each record is: the
-    share of them from its publisher, and the mean share of title words it has in common with
-    each (index terms: common over all of the two titles'). The rules put a right answer first
+    share of them from its publisher, and the mean share of title words, and of summary words,
+    it has in common with each (index terms: common over all of the two texts'). The rules put a right answer first
     for most queries, and a query's other answers are often its neighbours: the same body's
     pages, the same thing's dataset and guide ("Register a birth" and "Register a birth
     abroad"), where a record holding the query's words for another reason is not."""
-    titles = [_title_words(row) for row in shown]
+    titles = [_words(row, "title") for row in shown]
+    summaries = [_words(row, "summary") for row in shown]
     first = range(min(LIKE_FIRST, len(shown)))
     found = []
     for place, row in enumerate(shown):
@@ -80,17 +81,25 @@ def likeness(shown: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
             found.append({})
             continue
         publisher = sum(shown[other].get("publisher") == row.get("publisher") for other in others)
-        common = sum(_common_share(titles[other], titles[place]) for other in others)
-        found.append({"publisher_of_first": publisher / len(others), "title_like_first": common / len(others)})
+        title = sum(_common_share(titles[other], titles[place]) for other in others)
+        summary = sum(_common_share(summaries[other], summaries[place]) for other in others)
+        found.append(
+            {
+                "publisher_of_first": publisher / len(others),
+                "title_like_first": title / len(others),
+                "summary_like_first": summary / len(others),
+            }
+        )
     return found
 
 
-def _title_words(row: Mapping[str, Any]) -> frozenset[str]:
-    return frozenset(indexed for _, indexed in analysed(str(row.get("title", ""))))
+def _words(row: Mapping[str, Any], field: str) -> frozenset[str]:
+    """A field's words as the index holds them (the analyser keeps recent texts)."""
+    return frozenset(indexed for _, indexed in analysed(str(row.get(field, ""))))
 
 
 def _common_share(one: frozenset[str], other: frozenset[str]) -> float:
-    """The words two titles share over all of theirs (0 for two empty titles)."""
+    """The words two texts share over all of theirs (0 for two empty texts)."""
     return len(one & other) / len(one | other) if one or other else 0.0
 
 
