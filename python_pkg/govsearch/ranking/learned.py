@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from statistics import fmean
 from typing import Any
 
 from . import rules
@@ -66,11 +67,12 @@ def describe(head: list[Ranked], rows: Rows) -> list[dict[str, float]]:
 
 def likeness(shown: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
     """How like the page's first LIKE_FIRST results (other than itself) each record is: the
-    share of them from its publisher, and the mean share of title words, and of summary words,
-    it has in common with each (index terms: common over all of the two texts'). The rules put a right answer first
-    for most queries, and a query's other answers are often its neighbours: the same body's
-    pages, the same thing's dataset and guide ("Register a birth" and "Register a birth
-    abroad"), where a record holding the query's words for another reason is not."""
+    share of them from its publisher, and the mean share of title words, and of summary
+    words, it has in common with each (index terms: common over all of the two texts'). The
+    rules put a right answer first for most queries, and a query's other answers are often
+    its neighbours: the same body's pages, the same thing's dataset and guide ("Register a
+    birth" and "Register a birth abroad"), where a record holding the query's words for
+    another reason is not."""
     titles = [_words(row, "title") for row in shown]
     summaries = [_words(row, "summary") for row in shown]
     first = range(min(LIKE_FIRST, len(shown)))
@@ -80,14 +82,11 @@ def likeness(shown: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
         if not others:
             found.append({})
             continue
-        publisher = sum(shown[other].get("publisher") == row.get("publisher") for other in others)
-        title = sum(_common_share(titles[other], titles[place]) for other in others)
-        summary = sum(_common_share(summaries[other], summaries[place]) for other in others)
         found.append(
             {
-                "publisher_of_first": publisher / len(others),
-                "title_like_first": title / len(others),
-                "summary_like_first": summary / len(others),
+                "publisher_of_first": fmean(shown[other].get("publisher") == row.get("publisher") for other in others),
+                "title_like_first": fmean(_common_share(titles[other], titles[place]) for other in others),
+                "summary_like_first": fmean(_common_share(summaries[other], summaries[place]) for other in others),
             }
         )
     return found

@@ -79,10 +79,10 @@ PROJECTION_FACTOR = 0.8
 DEVOLVED_FACTOR = 0.7
 # A title that is a run of a long query's words (evidence._title_is_a_run): the question names it.
 TITLE_RUN_FROM = 5
-# A query of this many words or more (stop words aside) is a sentence: its framing words are
-# fillers there (the site's search.framing_words: "the user wants to find ...").
-SENTENCE_FROM = 8
 TITLE_RUN_BOOST = 1.5
+# A query of this many words or more (stop words aside, fillers counted) is a sentence: its
+# framing words are fillers there (the site's search.framing_words: "the user wants to find ...").
+SENTENCE_FROM = 8
 EXACT_TITLE_BOOST = 2.0  # the title is the query: its words and no others ("HMLR" and "HM Land Registry")
 INTENT_BOOST = 2.0  # the record's type is one an intent word asks for: above a reviewed page's prior (1.6 x 1.1)
 PLACE_BOOST = 6.0  # the record holds the place the query names beside its topic (any mode)
