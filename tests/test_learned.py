@@ -120,7 +120,7 @@ def test_a_record_is_described_by_how_like_the_first_two_results_it_is():
             "summary_like_first": 0.0,
         }
     )
-    # By index terms: "births" is "birth", one of three and four words in all; no summary, no words.
+    # A plural as its singular: "births" is "birth", one of three and four words in all; no summary, no words.
     assert births == {
         "publisher_of_first": 0.0,
         "title_like_first": pytest.approx((1 / 4 + 1 / 5) / 2),

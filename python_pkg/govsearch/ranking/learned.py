@@ -20,12 +20,14 @@ score: those rules put it there on purpose.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
+from lunr.stop_word_filter import WORDS as STOP_WORDS
+
 from . import rules
-from .analysis import analysed
 from .learned_weights import WEIGHTS
 from .state import Ranked, Rows
 
@@ -35,6 +37,8 @@ PINNED = frozenset({"kind_asked_for", "place_council"})
 # The page's first this many results, as the rules ordered them, say what the query is about
 # (`likeness`).
 LIKE_FIRST = 2
+_WORD = re.compile(r"[^\W_]+")
+_ES_PLURALS = ("sses", "xes", "ches", "shes")  # "es" is the plural's own after these
 
 
 def features(place: int, item: Ranked, row: dict[str, Any]) -> dict[str, float]:
@@ -68,7 +72,7 @@ def describe(head: list[Ranked], rows: Rows) -> list[dict[str, float]]:
 def likeness(shown: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
     """How like the page's first LIKE_FIRST results (other than itself) each record is: the
     share of them from its publisher, and the mean share of title words, and of summary
-    words, it has in common with each (index terms: common over all of the two texts'). The
+    words, it has in common with each (`_words`: common over all of the two texts'). The
     rules put a right answer first for most queries, and a query's other answers are often
     its neighbours: the same body's pages, the same thing's dataset and guide ("Register a
     birth" and "Register a birth abroad"), where a record holding the query's words for
@@ -93,8 +97,21 @@ def likeness(shown: Sequence[Mapping[str, Any]]) -> list[dict[str, float]]:
 
 
 def _words(row: Mapping[str, Any], field: str) -> frozenset[str]:
-    """A field's words as the index holds them (the analyser keeps recent texts)."""
-    return frozenset(indexed for _, indexed in analysed(str(row.get(field, ""))))
+    """A field's words, lower-cased, without lunr's stop words, each plural as its singular
+    ("births" is "birth"). Not the index's stems: they fitted no better, and stemming each
+    new row's words is slow in Pyodide (docs/ranking.md, "Likeness to the first results")."""
+    return frozenset(map(_singular, set(_WORD.findall(str(row.get(field, "")).lower())) - STOP_WORDS))
+
+
+def _singular(word: str) -> str:
+    """English's regular plurals undone: "libraries" as "library", "taxes" as "tax",
+    "addresses" as "address", "births" as "birth"; "bus" and "class" as they are. A
+    word it reads wrongly ("series" as "sery") is read so in every text compared."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(_ES_PLURALS):
+        return word[:-2]
+    return word[:-1] if len(word) > 3 and word[-1] == "s" and word[-2] != "s" else word
 
 
 def _common_share(one: frozenset[str], other: frozenset[str]) -> float:
