@@ -394,7 +394,7 @@ def test_the_record_list_comes_in_pages_a_cursor_continues(site):
     assert [len(names) for names in pages] == [5, 5, 5, 1]
     everything = [name for names in pages for name in names]
     assert len(set(everything)) == len(everything) == catalogue.manifest["records"]
-    for wrong in ("16", "-1", "x", "5 "):
+    for wrong in ("16", "-1", "x", "5 ", "\u00b2"):  # "²" is a digit to str.isdigit, not to int()
         with pytest.raises(MCPError, match="cursor"):
             record_list(catalogue, wrong, page=5)
 
@@ -444,6 +444,15 @@ def test_every_message_the_sdk_cannot_parse_is_answered_with_an_error(site):
             3: (types.PARSE_ERROR, [*call_line(3, b""), b'{"query":"vat"}}} trailing']),
             4: (types.INVALID_REQUEST, [call_line(4, b"")[0], b'{"query":"', *[b"a" * (1 << 20)] * 100, b'"}}}']),
             5: (types.INVALID_REQUEST, [b'{"jsonrpc":"2.0","id":5,"method":7}']),
+            # Its arguments hold an "id" before the message's own, which a client library may write last.
+            6: (
+                types.PARSE_ERROR,
+                [
+                    f'{{"method":"tools/call","params":{{"name":"{SEARCH}","arguments":{{"id":2,"query":'.encode(),
+                    b"[" * 210 + b"]" * 210,
+                    b'}},"jsonrpc":"2.0","id":6}',
+                ],
+            ),
         }
         for request_id, (code, pieces) in refusals.items():
             answer = server.send(*pieces)
@@ -465,3 +474,75 @@ def test_every_message_the_sdk_cannot_parse_is_answered_with_an_error(site):
     finally:
         server.process.stdin.close()
         assert server.process.wait(timeout=60) == 0
+
+
+def test_input_that_ends_is_answered_in_full_before_the_server_stops(site):
+    """A script pipes its requests in and closes its end: every request read is answered,
+    more of them than the server takes on at once, before it exits."""
+    from govsearch.mcp_server import IN_FLIGHT
+
+    hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "script", "version": "0"}}
+    messages = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *(
+            {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": "tools/call",
+                "params": {"name": SEARCH, "arguments": {"query": "vat"}},
+            }
+            for n in range(1, IN_FLIGHT + 11)
+        ),
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "govsearch", "mcp", "--site", str(site)],
+        input="".join(json.dumps(message) + "\n" for message in messages).encode(),
+        capture_output=True,
+        env={**os.environ, **ENV},
+        timeout=300,  # a guard against hanging, not a timing
+        check=True,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert sorted(answer["id"] for answer in answers) == list(range(IN_FLIGHT + 11))
+    assert all("result" in answer for answer in answers)
+
+
+def test_a_request_the_client_cancels_frees_its_place():
+    """The SDK never answers a request its client cancelled: the cancellation, not an answer,
+    frees its place, so a server taking one request at a time reads the next."""
+    from govsearch.mcp_server import Pending
+
+    def request(n: int) -> types.JSONRPCRequest:
+        return types.JSONRPCRequest(jsonrpc="2.0", id=n, method="ping")
+
+    async def steps() -> list[str]:
+        pending, seen = Pending(1), []
+        with anyio.fail_after(30):  # a guard against hanging, not a timing
+            await pending.read(request(1))
+            await pending.read(
+                types.JSONRPCNotification(jsonrpc="2.0", method="notifications/cancelled", params={"requestId": 1})
+            )
+            await pending.read(request(2))  # would wait for ever if the cancellation had freed nothing
+            seen.append("second read")
+            pending.written(types.JSONRPCResponse(jsonrpc="2.0", id=2, result={}))
+            await pending.answered()
+            seen.append("all answered")
+        return seen
+
+    assert anyio.run(steps) == ["second read", "all answered"]
+
+
+def test_an_oversized_last_line_is_skipped_once():
+    """A line too long to read, last in the input with no newline, begun in an earlier block:
+    it is refused once (its start and end), and then the input ends; its start is not read again."""
+    import io
+
+    from govsearch.mcp_server import MAX_MESSAGE_BYTES, Lines
+
+    oversized = b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":' + b"a" * (MAX_MESSAGE_BYTES + 10)
+    lines = Lines(io.BytesIO(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n' + oversized))
+    assert lines.next() == b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+    head, tail = lines.next()
+    assert head.startswith(b'{"jsonrpc":"2.0","id":7,') and tail.endswith(b"a")
+    assert lines.next() is None

@@ -16,6 +16,9 @@ own: a line longer than MAX_MESSAGE_BYTES is refused unread, and a line the
 SDK cannot parse (nesting past its parser's limit, a number of thousands of
 digits, text after the JSON) is answered with a JSON-RPC error naming the
 request's id where it can be found, so a client never waits for nothing.
+At most IN_FLIGHT requests are with the SDK at once (reading waits for an
+answer before it reads on), and at the end of input the server answers
+what it has read before it stops.
 
 It reads only the built site folder and opens no network connection. It
 needs the optional extra `govsearch[mcp]` (the official MCP Python SDK);
@@ -28,6 +31,7 @@ import gc
 import json
 import re
 import sys
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import metadata
@@ -127,7 +131,7 @@ def record_contents(catalogue: Catalogue, uri: str) -> types.ReadResourceResult:
 def record_list(catalogue: Catalogue, cursor: str | None, page: int = PAGE) -> types.ListResourcesResult:
     """One page of record resources in the catalogue's order; the cursor is where the next page starts."""
     count = int(catalogue.manifest.get("records", 0))
-    start = int(cursor) if cursor and cursor.isdigit() and len(cursor) < 10 else 0
+    start = int(cursor) if cursor and cursor.isascii() and cursor.isdigit() and len(cursor) < 10 else 0
     if cursor is not None and (str(start) != cursor or start >= count):
         raise MCPError(types.INVALID_PARAMS, "The cursor is not one this server gave. List again without a cursor.")
     numbers = list(range(start, min(start + page, count)))
@@ -227,7 +231,15 @@ def serve(catalogue: Catalogue) -> int:
 MAX_MESSAGE_BYTES = MAX_ARGUMENT_BYTES + (64 << 10)
 CHUNK = 1 << 20  # the most read at a time
 KEPT = 4096  # bytes of an oversized line's start and end searched for its id
-_ID = re.compile(rb'"id"\s*:\s*(-?[0-9]{1,18}(?![0-9.eE])|"(?:[^"\\]|\\.){0,200}")')
+_ID_VALUE = rb'\s*:\s*(-?[0-9]{1,18}(?![0-9.eE])|"(?:[^"\\]|\\.){0,200}")'
+_ID_AFTER_KEY = re.compile(_ID_VALUE)
+# The message's own id as its last member: what follows it closes the message.
+_ID_LAST = re.compile(rb'"id"' + _ID_VALUE + rb"\s*\}\s*$")
+# Requests with the SDK at once: a client that stops reading answers cannot make the server
+# hold an answer for every line it goes on writing.
+IN_FLIGHT = 64
+# At the end of input, how long the requests already read may take to be answered.
+DRAIN_SECONDS = 60
 
 
 @asynccontextmanager
@@ -243,6 +255,8 @@ async def guarded_stdio(stdin: BinaryIO, stdout: BinaryIO) -> AsyncIterator[tupl
     out = anyio.wrap_file(stdout)
     refusals = write_stream.clone()
 
+    pending = Pending(IN_FLIGHT)
+
     async def read() -> None:
         async with read_send, refusals:
             lines = Lines(stdin)
@@ -252,18 +266,63 @@ async def guarded_stdio(stdin: BinaryIO, stdout: BinaryIO) -> AsyncIterator[tupl
                 if isinstance(message, types.JSONRPCError):
                     await refusals.send(SessionMessage(message))
                 elif message is not None:
+                    await pending.read(message)
                     await read_send.send(SessionMessage(message))
+            # The SDK stops at the end of input and drops what it has not answered yet.
+            with anyio.move_on_after(DRAIN_SECONDS):
+                await pending.answered()
 
     async def write() -> None:
         async with write_receive:
             async for sent in write_receive:
                 await out.write(sent.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n")
                 await out.flush()
+                pending.written(sent.message)
 
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(read)
         tasks.start_soon(write)
         yield read_stream, write_stream
+
+
+class Pending:
+    """The client's requests passed to the SDK and not yet answered (or cancelled by the client,
+    which the SDK then never answers), at most `limit` at once."""
+
+    def __init__(self, limit: int):
+        self.slots = anyio.Semaphore(limit)
+        self.ids: Counter[str] = Counter()
+
+    async def read(self, message: types.JSONRPCMessage) -> None:
+        """Note a message read from the client: a request waits for a slot, a cancellation frees one."""
+        if isinstance(message, types.JSONRPCRequest):
+            await self.slots.acquire()
+            self.ids[_key(message.id)] += 1
+        elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            self._end((message.params or {}).get("requestId"))
+
+    def written(self, message: types.JSONRPCMessage) -> None:
+        """Note a message written to the client: an answer frees its request's slot."""
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            self._end(message.id)
+
+    async def answered(self) -> None:
+        """Wait until every request read has been answered or cancelled."""
+        while self.ids:
+            await anyio.sleep(0.01)
+
+    def _end(self, request_id: object) -> None:
+        key = _key(request_id)
+        if self.ids[key] > 0:
+            self.ids[key] -= 1
+            if not self.ids[key]:
+                del self.ids[key]
+            self.slots.release()
+
+
+def _key(request_id: object) -> str:
+    """A request id as one key, whether it came as a number or a string (JSON-RPC keeps them apart)."""
+    return json.dumps(request_id)
 
 
 class Lines:
@@ -295,6 +354,7 @@ class Lines:
 
     def _skip(self, head: bytes, tail: bytes) -> tuple[bytes, bytes]:
         """The rest of an oversized line read and dropped; its start and end."""
+        self.pending = b""  # the line's start, if a block before held it, is in `head` now
         while block := self.read(CHUNK):
             end = block.find(b"\n")
             tail = (tail + block[: end if end >= 0 else len(block)])[-KEPT:]
@@ -333,14 +393,49 @@ def _message(line: bytes | tuple[bytes, bytes]) -> types.JSONRPCMessage | types.
 
 
 def _refusal(line: tuple[bytes, bytes], code: int, message: str) -> types.JSONRPCError:
-    """A JSON-RPC error for a message, with the message's id when its first or last bytes show it (else null)."""
-    head, tail = line
-    found = _ID.search(head[:KEPT]) or _ID.search(tail[-KEPT:])
+    """A JSON-RPC error for a message, with the message's own id where its first or last bytes
+    show it (else null); never an "id" nested in its params, which would answer another request."""
+    return types.JSONRPCError(jsonrpc="2.0", id=_own_id(*line), error=types.ErrorData(code=code, message=message))
+
+
+def _own_id(head: bytes, tail: bytes) -> int | str | None:
+    """The id among the top-level members of a message's start, or as its last member."""
+    found = _top_level_id(head[:KEPT]) or _ID_LAST.search(tail[-KEPT:].rstrip())
     try:
         request_id = json.loads(found.group(1)) if found else None
     except ValueError:  # an id string with an escape JSON does not have
-        request_id = None
-    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
+        return None
+    return request_id if isinstance(request_id, int | str) else None
+
+
+def _top_level_id(text: bytes) -> re.Match[bytes] | None:
+    """The value of an "id" key of the outermost object in `text` (a message's first bytes):
+    strings are stepped over whole, and keys inside nested objects and arrays are passed by."""
+    depth, at = 0, 0
+    while at < len(text):
+        char = text[at : at + 1]
+        if char == b'"':
+            end = _string_end(text, at)
+            if depth == 1 and text[at:end] == b'"id"':
+                return _ID_AFTER_KEY.match(text, end)
+            at = end
+            continue
+        depth += 1 if char in b"{[" else -1 if char in b"}]" else 0
+        at += 1
+    return None
+
+
+def _string_end(text: bytes, start: int) -> int:
+    """Where the JSON string opening at `start` ends (just past its closing quote), or the text's end."""
+    at = start + 1
+    while at < len(text):
+        if text[at : at + 1] == b"\\":
+            at += 2
+        elif text[at : at + 1] == b'"':
+            return at + 1
+        else:
+            at += 1
+    return len(text)
 
 
 def _version() -> str:

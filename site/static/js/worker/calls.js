@@ -6,13 +6,9 @@ import { warmWhenIdle } from "./idle.js";
 import { post } from "./report.js";
 import { state } from "./state.js";
 import { traceCall } from "./trace.js";
-import { estimate, grantSoon, takeTurn } from "./turns.js";
+import { DEADLINE_MS, estimate, grantSoon, takeTurn } from "./turns.js";
 
 const MAX_FETCH_ROUNDS = 7; // at most: directory pages, postings, vocabulary, expansions, profile chunks, row pages, rows
-// A call not started within DEADLINE_MS of arriving answers "timeout" (it
-// waited behind other calls); a running call ends when its work does (each
-// call's work is bounded, see docs/architecture.md "Work budget").
-const DEADLINE_MS = 30000;
 
 // Answer a call, first downloading in parallel the shards it needs (a large
 // site's index is split into shards fetched on demand).

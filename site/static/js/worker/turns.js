@@ -1,8 +1,9 @@
 // Fair turns at Python: it answers one step of one call at a time (between
 // steps a call waits for its downloads). The page's own searches (lane
 // "page") go before agent calls; within a lane the cheapest call goes
-// first, and every second of waiting counts as one term less, so a light
-// call is never held behind a queue of heavy ones and none starves.
+// first, and waiting counts against cost, so a light call is never held
+// behind a queue of heavy ones and none starves: the costliest call waiting
+// goes before a fresh cheapest one within half of DEADLINE_MS.
 import { LANE } from "../messages.js";
 
 const turns = { [LANE.PAGE]: [], [LANE.AGENT]: [] };
@@ -10,6 +11,14 @@ let granting = false;
 // Python searches at most this many distinct terms a call (its work budget).
 const MAX_QUERY_TERMS = 16;
 const MAX_PUBLISHERS = 8; // the schema's maxItems
+const MAX_COST = 1 + MAX_QUERY_TERMS + 4 * MAX_PUBLISHERS;
+// A call not started within this long of arriving answers "timeout" (it
+// waited behind other calls); a running call ends when its work does (each
+// call's work is bounded, see docs/architecture.md "Work budget").
+export const DEADLINE_MS = 30000;
+// Cost forgiven per millisecond waited: at one term a second, a call
+// filtering on eight publishers lost to every fresh call past its deadline.
+const WAIT_WEIGHT = (MAX_COST - 1) / (DEADLINE_MS / 2);
 // lunr's word separators (lunr.py's tokenizer), and "*", which plain-text queries read as one.
 const SEPARATORS = /[ \t\n\r\f\v\u00a0*-]+/;
 
@@ -57,7 +66,7 @@ function grant() {
     return;
   }
   const now = performance.now();
-  const urgency = (entry) => entry.call.cost - (now - entry.call.arrived) / 1000;
+  const urgency = (entry) => entry.call.cost - (now - entry.call.arrived) * WAIT_WEIGHT;
   let best = 0;
   for (let i = 1; i < queue.length; i++) {
     if (urgency(queue[i]) < urgency(queue[best])) {
