@@ -204,12 +204,16 @@ def with_client(site: Path, act: Callable[[Client], Awaitable[Any]], mode: str =
             async with Client(server(site, audit_log), mode=mode, read_timeout_seconds=60) as client:
                 return await act(client)
 
-    # A thread of its own: in the whole suite the browser tests' Playwright
-    # session keeps an event loop running in the main thread.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        outcome = pool.submit(anyio.run, run).result()
+    outcome = run_apart(run)
     assert audit_log.read_text() == "", audit_log.read_text()
     return outcome
+
+
+def run_apart(run: Callable[[], Awaitable[Any]]) -> Any:
+    """`anyio.run(run)` in a thread of its own: in the whole suite the browser
+    tests' Playwright session keeps an event loop running in the main thread."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(anyio.run, run).result()
 
 
 def answers_equal_cli(site: Path, calls: list[tuple[str, Any]], results: list[Any]) -> int:
@@ -530,7 +534,7 @@ def test_a_request_the_client_cancels_frees_its_place():
             seen.append("all answered")
         return seen
 
-    assert anyio.run(steps) == ["second read", "all answered"]
+    assert run_apart(steps) == ["second read", "all answered"]
 
 
 def test_an_oversized_last_line_is_skipped_once():
