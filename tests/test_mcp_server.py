@@ -457,6 +457,11 @@ def test_every_message_the_sdk_cannot_parse_is_answered_with_an_error(site):
                     b'}},"jsonrpc":"2.0","id":6}',
                 ],
             ),
+            # A value "id" before the message's own id, which is not its last member.
+            7: (
+                types.PARSE_ERROR,
+                [b'{"jsonrpc":"2.0","method":"id","id":7,"params":{"x":', b"[" * 210 + b"]" * 210, b"}}"],
+            ),
         }
         for request_id, (code, pieces) in refusals.items():
             answer = server.send(*pieces)

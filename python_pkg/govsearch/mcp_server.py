@@ -416,8 +416,9 @@ def _top_level_id(text: bytes) -> re.Match[bytes] | None:
         char = text[at : at + 1]
         if char == b'"':
             end = _string_end(text, at)
-            if depth == 1 and text[at:end] == b'"id"':
-                return _ID_AFTER_KEY.match(text, end)
+            # A value "id" ('"method":"id"') is no key: no id follows it, and the scan goes on.
+            if depth == 1 and text[at:end] == b'"id"' and (found := _ID_AFTER_KEY.match(text, end)):
+                return found
             at = end
             continue
         depth += 1 if char in b"{[" else -1 if char in b"}]" else 0
