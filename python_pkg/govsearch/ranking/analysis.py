@@ -82,6 +82,22 @@ def words(text: str) -> list[str]:
     return [word for word in _SEPARATORS.split(text.lower().translate(_APOSTROPHES)) if word]
 
 
+# After these, "es" is the plural's own ending ("taxes", "churches", "addresses").
+_ES_PLURALS = ("sses", "xes", "zes", "ches", "shes")
+
+
+def singular(word: str) -> str:
+    """A lower-case word's regular plural undone, for comparing words as typed rather than
+    by stem: "libraries" as "library", "taxes" as "tax", "addresses" as "address",
+    "houses" as "house", "births" as "birth"; "bus" and "class" as they are. A word it
+    reads wrongly ("series" as "sery", "buses" as "buse") is read so wherever it is met."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(_ES_PLURALS):
+        return word[:-2]
+    return word[:-1] if len(word) > 3 and word[-1] == "s" and word[-2] != "s" else word
+
+
 def index_terms_near(text: str, stems: Collection[str]) -> list[str]:
     """The index terms of `text`'s words, as `analysed` gives them, except
     that a word which cannot stem to any of `stems` is "" (not stemmed).

@@ -28,6 +28,7 @@ from typing import Any
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
 from . import rules
+from .analysis import singular
 from .learned_weights import WEIGHTS
 from .state import Ranked, Rows
 
@@ -38,7 +39,6 @@ PINNED = frozenset({"kind_asked_for", "place_council"})
 # (`likeness`).
 LIKE_FIRST = 2
 _WORD = re.compile(r"[^\W_]+")
-_ES_PLURALS = ("sses", "xes", "ches", "shes")  # "es" is the plural's own after these
 
 
 def features(place: int, item: Ranked, row: dict[str, Any]) -> dict[str, float]:
@@ -100,18 +100,7 @@ def _words(row: Mapping[str, Any], field: str) -> frozenset[str]:
     """A field's words, lower-cased, without lunr's stop words, each plural as its singular
     ("births" is "birth"). Not the index's stems: they fitted no better, and stemming each
     new row's words is slow in Pyodide (docs/ranking.md, "Likeness to the first results")."""
-    return frozenset(map(_singular, set(_WORD.findall(str(row.get(field, "")).lower())) - STOP_WORDS))
-
-
-def _singular(word: str) -> str:
-    """English's regular plurals undone: "libraries" as "library", "taxes" as "tax",
-    "addresses" as "address", "births" as "birth"; "bus" and "class" as they are. A
-    word it reads wrongly ("series" as "sery") is read so in every text compared."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(_ES_PLURALS):
-        return word[:-2]
-    return word[:-1] if len(word) > 3 and word[-1] == "s" and word[-2] != "s" else word
+    return frozenset(map(singular, set(_WORD.findall(str(row.get(field, "")).lower())) - STOP_WORDS))
 
 
 def _common_share(one: frozenset[str], other: frozenset[str]) -> float:

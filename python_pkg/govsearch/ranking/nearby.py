@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache
 
 from . import rules
+from .analysis import singular
 from .evidence import one_edit_apart
 from .query import Term, named_places
 from .series import LOCAL_AUTHORITY
@@ -251,18 +252,8 @@ def titled_as_typed(title: str, words: Sequence[str]) -> bool:
     """Whether the title holds each word as typed or in its other number
     ("library" for "libraries"), not only its stem: "parking" and a National
     Park's "Park" share the stem "park" and nothing else."""
-    held = {_singular(word) for word in re.findall(r"\w+", title.lower())}
-    return all(_singular(word) in held for word in words)
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
+    held = {singular(word) for word in re.findall(r"\w+", title.lower())}
+    return all(singular(word) in held for word in words)
 
 
 # A full UK postcode ("SW1A 1AA", "m1 1ae"): the catalogue holds no postcode's place.
