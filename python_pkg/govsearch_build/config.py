@@ -193,12 +193,21 @@ def _single_words(path: Path, table: dict[str, Any], key: str, taken: set[str], 
     """The [search] table's list `key` of single lower-case words as typed, none a stop word nor
     one of `taken` (`what` names them in the error)."""
     words = table.get(key, [])
-    if not isinstance(words, list) or not all(
-        isinstance(word, str) and [typed for typed, _ in analysed(word)] == [word] and word not in taken
-        for word in words
-    ):
-        raise ConfigError(f"{path}: search.{key} must be a list of single lower-case words, none a stop word, {what}")
+    wrong = (
+        [repr(word) for word in words if not _single_word(word) or word in taken]
+        if isinstance(words, list)
+        else ["not a list"]
+    )
+    if wrong:
+        raise ConfigError(
+            f"{path}: search.{key} must be a list of single lower-case words, none a stop word, {what}"
+            f" ({', '.join(wrong[:5])})"
+        )
     return words
+
+
+def _single_word(word: Any) -> bool:
+    return isinstance(word, str) and [typed for typed, _ in analysed(word)] == [word]
 
 
 def _contact(path: Path, value: Any) -> str:
