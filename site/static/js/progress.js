@@ -3,12 +3,14 @@
 // catalogue as they arrive, and the label says so in plain words.
 import { MESSAGE } from "./messages.js";
 
-// Share of the bar for each step the worker reports.
+// Share of the bar for each step the worker reports, what it is doing while bytes
+// arrive, and once they are all in (from the browser's cache, on the way back to a
+// search, they all are at once: "1 kB of 5.7 MB left" then stood for seconds).
 const STEPS = {
-  runtime: [0, 85, "downloading the search engine"],
-  package: [0, 85, "downloading the search engine"],
-  data: [85, 97, "downloading the catalogue"],
-  index: [97, 99, "opening the catalogue"],
+  runtime: [0, 85, "downloading the search engine", "starting the search engine"],
+  package: [0, 85, "downloading the search engine", "starting the search engine"],
+  data: [85, 97, "downloading the catalogue", "opening the catalogue"],
+  index: [97, 99, "opening the catalogue", "opening the catalogue"],
 };
 
 export function formatBytes(bytes) {
@@ -27,11 +29,12 @@ export function timeLeft(bytesLeft, bytesSoFar, elapsedMs) {
   return seconds < 60 ? `about ${Math.max(1, seconds)} s left` : `about ${Math.ceil(seconds / 60)} min left`;
 }
 
-function labelFor(what, loaded, total, started) {
-  if (!total) {
-    return `Getting search ready: ${what}…`;
-  }
+export function labelFor(phase, loaded, total, started) {
+  const [, , what, done] = STEPS[phase] || [0, 0, "starting", "starting"];
   const left = Math.max(0, total - loaded);
+  if (!total || !left) {
+    return `Getting search ready: ${total ? done : what}…`;
+  }
   const estimate = timeLeft(left, loaded, performance.now() - started);
   return `Getting search ready: ${what}, ${formatBytes(left)} of ${formatBytes(total)} left${estimate ? ` (${estimate})` : ""}`;
 }
@@ -59,7 +62,7 @@ export function showProgress(bridge, status) {
   const runtimeBytes = Number(box.dataset.runtimeBytes) || 0;
   const started = {}; // phase -> performance.now() when its first bytes arrived
   const update = (detail) => {
-    const [from, to, what] = STEPS[detail.phase] || [0, 0, "starting"];
+    const [from, to] = STEPS[detail.phase] || [0, 0];
     const engine = detail.phase === "runtime" || detail.phase === "package";
     const loaded = detail.loaded || 0;
     const total = engine && runtimeBytes ? Math.max(runtimeBytes, loaded) : detail.total;
@@ -67,7 +70,7 @@ export function showProgress(bridge, status) {
     started[detail.phase] = started[detail.phase] || (loaded ? performance.now() : 0);
     bar.value = Math.max(bar.value, Math.round(from + (to - from) * fraction));
     bar.textContent = `${bar.value}%`;
-    label.textContent = labelFor(what, loaded, total, started[detail.phase] || performance.now());
+    label.textContent = labelFor(detail.phase, loaded, total, started[detail.phase] || performance.now());
   };
   if (!document.getElementById("loading-browse")) {
     browseLink(box, bridge.base);

@@ -272,7 +272,9 @@ class SearchPage {
       refocus = ui.groups.querySelector(`button[data-toggle="${CSS.escape(focused.toggle)}"]`);
     }
     if (refocus) {
-      refocus.focus();
+      // "Show all" stays focused but below the whole list (417 publishers): scrolling to it
+      // threw a visitor past every value it had just shown. "Show fewer" comes back into view.
+      refocus.focus({ preventScroll: Boolean(focused.toggle) && this.expanded.has(focused.toggle) });
     }
   }
 
