@@ -265,12 +265,9 @@ class SearchPage {
     if (ui.skip) {
       ui.skip.hidden = ui.filters.hidden;
     }
-    let refocus = null;
-    if (focused.dimension) {
-      refocus = ui.groups.querySelector(`input[data-dimension="${CSS.escape(focused.dimension)}"][data-value="${CSS.escape(focused.value)}"]`);
-    } else if (focused.toggle) {
-      refocus = ui.groups.querySelector(`button[data-toggle="${CSS.escape(focused.toggle)}"]`);
-    }
+    const refocus = focused.dimension
+      ? ui.groups.querySelector(`input[data-dimension="${CSS.escape(focused.dimension)}"][data-value="${CSS.escape(focused.value)}"]`)
+      : focused.toggle && ui.groups.querySelector(`button[data-toggle="${CSS.escape(focused.toggle)}"]`);
     if (refocus) {
       // "Show all" stays focused but below the whole list (417 publishers): scrolling to it
       // threw a visitor past every value it had just shown. "Show fewer" comes back into view.
