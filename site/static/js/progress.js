@@ -31,9 +31,12 @@ export function timeLeft(bytesLeft, bytesSoFar, elapsedMs) {
 
 export function labelFor(phase, loaded, total, started) {
   const [, , what, done] = STEPS[phase] || [0, 0, "starting", "starting"];
+  if (!total) {
+    return `Getting search ready: ${what}…`;
+  }
   const left = Math.max(0, total - loaded);
-  if (!total || !left) {
-    return `Getting search ready: ${total ? done : what}…`;
+  if (!left) {
+    return `Getting search ready: ${done}…`;
   }
   const estimate = timeLeft(left, loaded, performance.now() - started);
   return `Getting search ready: ${what}, ${formatBytes(left)} of ${formatBytes(total)} left${estimate ? ` (${estimate})` : ""}`;
