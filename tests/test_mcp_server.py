@@ -97,11 +97,12 @@ def sharded_site(tmp_path_factory) -> Path:
     return out
 
 
-def cli(site: Path, tool: str, arguments: Any) -> str:
-    """What `python -m govsearch call TOOL --site DIR` prints, less its newline."""
+def cli(site: Path, tool: str, arguments: Any, sent: bytes | None = None) -> str:
+    """What `python -m govsearch call TOOL --site DIR` prints, less its newline, for the
+    arguments as UTF-8 JSON (or as `sent`)."""
     done = subprocess.run(
         [sys.executable, "-m", "govsearch", "call", tool, "--site", str(site)],
-        input=json.dumps(arguments, ensure_ascii=False).encode("utf-8"),
+        input=json.dumps(arguments, ensure_ascii=False).encode("utf-8") if sent is None else sent,
         capture_output=True,
         env={**os.environ, **ENV},
         timeout=120,
@@ -480,6 +481,15 @@ def test_every_message_the_sdk_cannot_parse_is_answered_with_an_error(site):
             ).encode()
         )
         assert answered["id"] == 9 and answered["result"]["content"][0]["text"] == cli(site, SEARCH, {"query": "vat"})
+        # A lone surrogate's escape is legal JSON, which the SDK's parser refuses and the CLI answers.
+        head, tail = call_line(10, b"")
+        lone = server.send(head, escaped := b'{"query":"vat \\ud800"}', tail)
+        assert lone["id"] == 10 and lone["result"]["content"][0]["text"] == cli(site, SEARCH, None, escaped)
+        assert lone["result"]["structuredContent"]["query"] == "vat \ud800"
+        # Python's parser, which reads the escape, would read NaN too: no JSON, still refused.
+        head, tail = call_line(11, b"")
+        not_json = server.send(head, b'{"query":"vat \\ud800","limit":NaN}', tail)
+        assert not_json["id"] == 11 and not_json["error"]["code"] == types.PARSE_ERROR
     finally:
         server.process.stdin.close()
         assert server.process.wait(timeout=60) == 0

@@ -43,6 +43,7 @@ from mcp.server import Server
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
 from .catalogue import Catalogue
 from .data_reader import SiteUnavailable, read_verified_bytes
@@ -275,7 +276,7 @@ async def guarded_stdio(stdin: BinaryIO, stdout: BinaryIO) -> AsyncIterator[tupl
     async def write() -> None:
         async with write_receive:
             async for sent in write_receive:
-                await out.write(sent.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n")
+                await out.write(_line(sent.message))
                 await out.flush()
                 pending.written(sent.message)
 
@@ -283,6 +284,17 @@ async def guarded_stdio(stdin: BinaryIO, stdout: BinaryIO) -> AsyncIterator[tupl
         tasks.start_soon(read)
         tasks.start_soon(write)
         yield read_stream, write_stream
+
+
+def _line(message: types.JSONRPCMessage) -> bytes:
+    """A message as one line of UTF-8 JSON. A lone surrogate (an answer's `structuredContent`
+    repeats the query as sent) has no UTF-8 form, so such a message is written with every
+    character past ASCII escaped, as its text content already is."""
+    try:
+        return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+    except PydanticSerializationError:
+        found = message.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return json.dumps(found, separators=(",", ":")).encode() + b"\n"
 
 
 class Pending:
@@ -380,6 +392,8 @@ def _message(line: bytes | tuple[bytes, bytes]) -> types.JSONRPCMessage | types.
     except ValidationError as error:
         first = error.errors(include_url=False, include_context=False, include_input=False)[0]
         if first["type"] == "json_invalid":
+            if (escaped := _with_lone_surrogates(line)) is not None:
+                return escaped
             return _refusal(
                 (line, line),
                 types.PARSE_ERROR,
@@ -390,6 +404,23 @@ def _message(line: bytes | tuple[bytes, bytes]) -> types.JSONRPCMessage | types.
             types.INVALID_REQUEST,
             "The message is JSON but not a JSON-RPC request, notification or response.",
         )
+
+
+def _with_lone_surrogates(line: bytes) -> types.JSONRPCMessage | None:
+    """The message, where the SDK's parser refused it only for a lone surrogate's escape
+    ("\\ud800": legal JSON, and the CLI reads it), else None. Python's parser reads such an
+    escape; NaN and Infinity, which it would also read, are no JSON and stay refused."""
+    if b"\\u" not in line:
+        return None
+    try:
+        found = json.loads(line, parse_constant=_no_constant)
+        return types.jsonrpc_message_adapter.validate_python(found, by_name=False)
+    except (ValueError, ValidationError):
+        return None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _refusal(line: tuple[bytes, bytes], code: int, message: str) -> types.JSONRPCError:
