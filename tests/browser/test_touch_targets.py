@@ -1,0 +1,111 @@
+"""Touch targets on the search page on a phone (375 x 812, a touch screen).
+
+A visitor's trial on a phone found targets a finger misses: the header's
+links 22 px tall, the search box and its button 40 px, "Clear all filters"
+20 px. Every control the page shows must offer at least 44 x 44 CSS px
+(WCAG 2.5.5), its own box or a larger hit area round it; links inside a
+sentence are the criterion's one exception here.
+
+The hit area is measured, not the box: from a point of the control, the
+browser is asked (document.elementFromPoint) which control each point up,
+down, left and right hits, until it is another. So a hit area grown with
+padding or an invisible pseudo-element counts, and one that covers a
+neighbour shrinks the neighbour's, which then fails.
+"""
+
+from __future__ import annotations
+
+from browserkit import READY_TIMEOUT_MS, screenshot
+
+PHONE = {"width": 375, "height": 812}
+LAPTOP = {"width": 1280, "height": 900}
+MIN_TARGET = 44
+
+# Every visible control under `root`: its name, its box, and the extent of its hit area.
+HIT_AREAS = """(root) => {
+  const CONTROL = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]:not([tabindex='-1'])";
+  const owner = (x, y) => { const hit = document.elementFromPoint(x, y); return hit && hit.closest(CONTROL); };
+  // How many pixels beyond (x, y), in the direction (dx, dy), still hit `control`.
+  const reach = (control, x, y, dx, dy) => {
+    let n = 0;
+    while (n < 300) {
+      const px = x + dx * (n + 1), py = y + dy * (n + 1);
+      if (px < 0 || py < 0 || px >= innerWidth || py >= innerHeight || owner(px, py) !== control) break;
+      n++;
+    }
+    return n;
+  };
+  // A link in a sentence: shown inline, beside text of its own line's box (WCAG 2.5.5's "Inline").
+  const inSentence = (control) => getComputedStyle(control).display === "inline" &&
+    [...control.parentNode.childNodes].some((node) => node !== control && (node.nodeType === Node.TEXT_NODE
+      ? node.textContent.trim() : node.nodeType === Node.ELEMENT_NODE && getComputedStyle(node).display === "inline" && node.textContent.trim()));
+  const found = [];
+  for (const control of document.querySelector(root).querySelectorAll(CONTROL)) {
+    if (!control.checkVisibility({ visibilityProperty: true, opacityProperty: false })) continue;
+    const box = control.getBoundingClientRect();
+    if (box.width <= 1 || box.height <= 1) continue; // visually hidden until focused (the skip links)
+    const text = (control.innerText || control.value || control.getAttribute("aria-label") || "").replace(/\\s+/g, " ").trim();
+    const name = `${control.tagName.toLowerCase()}${control.id ? "#" + control.id : ""} "${text.slice(0, 50)}"`;
+    if (inSentence(control)) { found.push({ name, inSentence: true }); continue; }
+    control.scrollIntoView({ block: "center", inline: "nearest" });
+    let width = 0, height = 0;
+    // From the middle of each of its boxes (a wrapped link has one a line), else the point
+    // nearest it along its middle row that hits the control.
+    for (const rect of control.getClientRects()) {
+      const y = rect.top + rect.height / 2;
+      for (let step = 0; step < 21; step++) {
+        const x = rect.left + (rect.width * (step % 2 ? 10 - (step >> 1) : 10 + (step >> 1))) / 20;
+        if (owner(x, y) !== control) continue;
+        width = Math.max(width, reach(control, x, y, -1, 0) + reach(control, x, y, 1, 0) + 1);
+        height = Math.max(height, reach(control, x, y, 0, -1) + reach(control, x, y, 0, 1) + 1);
+        break; // the point of this box nearest its middle that hits the control
+      }
+    }
+    found.push({ name, width, height, box: [Math.round(box.width), Math.round(box.height)] });
+  }
+  return found;
+}"""
+
+
+def _status(page, text: str) -> None:
+    page.wait_for_function(
+        "(text) => document.getElementById('search-status').textContent.includes(text)",
+        arg=text,
+        timeout=READY_TIMEOUT_MS,
+    )
+
+
+def test_every_control_on_the_search_page_is_a_finger_sized_target_on_a_phone(open_page):
+    # A search with a filter ticked (its chip and "Clear all filters"), results with "Show more",
+    # and a filter list long enough to fold behind "Show all".
+    page, guard = open_page("#q=data&accessStatuses=public", viewport=PHONE, touch=True)
+    _status(page, "‘data’")
+    assert page.evaluate("() => matchMedia('(pointer: coarse)').matches"), "a touch screen"
+    page.tap("#filters summary")
+    page.wait_for_selector("#filter-groups input", state="visible")
+    assert page.locator("#filter-groups button[data-toggle]").count(), "a long filter list, with its 'Show all'"
+    assert page.locator("#search-selected button[data-clear]").is_visible()
+    assert page.locator("#search-show-more").is_visible()
+    screenshot(page, "touch-targets-375", full_page=True)
+    controls = page.evaluate(HIT_AREAS, "body")
+    measured = [control for control in controls if not control.get("inSentence")]
+    names = " ".join(control["name"] for control in measured)
+    for expected in ('a "Browse"', "input#search-input", 'button "Search"', "summary", "Clear all filters", "Show all"):
+        assert expected in names, f"{expected} was not measured: {names}"
+    small = [
+        f"{control['name']}: {control['width']} x {control['height']} px (box {control['box']})"
+        for control in measured
+        if min(control["width"], control["height"]) < MIN_TARGET
+    ]
+    assert not small, f"targets smaller than {MIN_TARGET} x {MIN_TARGET} px on a phone:\n" + "\n".join(small)
+
+
+def test_a_laptop_keeps_govuk_sizes(open_page):
+    """The targets grow where a finger points, not with a mouse on a wide screen."""
+    page, guard = open_page("", viewport=LAPTOP)
+    page.wait_for_function("() => document.body.classList.contains('govuk-frontend-supported')")
+    assert not page.evaluate("() => matchMedia('(pointer: coarse)').matches")
+    assert page.locator("#search-input").bounding_box()["height"] == 40
+    assert page.locator(".govuk-service-navigation__link").first.evaluate(
+        "(link) => getComputedStyle(link, '::after').content"
+    ) in ("none", "normal", "")
