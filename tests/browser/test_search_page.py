@@ -146,6 +146,52 @@ def test_results_first_and_filters_fold_away_on_small_screens(open_page, size):
     assert page.text_content("#filters-toggle") == "Filters"
 
 
+# Each text node of the page matching a pattern that a sighted visitor sees: rendered, and
+# not inside a box of a pixel or less (GOV.UK's visually hidden text, read by screen readers).
+SEEN_TEXTS = """(pattern) => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!new RegExp(pattern, "i").test(node.textContent)) continue;
+    let seen = node.parentElement.checkVisibility({ visibilityProperty: true });
+    for (let box = node.parentElement; seen && box; box = box.parentElement) {
+      const rect = box.getBoundingClientRect();
+      seen = rect.width > 1 && rect.height > 1;
+    }
+    if (seen) found.push(`${node.parentElement.id || node.parentElement.tagName}: ${node.textContent.trim()}`);
+  }
+  return found;
+}"""
+
+
+def test_the_wait_for_the_engine_is_said_once_on_screen(open_page):
+    """A visitor's trial on a phone read "Getting search ready" twice while the engine started:
+    the bar's label, and under it the status line once a search was typed. The status line (a
+    live region; the label is not one) still says it, to screen readers only."""
+    page, guard = open_page(None, viewport=PHONE, touch=True)
+    held: list[Any] = []
+    page.context.route("**/pyodide/pyodide.asm.wasm*", lambda route: held.append(route))
+    page.goto(guard.origin + "/")
+    before = page.evaluate(SEEN_TEXTS, "getting search ready")
+    assert len(before) == 1 and before[0].startswith("loading-label: "), before
+    page.fill("#search-input", "land registry")
+    page.press("#search-input", "Enter")
+    _status(page, "Getting search ready")
+    assert page.locator("#search-progress").is_visible()
+    seen = page.evaluate(SEEN_TEXTS, "getting search ready")
+    assert len(seen) == 1 and seen[0].startswith("loading-label: "), f"said {len(seen)} times on screen: {seen}"
+    for _ in range(300):  # Playwright hands over the held request while it waits
+        if held:
+            break
+        page.wait_for_timeout(100)
+    page.context.unroute("**/pyodide/pyodide.asm.wasm*")
+    for route in held:
+        route.continue_()
+    wait_for_ready(page)
+    _status(page, "results for ‘land registry’")
+    assert page.evaluate(SEEN_TEXTS, "getting search ready") == []
+
+
 def test_selected_filters_can_be_removed_one_by_one_or_all(open_page):
     page, guard = open_page("#q=data&collections=land-registry&accessStatuses=public", wait_ready=True)
     _status(page, "‘data’")

@@ -42,6 +42,18 @@ export function labelFor(phase, loaded, total, started) {
   return `Getting search ready: ${what}, ${formatBytes(left)} of ${formatBytes(total)} left${estimate ? ` (${estimate})` : ""}`;
 }
 
+// A search typed before the engine is ready waits for it, and the status line (a live
+// region, which the bar's label is not) says so. Where the bar or the "Try again" notice
+// says it on screen already, only screen readers hear it: a visitor's trial on a phone
+// read "Getting search ready" twice, one line under the other.
+export function showWaiting(status) {
+  const shown = ["search-progress", "search-runtime-notice"].some((id) => document.getElementById(id)?.hidden === false);
+  const text = document.createElement("span");
+  text.className = shown ? "govuk-visually-hidden" : "";
+  text.textContent = "Getting search ready…";
+  status.replaceChildren(text);
+}
+
 // While search loads, the browse pages (plain pages, no search engine needed) are one click away.
 function browseLink(box, base) {
   const text = document.createElement("p");

@@ -16,7 +16,7 @@ import { DIMENSIONS, renderFilterGroups, renderSelected, selectedCount } from ".
 import { blankState, initialState, lastWord, MAX_QUERY, parseFragment, toFragment, toolArguments } from "./fragment.js";
 import { LANE, parseAnswer } from "./messages.js";
 import { keepPlace, keptPlace, returnTo, TOP } from "./place.js";
-import { showProgress } from "./progress.js";
+import { showProgress, showWaiting } from "./progress.js";
 import { appendResults, emptyState, failureText, moreButton, noticeList, statusText, suggestionLink, wordsToMark } from "./results.js";
 import { labeller, pageElements } from "./search-elements.js";
 import { skipTo } from "./skip-links.js";
@@ -107,7 +107,7 @@ class SearchPage {
       return;
     }
     if (!this.bridge.ready) {
-      this.ui.status.textContent = "Getting search ready…";
+      showWaiting(this.ui.status);
     }
     const answer = await this.ask(current);
     if (mine !== this.sequence) {
