@@ -293,6 +293,75 @@ def test_a_folded_value_ticked_in_a_shared_link_filters_and_stays_ticked(open_pa
     assert len(_drawn_values(publishers)) == len(counts), "the list stays open"
 
 
+def test_a_long_filter_list_has_a_box_to_find_a_value_by_its_name(open_page, site_dir):
+    """A search can count 400 and more publishers, shown six at a time behind "Show all":
+    a box above a list that folds narrows it to the names holding what is typed, in any
+    case, says how many match (politely), and searches only when a value is ticked."""
+    counts = _tool(site_dir, {"query": "data", "limit": 10})["facets"]["publishers"]
+    wanted = [name for name in counts if "land" in name.lower()]
+    assert 1 < len(wanted) < len(counts) - 6 and any(list(counts).index(name) >= 6 for name in wanted)
+    page, guard = open_page("#q=data", viewport=PHONE, touch=True, wait_ready=True)
+    _status(page, "‘data’")
+    page.tap("#filters summary")
+    for fieldset in page.locator("#filter-groups fieldset").all():  # only above a list with "Show all"
+        assert fieldset.locator("input[data-find]").count() == fieldset.locator("button[data-toggle]").count()
+    publishers = page.locator('#filter-groups fieldset[data-dimension="publishers"]')
+    find, count = publishers.locator("input[data-find]"), publishers.locator("[aria-live=polite]")
+    toggle = publishers.locator("button[data-toggle]")
+    assert find.evaluate("(box) => [...box.labels].map((label) => label.textContent)") == ["Find a publisher"]
+    assert count.text_content() == "" and toggle.is_visible()
+    shown, fragment = _shown_ids(page), page.evaluate("location.hash")
+    find.tap()
+    page.keyboard.type("lAnD")
+    expected = f"{len(wanted)} of {len(counts)} publishers match"
+    page.wait_for_function(
+        "(text) => document.querySelector(`#filter-groups fieldset[data-dimension=publishers] [aria-live=polite]`).textContent === text",
+        arg=expected,
+    )
+    drawn = _drawn_values(publishers)
+    assert [item["value"] for item in drawn] == wanted, (
+        "every name holding the words, folded or not, in the list's order"
+    )
+    assert [item["id"] for item in drawn] == [f"filter-publishers-{list(counts).index(name)}" for name in wanted]
+    assert all(item["seen"] and not item["ticked"] for item in drawn) and not toggle.is_visible()
+    assert _shown_ids(page) == shown and page.evaluate("location.hash") == fragment, "finding does not search"
+    # Ticked from the keyboard: the search runs with it, and the list stays narrowed, focus on the value.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.value") == wanted[0]
+    page.keyboard.press("Space")
+    page.wait_for_function("() => location.hash.includes('publishers=')")
+    _status(page, "‘data’")
+    assert page.evaluate("[document.activeElement.value, document.activeElement.checked]") == [wanted[0], True]
+    assert find.input_value() == "lAnD" and [item["value"] for item in _drawn_values(publishers)] == wanted
+    # Nothing matches: the ticked value stays, ticked; the count says none do.
+    find.focus()
+    page.keyboard.type("zzz")
+    page.wait_for_function(
+        "(text) => document.querySelector(`#filter-groups fieldset[data-dimension=publishers] [aria-live=polite]`).textContent === text",
+        arg=f"0 of {len(counts)} publishers match",
+    )
+    assert [(item["value"], item["ticked"]) for item in _drawn_values(publishers)] == [(wanted[0], True)]
+    # Drawn again by an answer (Back, a link), the box keeps what was typed and its focus.
+    page.evaluate("() => { location.hash += '&accessStatuses=public'; }")
+    _status(page, "‘data’")
+    page.wait_for_function("() => document.querySelectorAll('#search-selected .app-chip').length === 2")
+    assert page.evaluate("[document.activeElement.dataset.find, document.activeElement.value]") == [
+        "publishers",
+        "lAnDzzz",
+    ]
+    # Escape empties the box: the list folds as before, with the ticked value.
+    page.keyboard.press("Escape")
+    page.wait_for_function(
+        "() => document.querySelector(`#filter-groups fieldset[data-dimension=publishers] [aria-live=polite]`).textContent === ''"
+    )
+    assert find.input_value() == "" and toggle.is_visible()
+    now = list(_tool(site_dir, {"query": "data", "accessStatuses": ["public"], "limit": 10})["facets"]["publishers"])
+    assert [item["value"] for item in _drawn_values(publishers)] == [
+        name for index, name in enumerate(now) if index < 6 or name == wanted[0]
+    ]
+    assert "publishers=" in page.evaluate("location.hash"), "Escape in the box leaves the search alone"
+
+
 def _query_with_total(site_dir, low: int, high: int) -> tuple[str, int]:
     """A one-word query with between `low` and `high` matches: the curated
     corpus's title words, commonest first, so it holds as the corpus grows.

@@ -1,5 +1,6 @@
 // The search page's filters: checkboxes with counts (long lists show their
 // top values first), and the summary of what is selected, each removable.
+import { findBox } from "./facet-find.js";
 import { element, thousands } from "./results.js";
 
 export const DIMENSIONS = [
@@ -29,7 +30,8 @@ function checkbox(name, value, index, checked, text) {
 // One dimension's fieldset: every value, or when folded only the top ones and
 // any selected further down. Folded values are not drawn at all (a long list
 // of publishers, 219 for "companies house", was a quarter of drawing an
-// answer: 10.9 -> 7.8 ms of CPU); "Show all" redraws the group.
+// answer: 10.9 -> 7.8 ms of CPU); "Show all" redraws the group. A list that
+// folds has a box above it to find a value by its name (facet-find.js).
 // Ids keep the value's place in the whole list, folded or not.
 function dimensionGroup(name, legendText, counts, selected, label, folded) {
   const values = Object.keys(counts);
@@ -37,23 +39,26 @@ function dimensionGroup(name, legendText, counts, selected, label, folded) {
   fieldset.dataset.dimension = name;
   fieldset.append(element("legend", "govuk-fieldset__legend govuk-fieldset__legend--s", legendText));
   const boxes = element("div", "govuk-checkboxes govuk-checkboxes--small");
-  values.forEach((value, index) => {
+  // The values whose index `keep` passes, and every ticked one.
+  const draw = (keep) => boxes.replaceChildren(...values.flatMap((value, index) => {
     const checked = selected.includes(value);
-    if (!folded || index < TOP_VALUES || checked) {
-      boxes.append(checkbox(name, value, index, checked, `${label(name, value)} (${thousands(counts[value])})`));
-    }
-  });
-  fieldset.append(boxes);
-  if (values.length > TOP_VALUES) {
-    const toggle = element("button", "app-link-button app-filters__more", folded ? `Show all ${thousands(values.length)}` : "Show fewer");
-    toggle.type = "button";
-    toggle.dataset.toggle = name;
-    toggle.setAttribute("aria-expanded", String(!folded));
-    if (folded) {
-      toggle.append(element("span", "govuk-visually-hidden", ` ${legendText.toLowerCase()} values`));
-    }
-    fieldset.append(toggle);
+    return keep(index) || checked ? [checkbox(name, value, index, checked, `${label(name, value)} (${thousands(counts[value])})`)] : [];
+  }));
+  const unfolded = (index) => !folded || index < TOP_VALUES;
+  if (values.length <= TOP_VALUES) {
+    draw(unfolded);
+    fieldset.append(boxes);
+    return fieldset;
   }
+  const toggle = element("button", "app-link-button app-filters__more", folded ? `Show all ${thousands(values.length)}` : "Show fewer");
+  toggle.type = "button";
+  toggle.dataset.toggle = name;
+  toggle.setAttribute("aria-expanded", String(!folded));
+  if (folded) {
+    toggle.append(element("span", "govuk-visually-hidden", ` ${legendText.toLowerCase()} values`));
+  }
+  const names = values.map((value) => label(name, value));
+  fieldset.append(findBox({ name, noun: legendText.toLowerCase(), names, draw, unfolded, toggle }), boxes, toggle);
   return fieldset;
 }
 

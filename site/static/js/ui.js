@@ -265,9 +265,8 @@ class SearchPage {
     if (ui.skip) {
       ui.skip.hidden = ui.filters.hidden;
     }
-    const refocus = focused.dimension
-      ? ui.groups.querySelector(`input[data-dimension="${CSS.escape(focused.dimension)}"][data-value="${CSS.escape(focused.value)}"]`)
-      : focused.toggle && ui.groups.querySelector(`button[data-toggle="${CSS.escape(focused.toggle)}"]`);
+    const same = Object.entries(focused).map(([key, value]) => `[data-${key}="${CSS.escape(value)}"]`).join(""); // a value, "Show all", a find box
+    const refocus = same && ui.groups.querySelector(same);
     if (refocus) {
       // "Show all" stays focused but below the whole list (417 publishers): scrolling to it
       // threw a visitor past every value it had just shown. "Show fewer" comes back into view.
