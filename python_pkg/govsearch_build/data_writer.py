@@ -62,6 +62,7 @@ from .postings import Postings
 from .records import Record
 from .related_words import related_for, word_usage
 from .shard_writer import write_shards
+from .year_spans import year_span_groups
 
 # lunr's BM25 over the boosted fields of govsearch.ranking.rules.FIELD_BOOSTS.
 FIELDS = tuple({"field_name": name, "boost": boost} for name, boost in rules.FIELD_BOOSTS.items())
@@ -214,9 +215,10 @@ def record_flags(record: Record) -> list[str]:
 
 
 def synonym_groups(config: SiteConfig, records: list[Record]) -> list[list[str]]:
-    """The site's synonym groups, then the acronyms its records define (govsearch_build.acronyms)."""
+    """The site's synonym groups, then the acronyms its records define (govsearch_build.acronyms)
+    and the spans of years they write (govsearch_build.year_spans)."""
     own = [list(group) for group in config.synonyms]
-    return own + defined_acronyms(records, [phrase for group in own for phrase in group])
+    return own + defined_acronyms(records, [phrase for group in own for phrase in group]) + year_span_groups(records)
 
 
 def ranking_data(
