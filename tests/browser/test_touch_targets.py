@@ -75,6 +75,25 @@ def _status(page, text: str) -> None:
     )
 
 
+def _too_small(controls: list[dict], *expected: str) -> list[str]:
+    """Each control whose hit area is under a target's size, after checking `expected` were measured."""
+    measured = [control for control in controls if not control.get("inSentence")]
+    names = " ".join(control["name"] for control in measured)
+    for name in expected:
+        assert name in names, f"{name} was not measured: {names}"
+    return [
+        f"{control['name']}: {control['width']} x {control['height']} px (box {control['box']})"
+        for control in measured
+        if min(control["width"], control["height"]) < MIN_TARGET
+    ]
+
+
+def _assert_finger_sized(page, *expected: str) -> None:
+    small = _too_small(page.evaluate(HIT_AREAS, "body"), *expected)
+    where = f"targets smaller than {MIN_TARGET} x {MIN_TARGET} px on a phone ({page.url}):"
+    assert not small, "\n".join([where, *small])
+
+
 def test_every_control_on_the_search_page_is_a_finger_sized_target_on_a_phone(open_page):
     # A search with a filter ticked (its chip and "Clear all filters"), results with "Show more",
     # and a filter list long enough to fold behind "Show all".
@@ -87,17 +106,20 @@ def test_every_control_on_the_search_page_is_a_finger_sized_target_on_a_phone(op
     assert page.locator("#search-selected button[data-clear]").is_visible()
     assert page.locator("#search-show-more").is_visible()
     screenshot(page, "touch-targets-375", full_page=True)
-    controls = page.evaluate(HIT_AREAS, "body")
-    measured = [control for control in controls if not control.get("inSentence")]
-    names = " ".join(control["name"] for control in measured)
-    for expected in ('a "Browse"', "input#search-input", 'button "Search"', "summary", "Clear all filters", "Show all"):
-        assert expected in names, f"{expected} was not measured: {names}"
-    small = [
-        f"{control['name']}: {control['width']} x {control['height']} px (box {control['box']})"
-        for control in measured
-        if min(control["width"], control["height"]) < MIN_TARGET
-    ]
-    assert not small, f"targets smaller than {MIN_TARGET} x {MIN_TARGET} px on a phone:\n" + "\n".join(small)
+    expected = ('a "Browse"', "input#search-input", 'button "Search"', "summary", "Clear all filters", "Show all")
+    _assert_finger_sized(page, *expected)
+
+
+def test_the_no_results_view_is_finger_sized_on_a_phone(open_page):
+    """No results with a filter ticked: the advice offers "clearing all filters", a button in
+    its list of tips (a visitor's trial measured it 20 px tall), beside the chips and the filter."""
+    page, guard = open_page("#q=zzyzx%20qqvpl&accessStatuses=public", viewport=PHONE, touch=True)
+    _status(page, "No results for ‘zzyzx qqvpl’")
+    page.tap("#filters summary")
+    page.wait_for_selector("#filter-groups input", state="visible")
+    assert page.locator("#search-empty-state button", has_text="clearing all filters").is_visible()
+    screenshot(page, "touch-targets-375-no-results", full_page=True)
+    _assert_finger_sized(page, 'button "clearing all filters"', "Clear all filters", "input#filter-")
 
 
 def test_a_laptop_keeps_govuk_sizes(open_page):
