@@ -1,4 +1,5 @@
-"""Touch targets on the search page on a phone (375 x 812, a touch screen).
+"""Touch targets on a phone (375 x 812, a touch screen): the search page, its results and
+its "no results", and the other pages (a record, a publisher, a collection, the browse pages).
 
 A visitor's trial on a phone found targets a finger misses: the header's
 links 22 px tall, the search box and its button 40 px, "Clear all filters"
@@ -15,6 +16,7 @@ neighbour shrinks the neighbour's, which then fails.
 
 from __future__ import annotations
 
+import pytest
 from browserkit import READY_TIMEOUT_MS, screenshot
 
 PHONE = {"width": 375, "height": 812}
@@ -122,6 +124,46 @@ def test_the_no_results_view_is_finger_sized_on_a_phone(open_page):
     _assert_finger_sized(page, 'button "clearing all filters"', "Clear all filters", "input#filter-")
 
 
+# The site's other pages, without the search engine: a record (one reached from the results, with
+# "Back to search results"; its "Where this record comes from" open), a publisher's records, a
+# collection's (its charts link to the browse pages), the browse page and the publishers' letters.
+OTHER_PAGES = {  # kind: its path, and controls that must be among those measured
+    "record": (
+        "records/companies-house-api/",
+        (
+            'a#back-to-results "Back to search results"',
+            'a "Collections"',
+            'a "Companies House"',
+            "a#access-others",
+            'summary "Where this record comes from"',
+            'a "https://developer',
+        ),
+    ),
+    "publisher": ("publishers/hm-land-registry/", ('a "Publishers A to Z"', "input#header-search-input")),
+    "collection": ("collections/uk-living/", ('a "Collections"', 'a "HM Revenue & Customs"', 'a "Next page"')),
+    "browse": ("browse/", ('a "Collections"', 'a "Publishers A to Z"', 'a "A"', 'a "All records"')),
+    "publishers A to Z": ("publishers/", ('a "Browse"', 'a "A"', 'a "W"')),
+    "record lists": ("records/", ('a "Browse"', 'a "Resource types"', 'a "Publishers A to Z"')),
+}
+
+
+@pytest.mark.parametrize("kind", OTHER_PAGES)
+def test_every_control_on_the_other_pages_is_a_finger_sized_target_on_a_phone(open_page, served, kind):
+    """Breadcrumbs, a record's links (its publisher, its type, the records of its access
+    status, its documentation) and "Where this record comes from", a collection's chart
+    links, headings that are links and the letters of publishers A to Z: each 44 x 44 px
+    or more where a finger points, as on the search page."""
+    page, guard = open_page("browse/", viewport=PHONE, touch=True)
+    path, expected = OTHER_PAGES[kind]
+    page.goto(served.url(path + ("#from-results" if kind == "record" else "")))
+    page.wait_for_load_state("load")
+    if kind == "record":
+        page.wait_for_selector("#back-to-results")
+        page.tap("#provenance-details summary")
+    screenshot(page, f"touch-targets-375-{kind.replace(' ', '-')}", full_page=True)
+    _assert_finger_sized(page, *expected)
+
+
 def test_a_laptop_keeps_govuk_sizes(open_page):
     """The targets grow where a finger points, not with a mouse on a wide screen."""
     page, guard = open_page("", viewport=LAPTOP)
@@ -131,3 +173,16 @@ def test_a_laptop_keeps_govuk_sizes(open_page):
     assert page.locator(".govuk-service-navigation__link").first.evaluate(
         "(link) => getComputedStyle(link, '::after').content"
     ) in ("none", "normal", "")
+
+
+def test_a_laptop_keeps_govuk_sizes_on_the_other_pages(open_page):
+    """A record page with a mouse: GOV.UK's breadcrumbs and links, no hit areas round them."""
+    page, guard = open_page("records/companies-house-api/", viewport=LAPTOP)
+    crumb = page.locator(".govuk-breadcrumbs__list-item").first
+    assert crumb.bounding_box()["height"] < MIN_TARGET
+    for selector in (".govuk-breadcrumbs__link", "#access-others", "#provenance-details summary"):
+        assert page.locator(selector).first.evaluate("(link) => getComputedStyle(link, '::after').content") in (
+            "none",
+            "normal",
+            "",
+        ), selector
