@@ -379,6 +379,52 @@ def _query_with_total(site_dir, low: int, high: int) -> tuple[str, int]:
     pytest.fail(f"no query in the curated corpus has {low}-{high} matches")
 
 
+def test_a_new_query_starts_with_empty_find_boxes(open_page, site_dir):
+    """What was typed in a find box belongs to one query: ticking and unticking a value, or
+    "Show all" in another list, keep it; new words in the search box start with empty boxes,
+    and so does the same query searched again after another one."""
+    assert len(_tool(site_dir, {"query": "council", "limit": 10})["facets"]["publishers"]) > 6
+    page, guard = open_page("#q=data", wait_ready=True)
+    _status(page, "‘data’")
+    publishers = page.locator('#filter-groups fieldset[data-dimension="publishers"]')
+    find = publishers.locator("input[data-find]")
+    found = publishers.locator("[aria-live=polite]")
+    find.fill("land")
+    page.wait_for_function(
+        "() => document.querySelector('#filter-groups fieldset[data-dimension=publishers] [aria-live=polite]').textContent"
+    )
+    said = found.text_content()
+    wanted = _drawn_values(publishers)[0]["value"]
+    # The same query, drawn again by each answer: the box keeps its words and what they find.
+    publishers.locator(f'input[value="{wanted}"]').check()
+    page.wait_for_function("() => location.hash.includes('publishers=')")
+    _status(page, "‘data’")
+    assert find.input_value() == "land" and found.text_content() == said
+    publishers.locator(f'input[value="{wanted}"]').uncheck()
+    page.wait_for_function("() => !location.hash.includes('publishers=')")
+    _status(page, "‘data’")
+    assert find.input_value() == "land"
+    types = page.locator('#filter-groups fieldset[data-dimension="resourceTypes"] button[data-toggle]')
+    types.click()
+    page.wait_for_function("() => document.querySelector('[data-toggle=resourceTypes]').textContent === 'Show fewer'")
+    assert find.input_value() == "land" and found.text_content() == said
+    # A new query: every box empty, its list folded as drawn with nothing typed.
+    page.fill("#search-input", "council")
+    page.press("#search-input", "Enter")
+    _status(page, "‘council’")
+    assert [box.input_value() for box in page.locator("#filter-groups input[data-find]").all()] == [""]
+    assert found.text_content() == "" and publishers.locator("button[data-toggle]").is_visible()
+    assert len(_drawn_values(publishers)) == 6
+    # Typed for "council", then "data" again: the words changed in between, so the box starts empty.
+    find.fill("borough")
+    page.wait_for_function(
+        "() => document.querySelector('#filter-groups fieldset[data-dimension=publishers] [aria-live=polite]').textContent"
+    )
+    page.go_back()
+    _status(page, "‘data’")
+    assert find.input_value() == "" and found.text_content() == ""
+
+
 def test_show_more_reaches_the_last_match_and_keeps_the_tools_order(open_page, site_dir):
     query, total = _query_with_total(site_dir, 11, 20)
     page, guard = open_page("", wait_ready=True)

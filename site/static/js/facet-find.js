@@ -5,13 +5,26 @@
 // those whose name holds what is typed, in any case, and a polite live region
 // says how many match. It never searches: only ticking a value does, and a
 // ticked value is always drawn. What was typed stays for the list's next
-// drawing (every answer draws the filters again). Names come from the sources:
+// drawing (every answer draws the filters again) while the query is the same:
+// ticking a value or "Show all" keeps it, new words start with empty boxes
+// (keepFindsFor, which ui.js calls at each search). Names come from the sources:
 // they are set as text, never as markup. A module of its own so that ui.js,
 // the controller, stays within its 400 lines.
 import { element, thousands } from "./results.js";
 
-const typed = new Map(); // dimension -> what its box holds
+const typed = new Map(); // dimension -> what its box holds, for the query `typedFor`
+let typedFor = "";
 const COUNT_AFTER_MS = 400; // the count is said once typing pauses, not at every key
+
+// A search for `query`: what was typed is kept for the same words (any case or
+// spacing), and forgotten for others, or none (a new query, or Back to an older one).
+export function keepFindsFor(query) {
+  const words = query.trim().replace(/\s+/g, " ").toLowerCase();
+  if (words !== typedFor) {
+    typed.clear();
+    typedFor = words;
+  }
+}
 
 // The box, its label and its count, for the list of `names` (in the list's
 // order) of one dimension. It draws the list now and at each key:

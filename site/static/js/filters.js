@@ -1,6 +1,7 @@
 // The search page's filters: checkboxes with counts (long lists show their
 // top values first), and the summary of what is selected, each removable.
 import { findBox } from "./facet-find.js";
+export { keepFindsFor } from "./facet-find.js";
 import { element, thousands } from "./results.js";
 
 export const DIMENSIONS = [

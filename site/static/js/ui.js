@@ -12,7 +12,7 @@
 // it never reorders it. "Show more" goes past the tool's maximum for
 // people only: the worker protocol's offset (messages.js), in steps of
 // that maximum, never a tool argument.
-import { DIMENSIONS, renderFilterGroups, renderSelected, selectedCount } from "./filters.js";
+import { DIMENSIONS, keepFindsFor, renderFilterGroups, renderSelected, selectedCount } from "./filters.js";
 import { blankState, initialState, lastWord, MAX_QUERY, parseFragment, toFragment, toolArguments } from "./fragment.js";
 import { LANE, parseAnswer } from "./messages.js";
 import { keepPlace, keptPlace, returnTo, TOP } from "./place.js";
@@ -100,6 +100,7 @@ class SearchPage {
   async run() {
     const current = { ...this.state };
     const mine = ++this.sequence;
+    keepFindsFor(current.q); // new words start with empty find boxes (facet-find.js)
     document.body.classList.toggle("app-searching", Boolean(current.q.trim()));
     if (!current.q.trim()) {
       this.focusResults = false; // nothing drawn: a later answer (Back, a filter) must not take focus
