@@ -228,6 +228,29 @@ def test_a_file_is_no_finder(tmp_path):
     assert not any("finds_any_place" in result.get("reasons", []) for result in found)
 
 
+@pytest.mark.parametrize(
+    ("title", "summary"),
+    [
+        ("Report a pothole", "Finds the council responsible for the road so you can report a pothole to them."),
+        ("Check a pothole", "Looks up the council that mends a road with potholes, from its postcode."),
+    ],
+)
+def test_a_service_that_says_it_finds_or_looks_up_is_a_finder(tmp_path, title, summary):
+    """Our summaries say what a page does in the third person ("Finds the council ...",
+    "Looks up ..."): such a page is a finder as much as one titled "Find ...", and where
+    nothing is local it comes before a guide that says "pothole" more often."""
+    service = _record("pothole-service", title, "Department for Transport")
+    service.data.update(resourceType="govuk-content", summary=summary)
+    guide = _record("pothole-guide", "Road maintenance", "Department for Transport")
+    guide.data.update(resourceType="guidance", summary="Why a pothole forms, and how a council repairs each pothole.")
+    records = [service, guide, _record("leeds-allotments", "Allotments", "Leeds City Council")]
+    write_data(load_config(REPO / "site" / "site.toml"), records, tmp_path / "data")
+    catalogue = Catalogue.open(DirectoryLoader(tmp_path))
+    found = catalogue.call("search_government_knowledge", {"query": "pothole near me"})["results"]
+    assert _order(found) == ["pothole-service", "pothole-guide"], found
+    assert "finds_any_place" in found[0]["reasons"]
+
+
 def test_later_pages_keep_the_first_pages_decision(tmp_path):
     """Leeds publishes its schools, so "schools in Leeds" lifts no finder: nor does its second
     page, which holds only other councils' schools (decided on the first window, as the notice is)."""

@@ -98,12 +98,13 @@ def unmatched_places(terms: Sequence[Term], results: Sequence[tuple[Sequence[str
 
 
 # A service that finds things for any place says so in its title or summary: "Find and compare
-# schools in England", "Search sold property prices", "Planning Data map", "Postcode look-up".
+# schools in England", "Search sold property prices", "Planning Data map", "Postcode look-up",
+# "Finds the council responsible for the road", "Looks up a vehicle".
 # Or it shows something "by area", "for an area", "for any area" ("Check UK property price trends":
 # "house price trends by area"); not "by postcode" or "your area", which services that send you
 # to your council say ("Report a missed bin collection").
 _FINDS = re.compile(
-    r"\b(?:find|search|maps?|look[\s-]?up)\b|\b(?:by|for an?|for any)\s+(?:area|local area|neighbourhood)\b",
+    r"\b(?:finds?|search|maps?|looks?[\s-]?up)\b|\b(?:by|for an?|for any)\s+(?:area|local area|neighbourhood)\b",
     re.IGNORECASE,
 )
 
