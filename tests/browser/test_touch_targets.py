@@ -137,6 +137,7 @@ OTHER_PAGES = {  # kind: its path, and controls that must be among those measure
             "a#access-others",
             'summary "Where this record comes from"',
             'a "https://developer',
+            'a "Read the API’s documentation',
         ),
     ),
     "publisher": ("publishers/hm-land-registry/", ('a "Publishers A to Z"', "input#header-search-input")),
@@ -162,6 +163,27 @@ def test_every_control_on_the_other_pages_is_a_finger_sized_target_on_a_phone(op
         page.tap("#provenance-details summary")
     screenshot(page, f"touch-targets-375-{kind.replace(' ', '-')}", full_page=True)
     _assert_finger_sized(page, *expected)
+
+
+def test_a_records_way_in_is_its_main_action_on_a_phone(open_page):
+    """Where the visitor goes from a record, its official source, was a bold link in the
+    text (a 20 px line, exempt as a link in a sentence): it is the page's main action, a
+    target of its own on the first screen, and still a link to the source."""
+    page, guard = open_page("records/access-to-work/", viewport=PHONE, touch=True)
+    link = page.locator("#way-in a")
+    assert link.count() == 1
+    assert link.evaluate("(a) => a.tagName") == "A" and link.get_attribute("role") is None
+    assert link.get_attribute("href") == "https://www.gov.uk/access-to-work"
+    assert link.get_attribute("rel") == "external noopener noreferrer" and link.get_attribute("target") is None
+    assert link.inner_text().startswith("Go to the official source")
+    (control,) = page.evaluate(HIT_AREAS, "#way-in")
+    assert not control.get("inSentence"), "a target of its own, not a link in a sentence"
+    assert min(control["width"], control["height"]) >= MIN_TARGET, control
+    assert control["width"] >= PHONE["width"] / 2, f"as wide as a main action: {control}"
+    page.evaluate("window.scrollTo(0, 0)")
+    assert link.bounding_box()["y"] + link.bounding_box()["height"] <= PHONE["height"], "on the first screen"
+    assert link.evaluate("(a) => getComputedStyle(a).backgroundColor") not in ("rgba(0, 0, 0, 0)", "transparent")
+    screenshot(page, "touch-targets-375-way-in")
 
 
 def test_a_laptop_keeps_govuk_sizes(open_page):
