@@ -126,7 +126,9 @@ def test_the_no_results_view_is_finger_sized_on_a_phone(open_page):
 
 # The site's other pages, without the search engine: a record (one reached from the results, with
 # "Back to search results"; its "Where this record comes from" open), a publisher's records, a
-# collection's (its charts link to the browse pages), the browse page and the publishers' letters.
+# collection's (its charts link to the browse pages), the browse page and the publishers' letters;
+# and the lists of links each followed by its count (the search page's collections too), which are
+# no sentence: the exemption is for a link shown inline beside text of its own.
 OTHER_PAGES = {  # kind: its path, and controls that must be among those measured
     "record": (
         "records/companies-house-api/",
@@ -142,9 +144,17 @@ OTHER_PAGES = {  # kind: its path, and controls that must be among those measure
     ),
     "publisher": ("publishers/hm-land-registry/", ('a "Publishers A to Z"', "input#header-search-input")),
     "collection": ("collections/uk-living/", ('a "Collections"', 'a "HM Revenue & Customs"', 'a "Next page"')),
-    "browse": ("browse/", ('a "Collections"', 'a "Publishers A to Z"', 'a "A"', 'a "All records"')),
+    "browse": (
+        "browse/",
+        ('a "Collections"', 'a "Deep evidence"', 'a "Publishers A to Z"', 'a "A"', 'a "All records"'),
+    ),
     "publishers A to Z": ("publishers/", ('a "Browse"', 'a "A"', 'a "W"')),
     "record lists": ("records/", ('a "Browse"', 'a "Resource types"', 'a "Publishers A to Z"')),
+    # Lists of links each followed by its count, "Deep evidence (165)": the ways into the catalogue.
+    "home": ("", ('a "Deep evidence"', 'a "UK living"')),
+    "collections": ("collections/", ('a "Deep evidence"', 'a "UK living"')),
+    "resource types": ("types/", ('a "GOV.UK content"', 'a "API"')),
+    "publishers under a letter": ("browse/publishers/a/", ('a "Aberdeen City Council"',)),
 }
 
 
