@@ -829,8 +829,9 @@ def test_back_from_a_record_returns_to_where_the_reader_was(open_page, site_dir)
 
 def test_a_record_opened_from_the_results_offers_the_way_back_to_them(open_page, served):
     """The breadcrumb's "Search" opens an empty search: a record page reached from
-    the results offers "Back to search results", which returns to them; a record
-    page opened on its own does not."""
+    the results offers "Back to search results", which returns to them, in the
+    breadcrumbs' place (GOV.UK: a back link and breadcrumbs are never shown together);
+    a record page opened on its own keeps its breadcrumbs and has no back link."""
     page, guard = open_page("#q=passport", wait_ready=True)
     _status(page, "‘passport’")
     shown = _shown_ids(page)
@@ -838,6 +839,8 @@ def test_a_record_opened_from_the_results_offers_the_way_back_to_them(open_page,
     page.wait_for_url("**/records/**")
     back = page.locator("#back-to-results")
     assert back.text_content() == "Back to search results"
+    assert page.locator(".govuk-breadcrumbs").count() == 0, "the back link or the breadcrumbs, not both"
+    assert page.locator(".app-independent + #back-to-results + main").count() == 1, "where the breadcrumbs were"
     assert page.url.endswith(f"/records/{shown[0]}/"), "the mark is taken off the address"
     back.click()
     _status(page, "‘passport’")

@@ -134,7 +134,6 @@ OTHER_PAGES = {  # kind: its path, and controls that must be among those measure
         "records/companies-house-api/",
         (
             'a#back-to-results "Back to search results"',
-            'a "Collections"',
             'a "Companies House"',
             "a#access-others",
             'summary "Where this record comes from"',

@@ -1,7 +1,10 @@
 // A record page opened from the search results offers the way back to them, as
 // GOV.UK's back link does: the breadcrumb's "Search" opens an empty search page.
-// The results mark their links (FROM_RESULTS); the mark is taken off the address
-// at once, so a copied address never carries it.
+// The back link takes the breadcrumbs' place (GOV.UK: never both); what they led to
+// is still on the page, the collection in the record's facts, Search and Browse in
+// the header. Opened otherwise (a link, a new tab, no JavaScript) the page keeps
+// its breadcrumbs. The results mark their links (FROM_RESULTS); the mark is taken
+// off the address at once, so a copied address never carries it.
 import { FROM_RESULTS } from "./results.js";
 
 export function offerBackToResults(base) {
@@ -23,5 +26,5 @@ export function offerBackToResults(base) {
     event.preventDefault();
     history.back();
   });
-  crumbs.before(link);
+  crumbs.replaceWith(link);
 }
